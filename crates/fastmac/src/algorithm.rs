@@ -1,0 +1,118 @@
+//! Every MAC of the library by name, for callers that choose at run time
+//! (the CLI, and later the C and Python bindings).
+
+use crate::Error;
+use crate::umac::{self, Umac};
+
+/// A MAC algorithm fastmac implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Algorithm {
+    /// UMAC with 4-byte tags (RFC 4418).
+    Umac32,
+    /// UMAC with 8-byte tags (RFC 4418).
+    Umac64,
+    /// UMAC with 12-byte tags (RFC 4418).
+    Umac96,
+    /// UMAC with 16-byte tags (RFC 4418).
+    Umac128,
+}
+
+/// What a caller needs to know to use an algorithm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AlgorithmInfo {
+    /// The name accepted by [`Algorithm::from_name`].
+    pub name: &'static str,
+    /// Key length in bytes.
+    pub key_len: usize,
+    /// Shortest accepted nonce in bytes.
+    pub min_nonce_len: usize,
+    /// Longest accepted nonce in bytes.
+    pub max_nonce_len: usize,
+    /// Tag length in bytes.
+    pub tag_len: usize,
+    /// log2 of the forgery probability per attempt (e.g. -60 means 2^-60).
+    pub forgery_bound_log2: f64,
+    /// Where the bound comes from.
+    pub bound_source: &'static str,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `fastmac list` prints them.
+    pub const ALL: &'static [Algorithm] =
+        &[Algorithm::Umac32, Algorithm::Umac64, Algorithm::Umac96, Algorithm::Umac128];
+
+    /// Looks an algorithm up by name (`umac-64`, ...), ignoring ASCII case.
+    pub fn from_name(name: &str) -> Result<Algorithm, Error> {
+        Algorithm::ALL
+            .iter()
+            .copied()
+            .find(|alg| alg.info().name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| Error::UnknownAlgorithm(name.to_owned()))
+    }
+
+    /// Lengths, bound and name.
+    pub fn info(self) -> AlgorithmInfo {
+        let umac = |name, tag_len: usize| AlgorithmInfo {
+            name,
+            key_len: umac::KEY_LEN,
+            min_nonce_len: umac::MIN_NONCE_LEN,
+            max_nonce_len: umac::MAX_NONCE_LEN,
+            tag_len,
+            // RFC 4418 section 1: about 2^-30 per 32 bits of tag.
+            forgery_bound_log2: -30.0 * (tag_len / 4) as f64,
+            bound_source: "RFC 4418 section 1",
+        };
+        match self {
+            Algorithm::Umac32 => umac("umac-32", 4),
+            Algorithm::Umac64 => umac("umac-64", 8),
+            Algorithm::Umac96 => umac("umac-96", 12),
+            Algorithm::Umac128 => umac("umac-128", 16),
+        }
+    }
+
+    /// A keyed, streaming MAC object of this algorithm.
+    pub fn new_mac(self, key: &[u8]) -> Result<Box<dyn DynMac>, Error> {
+        Ok(match self {
+            Algorithm::Umac32 => Box::new(umac::Umac32::new_from_slice(key)?),
+            Algorithm::Umac64 => Box::new(umac::Umac64::new_from_slice(key)?),
+            Algorithm::Umac96 => Box::new(umac::Umac96::new_from_slice(key)?),
+            Algorithm::Umac128 => Box::new(umac::Umac128::new_from_slice(key)?),
+        })
+    }
+}
+
+/// A keyed streaming MAC whose algorithm is chosen at run time.
+pub trait DynMac: Send {
+    /// Tag length in bytes.
+    fn tag_len(&self) -> usize;
+    /// Streams more of the message.
+    fn update(&mut self, data: &[u8]);
+    /// Writes the tag of the streamed message into `tag` (exactly
+    /// [`DynMac::tag_len`] bytes) and resets for the next message.
+    fn finalize_reset_into(&mut self, nonce: &[u8], tag: &mut [u8]) -> Result<(), Error>;
+    /// Verifies the streamed message in constant time and resets.
+    fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error>;
+}
+
+impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
+    fn tag_len(&self) -> usize {
+        TAG_LEN
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        Umac::update(self, data);
+    }
+
+    fn finalize_reset_into(&mut self, nonce: &[u8], tag: &mut [u8]) -> Result<(), Error> {
+        if tag.len() != TAG_LEN {
+            return Err(Error::TagLength { expected: TAG_LEN, got: tag.len() });
+        }
+        tag.copy_from_slice(&Umac::finalize_reset(self, nonce)?);
+        Ok(())
+    }
+
+    fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
+        Umac::verify_reset(self, nonce, tag)
+    }
+}

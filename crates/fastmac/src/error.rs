@@ -1,0 +1,61 @@
+//! The one error type of the library.
+//!
+//! Messages name lengths and algorithm names only: never key, pad or tag bytes.
+
+use core::fmt;
+
+/// Everything that can go wrong when keying, tagging or verifying.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The key does not have the length the algorithm needs.
+    KeyLength {
+        /// Bytes the algorithm needs.
+        expected: usize,
+        /// Bytes given.
+        got: usize,
+    },
+    /// The nonce length is outside what the algorithm accepts.
+    NonceLength {
+        /// Shortest nonce accepted, in bytes.
+        min: usize,
+        /// Longest nonce accepted, in bytes.
+        max: usize,
+        /// Bytes given.
+        got: usize,
+    },
+    /// A tag (to verify, or a buffer to write one into) has the wrong length.
+    TagLength {
+        /// Bytes the algorithm produces.
+        expected: usize,
+        /// Bytes given.
+        got: usize,
+    },
+    /// The tag does not authenticate the message under this key and nonce.
+    InvalidTag,
+    /// No algorithm has this name.
+    UnknownAlgorithm(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::KeyLength { expected, got } => {
+                write!(f, "wrong key length: expected {expected} bytes, got {got}")
+            }
+            Error::NonceLength { min, max, got } if min == max => {
+                write!(f, "wrong nonce length: expected {min} bytes, got {got}")
+            }
+            Error::NonceLength { min, max, got } => {
+                write!(f, "wrong nonce length: expected {min} to {max} bytes, got {got}")
+            }
+            Error::TagLength { expected, got } => {
+                write!(f, "wrong tag length: expected {expected} bytes, got {got}")
+            }
+            Error::InvalidTag => f.write_str("invalid tag: the message is not authentic"),
+            Error::UnknownAlgorithm(name) => write!(f, "unknown algorithm {name:?}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,14 @@
+//! fastmac: fast, provably secure message authentication for network
+//! protocols.
+//!
+//! * [`umac`]: UMAC (RFC 4418) with 32, 64, 96 and 128-bit tags,
+//!   byte-identical to OpenSSH's `umac-64/128@openssh.com`.
+//! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
+//!   tools and bindings that choose at run time.
+
+pub mod algorithm;
+mod error;
+pub mod umac;
+
+pub use algorithm::{Algorithm, DynMac};
+pub use error::Error;

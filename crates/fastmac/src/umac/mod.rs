@@ -1,0 +1,173 @@
+//! UMAC (RFC 4418) at its four tag lengths: 32, 64, 96 and 128 bits.
+//!
+//! `Tag = UHASH_K(M) xor PDF_K(Nonce)` (section 4). A [`Umac`] holds the
+//! expanded key (about 1.2 KiB, derived once), the PDF's AES key and pad
+//! cache, and a streaming state. Hashing a message allocates nothing.
+//!
+//! ```
+//! use fastmac::umac::Umac64;
+//!
+//! let mut mac = Umac64::new(b"abcdefghijklmnop");
+//! let tag = mac.mac(b"bcdefghi", b"abc")?;
+//! assert_eq!(tag, [0xd4, 0xd7, 0xb9, 0xf6, 0xbd, 0x4f, 0xbf, 0xcf]);
+//! mac.verify(b"bcdefghi", b"abc", &tag)?;
+//!
+//! // Streaming, in any chunking; the nonce comes at the end.
+//! mac.update(b"a");
+//! mac.update(b"bc");
+//! assert_eq!(mac.finalize_reset(b"bcdefghi")?, tag);
+//! # Ok::<(), fastmac::Error>(())
+//! ```
+//!
+//! **Nonces.** A nonce must never repeat under one key: two tags under the
+//! same key and nonce reveal the XOR of two hashes, the first step of known
+//! key-recovery attacks. Counter nonces (as SSH's sequence numbers) are the
+//! intended use and the fastest, thanks to the pad cache.
+//!
+//! **Mixing tag lengths.** UMAC-32 and UMAC-64 slice one AES block into 4
+//! and 2 pads, so the same key used at two tag lengths reuses pad bytes.
+//! Use one tag length per key.
+
+mod kdf;
+mod nh;
+mod uhash;
+
+use aes::Aes128;
+use aes::cipher::{Array, KeyInit};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use crate::Error;
+pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
+use kdf::{Pdf, check_nonce};
+use uhash::{UhashKey, UhashState};
+
+/// UMAC key length in bytes (an AES-128 key).
+pub const KEY_LEN: usize = 16;
+
+/// UMAC with a `TAG_LEN`-byte tag: 4, 8, 12 or 16. Use the aliases
+/// [`Umac32`], [`Umac64`], [`Umac96`] and [`Umac128`].
+///
+/// Methods take `&mut self` because the object keeps the PDF pad cache and
+/// the streaming state; clone it (one copy of the expanded key) to tag from
+/// several threads.
+#[derive(Clone)]
+pub struct Umac<const TAG_LEN: usize> {
+    key: UhashKey,
+    pdf: Pdf,
+    stream: UhashState,
+}
+
+/// UMAC-32: 4-byte tags, forgery probability about 2^-30 per attempt.
+pub type Umac32 = Umac<4>;
+/// UMAC-64: 8-byte tags, about 2^-60 (OpenSSH's `umac-64@openssh.com`).
+pub type Umac64 = Umac<8>;
+/// UMAC-96: 12-byte tags, about 2^-90.
+pub type Umac96 = Umac<12>;
+/// UMAC-128: 16-byte tags, about 2^-120 (OpenSSH's `umac-128@openssh.com`).
+pub type Umac128 = Umac<16>;
+
+impl<const TAG_LEN: usize> Umac<TAG_LEN> {
+    /// UHASH iterations: one per 32 bits of tag. Evaluating it rejects any
+    /// other tag length at compile time.
+    const ITERS: usize = {
+        assert!(TAG_LEN == 4 || TAG_LEN == 8 || TAG_LEN == 12 || TAG_LEN == 16);
+        TAG_LEN / 4
+    };
+
+    /// Expands a 16-byte key (all key derivation happens here, once).
+    pub fn new(key: &[u8; KEY_LEN]) -> Self {
+        let mut key_bytes = Array::from(*key);
+        let cipher = Aes128::new(&key_bytes);
+        key_bytes.zeroize();
+        Umac {
+            key: UhashKey::derive(&cipher, Self::ITERS),
+            pdf: Pdf::new(&cipher),
+            stream: UhashState::default(),
+        }
+    }
+
+    /// Like [`Umac::new`], for a key of unchecked length.
+    pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+        let key: &[u8; KEY_LEN] =
+            key.try_into().map_err(|_| Error::KeyLength { expected: KEY_LEN, got: key.len() })?;
+        Ok(Self::new(key))
+    }
+
+    /// The tag of `msg` under `nonce` (1 to 16 bytes), in one call.
+    ///
+    /// Leaves any streamed input (see [`Umac::update`]) untouched.
+    pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
+        check_nonce(nonce)?;
+        let mut tag = self.uhash(msg);
+        self.pdf.xor_pad(nonce, &mut tag);
+        Ok(tag)
+    }
+
+    /// Checks `tag` against `msg` and `nonce` in constant time.
+    pub fn verify(&mut self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        check_tag_len(tag, TAG_LEN)?;
+        let mut expected = self.mac(nonce, msg)?;
+        ct_result(&mut expected, tag)
+    }
+
+    /// UHASH alone (RFC 4418 section 5.1): the tag before the pad is XORed
+    /// in. It is not a MAC; it is exposed for constructions such as the
+    /// gears layer that pad it themselves.
+    pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
+        let mut state = UhashState::default();
+        state.update(&self.key, Self::ITERS, msg);
+        let mut out = [0u8; TAG_LEN];
+        state.finalize(&self.key, Self::ITERS, &mut out);
+        out
+    }
+
+    /// Streams more of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.stream.update(&self.key, Self::ITERS, data);
+    }
+
+    /// Tags the streamed message and resets for the next one, keeping the key
+    /// (OpenSSH's `umac_final`). On a bad nonce the streamed input is kept.
+    pub fn finalize_reset(&mut self, nonce: &[u8]) -> Result<[u8; TAG_LEN], Error> {
+        check_nonce(nonce)?;
+        let mut tag = [0u8; TAG_LEN];
+        self.stream.finalize(&self.key, Self::ITERS, &mut tag);
+        self.pdf.xor_pad(nonce, &mut tag);
+        Ok(tag)
+    }
+
+    /// Tags the streamed message, consuming the object.
+    pub fn finalize(mut self, nonce: &[u8]) -> Result<[u8; TAG_LEN], Error> {
+        self.finalize_reset(nonce)
+    }
+
+    /// Verifies the streamed message in constant time and resets for the next.
+    pub fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
+        check_tag_len(tag, TAG_LEN)?;
+        let mut expected = self.finalize_reset(nonce)?;
+        ct_result(&mut expected, tag)
+    }
+
+    /// Discards streamed input, keeping the key.
+    pub fn reset(&mut self) {
+        self.stream = UhashState::default();
+    }
+}
+
+impl<const TAG_LEN: usize> core::fmt::Debug for Umac<TAG_LEN> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Umac{} {{ .. }}", TAG_LEN * 8)
+    }
+}
+
+fn check_tag_len(tag: &[u8], expected: usize) -> Result<(), Error> {
+    if tag.len() == expected { Ok(()) } else { Err(Error::TagLength { expected, got: tag.len() }) }
+}
+
+/// Compares in constant time, then wipes the expected tag.
+fn ct_result(expected: &mut [u8], received: &[u8]) -> Result<(), Error> {
+    let equal: bool = expected.ct_eq(received).into();
+    expected.zeroize();
+    if equal { Ok(()) } else { Err(Error::InvalidTag) }
+}

@@ -1,0 +1,46 @@
+//! Helpers shared by the integration tests: the known-answer file reader.
+#![allow(dead_code)] // each test binary uses a different subset
+
+pub mod nettle;
+
+use std::path::PathBuf;
+
+/// The repository's `tests/vectors` folder, shared with the C and Python tests.
+pub fn vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
+}
+
+/// One row of `rfc4418.txt`.
+pub struct RfcVector {
+    pub message: Vec<u8>,
+    /// Tags for UMAC-32, -64, -96, -128, in that order.
+    pub tags: [Vec<u8>; 4],
+}
+
+/// Reads `tests/vectors/rfc4418.txt`: returns the key, the nonce and the rows.
+pub fn rfc4418_vectors() -> (Vec<u8>, Vec<u8>, Vec<RfcVector>) {
+    let text = std::fs::read_to_string(vectors_dir().join("rfc4418.txt")).expect("vector file");
+    let (mut key, mut nonce, mut rows) = (None, None, Vec::new());
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        match fields.as_slice() {
+            ["key", k] => key = Some(k.as_bytes().to_vec()),
+            ["nonce", n] => nonce = Some(n.as_bytes().to_vec()),
+            [pattern, repeat, t32, t64, t96, t128] => {
+                let pattern = if *pattern == "-" { "" } else { pattern };
+                let repeat: usize = repeat.parse().expect("repeat count");
+                rows.push(RfcVector {
+                    message: pattern.as_bytes().repeat(repeat),
+                    tags: [t32, t64, t96, t128].map(|t| unhex(t)),
+                });
+            }
+            _ => panic!("malformed vector line: {line}"),
+        }
+    }
+    (key.expect("key line"), nonce.expect("nonce line"), rows)
+}
+
+pub fn unhex(s: &str) -> Vec<u8> {
+    assert!(s.len() % 2 == 0, "odd hex length: {s}");
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
+}
