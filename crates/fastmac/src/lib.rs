@@ -12,3 +12,8 @@ pub mod umac;
 
 pub use algorithm::{Algorithm, DynMac};
 pub use error::Error;
+
+// The README's examples are compiled and run as doc tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

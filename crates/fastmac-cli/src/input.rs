@@ -1,0 +1,98 @@
+//! Command-line input: hex arguments, key files and streamed messages.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use zeroize::Zeroizing;
+
+/// A bad argument or an unreadable input: exit status 2.
+#[derive(Debug)]
+pub enum CliError {
+    /// A library error (lengths, names).
+    Mac(fastmac::Error),
+    /// An argument that is not valid hex. Names the argument, not its value.
+    Hex { what: &'static str, reason: String },
+    /// A file or stdin that could not be read.
+    Io { what: String, source: io::Error },
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Mac(err) => err.fmt(f),
+            CliError::Hex { what, reason } => write!(f, "malformed hex in --{what}: {reason}"),
+            CliError::Io { what, source } => write!(f, "cannot read {what}: {source}"),
+        }
+    }
+}
+
+impl From<fastmac::Error> for CliError {
+    fn from(err: fastmac::Error) -> Self {
+        CliError::Mac(err)
+    }
+}
+
+/// Decodes a hex argument; the message names the argument, never echoes it
+/// (it may be a key).
+pub fn unhex(what: &'static str, text: &str) -> Result<Vec<u8>, CliError> {
+    hex::decode(text).map_err(|err| CliError::Hex {
+        what,
+        reason: match err {
+            hex::FromHexError::InvalidHexCharacter { index, .. } => {
+                format!("invalid character at position {index}")
+            }
+            hex::FromHexError::OddLength => "odd number of digits".to_owned(),
+            other => other.to_string(),
+        },
+    })
+}
+
+/// The key from `--key HEX` or `--key-file PATH`. A key file holds either
+/// exactly `key_len` raw bytes or the key in hex (surrounding white space
+/// ignored).
+pub fn read_key(hex_key: Option<&str>, path: Option<&Path>, key_len: usize) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let key = match (hex_key, path) {
+        (Some(text), _) => unhex("key", text)?,
+        (None, Some(path)) => {
+            let raw = Zeroizing::new(
+                std::fs::read(path)
+                    .map_err(|source| CliError::Io { what: format!("key file {}", path.display()), source })?,
+            );
+            if raw.len() == key_len {
+                raw.to_vec()
+            } else {
+                let text = std::str::from_utf8(&raw).map_err(|_| CliError::Hex {
+                    what: "key-file",
+                    reason: format!("neither {key_len} raw bytes nor hex text"),
+                })?;
+                unhex("key-file", text.trim())?
+            }
+        }
+        (None, None) => unreachable!("clap requires --key or --key-file"),
+    };
+    Ok(Zeroizing::new(key))
+}
+
+/// Streams a file (or stdin for `None` and `-`) into `mac` in 64 KiB reads,
+/// so input of any size runs in constant memory.
+pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result<(), CliError> {
+    let (mut reader, what): (Box<dyn Read>, String) = match path {
+        None => (Box::new(io::stdin().lock()), "stdin".to_owned()),
+        Some(p) if p == Path::new("-") => (Box::new(io::stdin().lock()), "stdin".to_owned()),
+        Some(p) => (
+            Box::new(File::open(p).map_err(|source| CliError::Io { what: p.display().to_string(), source })?),
+            p.display().to_string(),
+        ),
+    };
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => mac.update(&buf[..n]),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(source) => return Err(CliError::Io { what, source }),
+        }
+    }
+}
