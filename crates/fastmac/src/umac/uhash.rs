@@ -149,8 +149,11 @@ impl UhashState {
                 self.close_chunk(key, iters);
             }
             #[cfg(feature = "parallel")]
-            if self.chunk_len == 0 && data.len() >= super::parallel::PARALLEL_MIN {
-                // At a chunk boundary (so no partial block is buffered):
+            if self.chunk_len == 0
+                && self.buf_len == 0
+                && data.len() >= super::parallel::PARALLEL_MIN
+            {
+                // At a chunk boundary with no partial block buffered:
                 // hash every whole chunk but the last on all cores. The last
                 // one stays for the sequential path, in case it ends the
                 // message (it then skips the L2 step of close_chunk).
