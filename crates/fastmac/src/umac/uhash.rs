@@ -149,10 +149,7 @@ impl UhashState {
                 self.close_chunk(key, iters);
             }
             #[cfg(feature = "parallel")]
-            if self.chunk_len == 0
-                && self.buf_len == 0
-                && data.len() >= super::parallel::PARALLEL_MIN
-            {
+            if self.chunk_len == 0 && self.buf_len == 0 && super::parallel::worth_it(data.len()) {
                 // At a chunk boundary with no partial block buffered:
                 // hash every whole chunk but the last on all cores. The last
                 // one stays for the sequential path, in case it ends the
@@ -436,7 +433,7 @@ pub(crate) fn uhash_long(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8
         }
     };
     #[cfg(feature = "parallel")]
-    let sequential = msg.len() < super::parallel::PARALLEL_MIN;
+    let sequential = !super::parallel::worth_it(msg.len());
     #[cfg(not(feature = "parallel"))]
     let sequential = true;
     if sequential {
