@@ -35,6 +35,9 @@ pub enum Error {
     InvalidTag,
     /// No algorithm has this name.
     UnknownAlgorithm(String),
+    /// An NH backend was asked for by a name that does not exist or that
+    /// this CPU cannot run (see `umac::Backend`).
+    Backend(String),
 }
 
 impl fmt::Display for Error {
@@ -54,6 +57,7 @@ impl fmt::Display for Error {
             }
             Error::InvalidTag => f.write_str("invalid tag: the message is not authentic"),
             Error::UnknownAlgorithm(name) => write!(f, "unknown algorithm {name:?}"),
+            Error::Backend(reason) => f.write_str(reason),
         }
     }
 }

@@ -39,6 +39,7 @@ use zeroize::Zeroize;
 
 use crate::Error;
 pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
+pub use nh::Backend;
 use kdf::{Pdf, check_nonce};
 use uhash::{UhashKey, UhashState};
 
@@ -75,13 +76,32 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
         TAG_LEN / 4
     };
 
-    /// Expands a 16-byte key (all key derivation happens here, once).
+    /// Expands a 16-byte key (all key derivation happens here, once), for
+    /// the NH backend [`Backend::detect`] picks.
     pub fn new(key: &[u8; KEY_LEN]) -> Self {
+        Self::expand(key, Backend::detect())
+    }
+
+    /// Like [`Umac::new`] with a chosen NH backend, for tests and
+    /// benchmarks; an error if this CPU cannot run it.
+    pub fn with_backend(key: &[u8; KEY_LEN], backend: Backend) -> Result<Self, Error> {
+        if !backend.is_supported() {
+            return Err(Error::Backend(format!("NH backend {backend} is not supported on this CPU or target")));
+        }
+        Ok(Self::expand(key, backend))
+    }
+
+    /// The NH backend this object hashes with.
+    pub fn backend(&self) -> Backend {
+        self.key.l1.backend()
+    }
+
+    fn expand(key: &[u8; KEY_LEN], backend: Backend) -> Self {
         let mut key_bytes = Array::from(*key);
         let cipher = Aes128::new(&key_bytes);
         key_bytes.zeroize();
         Umac {
-            key: UhashKey::derive(&cipher, Self::ITERS),
+            key: UhashKey::derive(&cipher, Self::ITERS, backend),
             pdf: Pdf::new(&cipher),
             stream: UhashState::default(),
         }

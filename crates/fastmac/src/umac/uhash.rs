@@ -17,14 +17,14 @@ use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::kdf::kdf;
-use super::nh::{BLOCK, nh_update};
+use super::nh::{self, BLOCK, Backend, NhKey};
 
 /// Most UHASH iterations (UMAC-128 has 4; one per 32 bits of tag).
 pub(crate) const MAX_ITERS: usize = 4;
 /// L1-HASH chunk: 1024 bytes of message.
 pub(crate) const L1_CHUNK: usize = 1024;
 /// L1 key words: 1024 bytes plus 16 more per extra iteration (Toeplitz shift).
-pub(crate) const L1_KEY_WORDS: usize = (L1_CHUNK + 16 * (MAX_ITERS - 1)) / 4;
+const L1_KEY_WORDS: usize = nh::KEY_WORDS;
 
 /// L1 outputs hashed under POLY64 before L2-HASH moves to POLY128: 2^17 bytes
 /// of L1 output, 8 bytes each (RFC 4418 section 5.3.1).
@@ -41,8 +41,8 @@ const P128: u128 = 0u128.wrapping_sub(159); // 2^128 - 159
 /// shorter tag would derive.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct UhashKey {
-    /// L1Key as big-endian 32-bit words.
-    pub(crate) l1: [u32; L1_KEY_WORDS],
+    /// L1Key, laid out for the NH backend that hashes with it.
+    pub(crate) l1: NhKey,
     /// Per iteration: k64 of L2-HASH, masked with 0x01ffffff01ffffff.
     l2_64: [u64; MAX_ITERS],
     /// Per iteration: k128 of L2-HASH, masked likewise.
@@ -54,11 +54,13 @@ pub(crate) struct UhashKey {
 }
 
 impl UhashKey {
-    /// Derives key material for `iters` iterations from the AES key K.
-    pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
+    /// Derives key material for `iters` iterations from the AES key K, with
+    /// L1Key laid out for `backend` (which the caller checked is supported).
+    pub(crate) fn derive(cipher: &Aes128, iters: usize, backend: Backend) -> Self {
         debug_assert!((1..=MAX_ITERS).contains(&iters));
+        let mut l1_words = [0u32; L1_KEY_WORDS];
         let mut key = UhashKey {
-            l1: [0; L1_KEY_WORDS],
+            l1: NhKey::new(&l1_words, backend),
             l2_64: [0; MAX_ITERS],
             l2_128: [0; MAX_ITERS],
             l3_1: [[0; 8]; MAX_ITERS],
@@ -69,9 +71,11 @@ impl UhashKey {
         // L1Key = KDF(K, 1, 1024 + (iters - 1) * 16)
         let l1_len = L1_CHUNK + 16 * (iters - 1);
         kdf(cipher, 1, &mut buf[..l1_len]);
-        for (word, bytes) in key.l1.iter_mut().zip(buf[..l1_len].chunks_exact(4)) {
+        for (word, bytes) in l1_words.iter_mut().zip(buf[..l1_len].chunks_exact(4)) {
             *word = u32::from_be_bytes(bytes.try_into().expect("4 bytes"));
         }
+        key.l1 = NhKey::new(&l1_words, backend);
+        l1_words.zeroize();
 
         // L2Key = KDF(K, 2, iters * 24): per iteration k64 then k128, masked.
         kdf(cipher, 2, &mut buf[..24 * iters]);
@@ -164,7 +168,7 @@ impl UhashState {
     }
 
     fn hash_blocks(&mut self, key: &UhashKey, iters: usize, blocks: &[u8]) {
-        nh_update(&key.l1[self.chunk_len / 4..], blocks, &mut self.nh[..iters]);
+        key.l1.hash(self.chunk_len / BLOCK, blocks, &mut self.nh[..iters]);
         self.chunk_len += blocks.len();
     }
 
