@@ -15,9 +15,9 @@ define apt_install
 	apt-get install -y -qq --no-install-recommends $(1)
 endef
 
-.PHONY: test deps deps-nettle test-rust build
+.PHONY: test deps deps-nettle test-rust build test-backends test-parallel
 
-test: deps test-rust test-cross
+test: deps test-rust test-backends test-parallel test-cross
 
 deps: deps-nettle
 
@@ -40,7 +40,8 @@ build:
 # FASTMAC_TEST_EMULATED=1 bounds the costliest repetition, and only it:
 # rfc4418 skips the tag bit-flip rejections (8 * taglen re-hashes each) of the
 # 1 MiB and 32 MiB rows; those rows' tags, one-shot and streamed, are checked.
-# nettle_differential needs the host's libnettle and is x86_64-only.
+# The Nettle differential tests (nettle_differential, backends) need the
+# host's libnettle and are x86_64-only.
 CROSS_TARGETS := s390x-unknown-linux-gnu aarch64-unknown-linux-gnu
 CROSS_TEST = FASTMAC_TEST_EMULATED=1 $(CARGO) test --release -p fastmac --target
 
@@ -70,3 +71,21 @@ test-cross-s390x: deps-cross
 # backends_agree checks it against portable NH and that the force took hold.
 test-cross-aarch64: deps-cross
 	FASTMAC_BACKEND=neon $(CROSS_TEST) aarch64-unknown-linux-gnu
+
+# Every NH backend this CPU supports, forced in turn through FASTMAC_BACKEND,
+# under the library's tests (the backends test checks the variable took).
+NH_BACKENDS := portable \
+	$(if $(shell grep -qw sse2 /proc/cpuinfo 2>/dev/null && echo y),sse2) \
+	$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo y),avx2) \
+	$(if $(shell grep -w avx512f /proc/cpuinfo 2>/dev/null | grep -w avx512bw | grep -qw avx512vl && echo y),avx512) \
+	$(if $(shell grep -qw asimd /proc/cpuinfo 2>/dev/null && echo y),neon)
+
+test-backends: deps
+	@for backend in $(NH_BACKENDS); do \
+		echo "== NH backend $$backend"; \
+		FASTMAC_BACKEND=$$backend $(CARGO) test --release -p fastmac --lib --tests || exit 1; \
+	done
+
+# The multi-core path (feature `parallel`) against the sequential one.
+test-parallel: deps
+	$(CARGO) test --release -p fastmac --features parallel --test parallel

@@ -16,6 +16,8 @@ pub enum CliError {
     Hex { what: &'static str, reason: String },
     /// A file or stdin that could not be read.
     Io { what: String, source: io::Error },
+    /// A bad combination or value of options.
+    Usage(String),
 }
 
 impl fmt::Display for CliError {
@@ -24,6 +26,7 @@ impl fmt::Display for CliError {
             CliError::Mac(err) => err.fmt(f),
             CliError::Hex { what, reason } => write!(f, "malformed hex in --{what}: {reason}"),
             CliError::Io { what, source } => write!(f, "cannot read {what}: {source}"),
+            CliError::Usage(message) => f.write_str(message),
         }
     }
 }
@@ -75,8 +78,13 @@ pub fn read_key(hex_key: Option<&str>, path: Option<&Path>, key_len: usize) -> R
     Ok(Zeroizing::new(key))
 }
 
-/// Streams a file (or stdin for `None` and `-`) into `mac` in 64 KiB reads,
-/// so input of any size runs in constant memory.
+/// Read buffer: 8 MiB, so that each update of a large file is big enough
+/// for the library's multi-core path (feature `parallel`, 1 MiB and more).
+const READ_BUF: usize = 8 << 20;
+
+/// Streams a file (or stdin for `None` and `-`) into `mac` in 8 MiB pieces,
+/// so input of any size runs in constant memory and large files are hashed
+/// on all cores.
 pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result<(), CliError> {
     let (mut reader, what): (Box<dyn Read>, String) = match path {
         None => (Box::new(io::stdin().lock()), "stdin".to_owned()),
@@ -86,13 +94,21 @@ pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result
             p.display().to_string(),
         ),
     };
-    let mut buf = vec![0u8; 1 << 16];
+    let mut buf = vec![0u8; READ_BUF];
     loop {
-        match reader.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => mac.update(&buf[..n]),
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(source) => return Err(CliError::Io { what, source }),
+        // Fill the buffer (reads may return less than asked) before hashing.
+        let mut filled = 0;
+        while filled < buf.len() {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(source) => return Err(CliError::Io { what, source }),
+            }
+        }
+        mac.update(&buf[..filled]);
+        if filled < buf.len() {
+            return Ok(());
         }
     }
 }

@@ -30,6 +30,8 @@
 
 mod kdf;
 mod nh;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod uhash;
 
 use aes::Aes128;
@@ -41,7 +43,7 @@ use crate::Error;
 pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use nh::Backend;
 use kdf::{Pdf, check_nonce};
-use uhash::{UhashKey, UhashState};
+use uhash::{L1_CHUNK, UhashKey, UhashState, uhash_long, uhash_short};
 
 /// UMAC key length in bytes (an AES-128 key).
 pub const KEY_LEN: usize = 16;
@@ -117,6 +119,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// The tag of `msg` under `nonce` (1 to 16 bytes), in one call.
     ///
     /// Leaves any streamed input (see [`Umac::update`]) untouched.
+    #[inline]
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
         let mut tag = self.uhash(msg);
@@ -134,11 +137,14 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// UHASH alone (RFC 4418 section 5.1): the tag before the pad is XORed
     /// in. It is not a MAC; it is exposed for constructions such as the
     /// gears layer that pad it themselves.
+    #[inline]
     pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
-        let mut state = UhashState::default();
-        state.update(&self.key, Self::ITERS, msg);
         let mut out = [0u8; TAG_LEN];
-        state.finalize(&self.key, Self::ITERS, &mut out);
+        if msg.len() <= L1_CHUNK {
+            uhash_short(&self.key, Self::ITERS, msg, &mut out);
+        } else {
+            uhash_long(&self.key, Self::ITERS, msg, &mut out);
+        }
         out
     }
 

@@ -148,6 +148,18 @@ impl UhashState {
             if self.chunk_len == L1_CHUNK {
                 self.close_chunk(key, iters);
             }
+            #[cfg(feature = "parallel")]
+            if self.chunk_len == 0 && self.buf_len == 0 && super::parallel::worth_it(data.len()) {
+                // At a chunk boundary with no partial block buffered:
+                // hash every whole chunk but the last on all cores. The last
+                // one stays for the sequential path, in case it ends the
+                // message (it then skips the L2 step of close_chunk).
+                let whole = (data.len() - 1) / L1_CHUNK * L1_CHUNK;
+                let (chunks, rest) = data.split_at(whole);
+                super::parallel::l1_in_batches(key, iters, chunks, |outputs| self.absorb_l1(key, iters, outputs));
+                data = rest;
+                continue;
+            }
             if self.buf_len > 0 || data.len() < BLOCK {
                 let take = (BLOCK - self.buf_len).min(data.len());
                 self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
@@ -170,6 +182,18 @@ impl UhashState {
     fn hash_blocks(&mut self, key: &UhashKey, iters: usize, blocks: &[u8]) {
         key.l1.hash(self.chunk_len / BLOCK, blocks, &mut self.nh[..iters]);
         self.chunk_len += blocks.len();
+    }
+
+    /// Feeds the L1 outputs of whole chunks (hashed elsewhere) to L2.
+    #[cfg(feature = "parallel")]
+    fn absorb_l1(&mut self, key: &UhashKey, iters: usize, outputs: &[super::parallel::L1Output]) {
+        debug_assert!(self.chunk_len == 0 && self.buf_len == 0);
+        for out in outputs {
+            for i in 0..iters {
+                self.l2[i].absorb(key.l2_64[i], key.l2_128[i], self.chunks, out[i]);
+            }
+            self.chunks += 1;
+        }
     }
 
     /// Ends a full 1024-byte chunk: its L1 output `NH + 8192` goes to L2.
@@ -210,6 +234,26 @@ impl UhashState {
         }
         // Assigning drops (and so zeroizes) the finished state.
         *self = UhashState::default();
+    }
+}
+
+/// UHASH of a message of at most one L1 chunk (1024 bytes), the short-message
+/// path: one NH call straight over the message (the backend zero-pads the
+/// last block without a copy), then L3 on `NH + bit length`, since such a
+/// message skips L2-HASH (section 5.3.1: B = zeroes(8) || A). No state, no
+/// buffer, no allocation.
+#[inline]
+pub(crate) fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+    debug_assert!(msg.len() <= L1_CHUNK);
+    debug_assert_eq!(out.len(), 4 * iters);
+    let mut nh = [0u64; MAX_ITERS];
+    // The empty message is hashed as one block of zeros (section 5.2.1).
+    let data = if msg.is_empty() { &[0u8; BLOCK][..] } else { msg };
+    key.l1.hash(0, data, &mut nh[..iters]);
+    let bit_len = 8 * msg.len() as u64;
+    for (i, c) in out.chunks_exact_mut(4).enumerate() {
+        let a = nh[i].wrapping_add(bit_len);
+        c.copy_from_slice(&l3_hash_short(&key.l3_1[i], key.l3_2[i], a).to_be_bytes());
     }
 }
 
@@ -274,12 +318,26 @@ fn mask64(cond: u64) -> u64 {
 /// One word of POLY (RFC 4418 section 5.3.2) with 64-bit words. A word in
 /// the top range (`m >= 2^64 - 2^32`) is hashed as the marker `p - 1` then
 /// `m - offset`. Both paths are computed and one is selected without a
-/// branch, since `m` depends on the key.
+/// branch, since `m` depends on the key. They share one multiplication:
+/// with `u = k * y + (p - 1)`, the plain result `k * y + m` is `u + m + 1`,
+/// and the marked one is `k * u + (m - 59)`.
 fn poly64_step(k: u64, y: u64, m: u64) -> u64 {
     let in_top_range = mask64(((m >> 32) + 1) >> 32);
-    let plain = mul_add_mod_p64(k, y, m);
-    let marked = mul_add_mod_p64(k, mul_add_mod_p64(k, y, P64 - 1), m.wrapping_sub(59));
+    let u = mul_add_mod_p64(k, y, P64 - 1);
+    // Only used when m < 2^64 - 2^32, so m + 1 does not wrap.
+    let plain = add_mod_p64(u, m.wrapping_add(1));
+    let marked = mul_add_mod_p64(k, u, m.wrapping_sub(59));
     (marked & in_top_range) | (plain & !in_top_range)
+}
+
+/// `(a + b) mod (2^64 - 59)` for `a < p` and any 64-bit `b`.
+fn add_mod_p64(a: u64, b: u64) -> u64 {
+    let (sum, carry) = a.overflowing_add(b);
+    // 2^64 = 59 (mod p); with a carry, sum < a < p, so this cannot wrap.
+    let t = sum + 59 * u64::from(carry);
+    let (reduced, borrow) = t.overflowing_sub(P64);
+    let keep = mask64(u64::from(borrow));
+    (t & keep) | (reduced & !keep)
 }
 
 /// One word of POLY with 128-bit words (range limit `2^128 - 2^96`).
@@ -352,6 +410,63 @@ fn l3_hash(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
     (reduce_p36(y) as u32) ^ k2
 }
 
+/// UHASH of a whole message longer than one chunk, in one call: every
+/// chunk is NH-hashed straight from `msg` (the last one zero-padded by the
+/// backend), with L2 and L3 on the stack. Unlike [`UhashState`] it keeps no
+/// buffer and has no state to wipe, which matters for messages of a few
+/// KiB; with the `parallel` feature, inputs of 1 MiB and more hash their
+/// chunks on all cores.
+pub(crate) fn uhash_long(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+    debug_assert!(msg.len() > L1_CHUNK);
+    debug_assert_eq!(out.len(), 4 * iters);
+    let mut l2 = [L2Hash::default(); MAX_ITERS];
+    let mut chunks = 0u64;
+    // Every chunk but the last is a full one and goes through L2 with the
+    // bit length 8192; the last one carries the real length.
+    let (full, last) = msg.split_at((msg.len() - 1) / L1_CHUNK * L1_CHUNK);
+    let mut absorb = |outputs: &[[u64; MAX_ITERS]]| {
+        for out in outputs {
+            for i in 0..iters {
+                l2[i].absorb(key.l2_64[i], key.l2_128[i], chunks, out[i]);
+            }
+            chunks += 1;
+        }
+    };
+    #[cfg(feature = "parallel")]
+    let sequential = !super::parallel::worth_it(msg.len());
+    #[cfg(not(feature = "parallel"))]
+    let sequential = true;
+    if sequential {
+        for chunk in full.chunks_exact(L1_CHUNK) {
+            let mut nh = [0u64; MAX_ITERS];
+            key.l1.hash(0, chunk, &mut nh[..iters]);
+            for sum in &mut nh[..iters] {
+                *sum = sum.wrapping_add(8 * L1_CHUNK as u64);
+            }
+            absorb(core::slice::from_ref(&nh));
+        }
+    } else {
+        #[cfg(feature = "parallel")]
+        super::parallel::l1_in_batches(key, iters, full, absorb);
+    }
+    let mut nh = [0u64; MAX_ITERS];
+    key.l1.hash(0, last, &mut nh[..iters]);
+    let bit_len = 8 * last.len() as u64;
+    for (i, c) in out.chunks_exact_mut(4).enumerate() {
+        l2[i].absorb(key.l2_64[i], key.l2_128[i], chunks, nh[i].wrapping_add(bit_len));
+        let b = l2[i].finish(key.l2_128[i], chunks + 1);
+        c.copy_from_slice(&l3_hash(&key.l3_1[i], key.l3_2[i], b).to_be_bytes());
+    }
+}
+
+/// L3-HASH of `B = zeroes(8) || A` (a message of at most one chunk): the
+/// four top 16-bit words of B are zero, so only four terms remain.
+#[inline]
+fn l3_hash_short(k1: &[u64; 8], k2: u32, a: u64) -> u32 {
+    let y = (a >> 48) * k1[4] + ((a >> 32) & 0xffff) * k1[5] + ((a >> 16) & 0xffff) * k1[6] + (a & 0xffff) * k1[7];
+    (reduce_p36(y) as u32) ^ k2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,9 +522,25 @@ mod tests {
     }
 
     #[test]
+    fn short_l3_equals_full_l3() {
+        let k1 = [P36 - 1, 1, 2, 3, P36 - 2, 0x0f_ffff_ffff % P36, 12345, P36 - 1];
+        for a in [0, u64::MAX, 0x0123_4567_89ab_cdef, 1 << 63] {
+            assert_eq!(l3_hash_short(&k1, 0xdead_beef, a), l3_hash(&k1, 0xdead_beef, u128::from(a)));
+        }
+    }
+
+    #[test]
     fn p36_reduction_matches_remainder() {
         for x in [0, P36 - 1, P36, P36 + 1, u64::MAX, 1 << 36, (1 << 55) - 1, 0x0123_4567_89ab_cdef] {
             assert_eq!(reduce_p36(x), x % P36, "x={x:x}");
+        }
+    }
+
+    #[test]
+    fn add_mod_p64_matches_u128_remainder() {
+        for (a, b) in [(P64 - 1, u64::MAX), (0, u64::MAX), (P64 - 1, 59), (12, 34), (P64 - 1, 0)] {
+            let expect = ((u128::from(a) + u128::from(b)) % u128::from(P64)) as u64;
+            assert_eq!(add_mod_p64(a, b), expect, "a={a:x} b={b:x}");
         }
     }
 
