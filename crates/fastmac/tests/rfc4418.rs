@@ -19,7 +19,11 @@ fn check<const N: usize>(column: usize) -> usize {
             mac.update(piece);
         }
         assert_eq!(&mac.finalize_reset(&nonce).unwrap()[..], &expect[..], "streamed, len {len}");
-        // Any flipped bit of the tag is rejected.
+        // Any flipped bit of the tag is rejected. Under emulation only on
+        // the rows below 1 MiB: each flip re-hashes the whole message.
+        if common::emulated() && len >= 1 << 20 {
+            continue;
+        }
         for bit in 0..8 * N {
             let mut bad = expect.clone();
             bad[bit / 8] ^= 1 << (bit % 8);

@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: the known-answer file reader.
 #![allow(dead_code)] // each test binary uses a different subset
 
+// libnettle (Debian's nettle-dev) is installed for the x86_64 host only; the
+// cross suites (s390x, aarch64 under qemu-user) build without it.
+#[cfg(target_arch = "x86_64")]
 pub mod nettle;
 
 use std::path::PathBuf;
@@ -8,6 +11,13 @@ use std::path::PathBuf;
 /// The repository's `tests/vectors` folder, shared with the C and Python tests.
 pub fn vectors_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
+}
+
+/// True under `make test-cross`, which runs the suites under qemu-user, about
+/// ten times slower than native: there the costliest repetitions are bounded
+/// (the Makefile lists which), never the known-answer checks themselves.
+pub fn emulated() -> bool {
+    std::env::var_os("FASTMAC_TEST_EMULATED").is_some()
 }
 
 /// One row of `rfc4418.txt`.
