@@ -14,6 +14,7 @@ from fastmac.paramiko import UMAC_NAMES
 
 
 def test_install_offers_umac_first_and_uninstall_restores():
+    fastmac.paramiko.uninstall()  # other tests' Transports may have hooked in
     before = (paramiko.Transport._preferred_macs, dict(paramiko.Transport._mac_info), paramiko.packet.compute_hmac)
     fastmac.paramiko.install()
     fastmac.paramiko.install()  # idempotent
@@ -41,6 +42,7 @@ def test_transport_subclass_leaves_other_transports_alone():
 def test_keyed_macs_equal_paramikos_hmac_on_paramikos_layout():
     """Outbound: uint32 seq || packet; inbound: uint32 seq || uint32 len || ..."""
     rng = random.Random(5)
+    fastmac.paramiko.uninstall()  # paramiko's own _mac_info and compute_hmac
     original = paramiko.packet.compute_hmac
     for name, info in paramiko.Transport._mac_info.items():
         key = rng.randbytes(info["class"]().digest_size)
