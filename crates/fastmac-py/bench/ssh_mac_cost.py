@@ -3,7 +3,7 @@ once per direction) against the PyPI package `umac` 2.0 (which can only key
 per message: UMAC(digest_size, key, nonce) + update + digest).
 
 Run: make bench-python   (or: python bench/ssh_mac_cost.py [--quick])
-Prints the median over several timing runs, in ns per packet.
+Prints the median over several interleaved timing rounds, in ns per packet.
 """
 
 from __future__ import annotations
@@ -42,15 +42,25 @@ def pypi_umac_packet(size: int, key: bytes):
     return run
 
 
-def measure(fn, packet: bytes, number: int, repeat: int) -> float:
+def timer(fn, packet: bytes, number: int):
+    """A timeit.Timer running ``number`` packets with increasing seq."""
     seq = [0]
 
     def one() -> None:
         seq[0] = (seq[0] + 1) & 0xFFFFFFFF
         fn(seq[0], packet)
 
-    times = timeit.repeat(one, number=number, repeat=repeat)
-    return statistics.median(times) / number * 1e9
+    return timeit.Timer(one), number
+
+
+def measure_interleaved(cases, repeat: int) -> list[float]:
+    """Median ns/packet per case; the cases take turns in every round so
+    that a busy machine slows them alike."""
+    samples = [[] for _ in cases]
+    for _ in range(repeat):
+        for i, (timer_, number) in enumerate(cases):
+            samples[i].append(timer_.timeit(number) / number * 1e9)
+    return [statistics.median(s) for s in samples]
 
 
 def main() -> None:
@@ -77,9 +87,10 @@ def main() -> None:
         cases.append(
             ("stdlib hmac sha256 (paramiko's way)", lambda seq, p: hmac.new(key32, seq.to_bytes(4, "big") + p, "sha256").digest())
         )
-        for name, fn in cases:
-            rows.append((label, name, measure(fn, packet, number, repeat)))
-    print(f"python {sys.version.split()[0]}, fastmac {fastmac.__version__}" + (f", umac {umac.__name__} 2.0" if umac else ""))
+        timers = [timer(fn, packet, number) for _name, fn in cases]
+        for (name, _fn), ns in zip(cases, measure_interleaved(timers, repeat)):
+            rows.append((label, name, ns))
+    print(f"python {sys.version.split()[0]}, fastmac {fastmac.__version__}" + (", PyPI umac 2.0" if umac else ""))
     print(f"{'packet':>7}  {'MAC':<46} {'ns/packet':>10}")
     for label, name, ns in rows:
         print(f"{label:>7}  {name:<46} {ns:>10.0f}")

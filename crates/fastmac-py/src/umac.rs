@@ -20,8 +20,8 @@ enum AnyUmac {
     U128(Box<Umac128>),
 }
 
-/// Runs `$body` with `$m` bound to the concrete UMAC, `$out` converting its
-/// tag array into a `Tag`.
+/// Runs `$body` with `$m` bound to the concrete UMAC and turns the tag
+/// array it returns into a `Tag`.
 macro_rules! with_umac {
     ($umac:expr, $m:ident => $body:expr) => {
         match $umac {
@@ -55,12 +55,11 @@ impl Tag {
 
 impl AnyUmac {
     fn new(key: &[u8], digest_size: usize) -> PyResult<AnyUmac> {
-        let map = |e| to_py(e);
         Ok(match digest_size {
-            4 => AnyUmac::U32(Box::new(Umac32::new_from_slice(key).map_err(map)?)),
-            8 => AnyUmac::U64(Box::new(Umac64::new_from_slice(key).map_err(map)?)),
-            12 => AnyUmac::U96(Box::new(Umac96::new_from_slice(key).map_err(map)?)),
-            16 => AnyUmac::U128(Box::new(Umac128::new_from_slice(key).map_err(map)?)),
+            4 => AnyUmac::U32(Box::new(Umac32::new_from_slice(key).map_err(to_py)?)),
+            8 => AnyUmac::U64(Box::new(Umac64::new_from_slice(key).map_err(to_py)?)),
+            12 => AnyUmac::U96(Box::new(Umac96::new_from_slice(key).map_err(to_py)?)),
+            16 => AnyUmac::U128(Box::new(Umac128::new_from_slice(key).map_err(to_py)?)),
             other => {
                 return Err(TagLengthError::new_err(format!("digest_size must be 4, 8, 12 or 16, got {other}")));
             }

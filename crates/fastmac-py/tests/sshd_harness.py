@@ -15,6 +15,7 @@ import hashlib
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -35,6 +36,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        parents.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def make_keys(directory: Path) -> dict[str, Path]:
@@ -121,13 +142,23 @@ class Sshd:
         self.stop()
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
+        """Stops the listener and any per-connection sshd it forked (those
+        call setsid(), so a process group would not reach them)."""
+        if self.process is None:
+            return
+        children = descendants(self.process.pid)
+        if self.process.poll() is None:
             self.process.terminate()
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
         self.process = None
 
     def log_text(self) -> str:

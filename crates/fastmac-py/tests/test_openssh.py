@@ -159,3 +159,18 @@ def test_openssh_client_against_paramiko_server_with_fastmac(mac, keys):
         assert len(server.transports) == 2
         for transport in server.transports:
             assert_fastmac_computes(transport, mac)
+
+
+def test_no_sshd_is_left_running():
+    """Every sshd the tests started (with their configs) is gone."""
+    time.sleep(0.5)
+    ours = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmdline = open(f"/proc/{entry}/cmdline", "rb").read().split(b"\0")
+            except OSError:
+                continue
+            if cmdline and cmdline[0] == b"/usr/sbin/sshd" and any(b"sshd-" in a and a.endswith(b".conf") for a in cmdline):
+                ours.append((entry, cmdline))
+    assert ours == []
