@@ -294,3 +294,20 @@ def test_large_inputs_release_the_gil():
     # Python's switch interval is 5 ms: a call holding the GIL for tens of
     # ms would let the spinning thread run at most at its edges.
     assert max(count for count, _ in progress) > 10_000, progress
+
+
+def test_ssh_known_answers_from_independent_implementations():
+    """tests/vectors/ssh_macs.txt (CPython hmac and GNU Nettle, not fastmac)."""
+    from conftest import VECTORS
+
+    rows = 0
+    for line in (VECTORS / "ssh_macs.txt").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, seq, key, packet, tag = line.split()
+        packet = b"" if packet == "-" else bytes.fromhex(packet)
+        mac = fastmac.ssh.MAC(name, bytes.fromhex(key))
+        assert mac.compute(int(seq), packet).hex() == tag, (name, seq)
+        mac.verify(int(seq), packet, bytes.fromhex(tag))
+        rows += 1
+    assert rows == 4 * len(fastmac.ssh.algorithms())
