@@ -16,7 +16,7 @@ pub enum CliError {
     Hex { what: &'static str, reason: String },
     /// A file or stdin that could not be read.
     Io { what: String, source: io::Error },
-    /// Options that do not fit together (e.g. an SSH name without `--seq`).
+    /// A bad combination or value of options.
     Usage(String),
 }
 
@@ -78,9 +78,9 @@ pub fn read_key(hex_key: Option<&str>, path: Option<&Path>, key_len: usize) -> R
     Ok(Zeroizing::new(key))
 }
 
-/// Streams a file (or stdin for `None` and `-`) into `sink` in 64 KiB reads,
+/// Streams a file (or stdin for `None` and `-`) into `mac` in 64 KiB reads,
 /// so input of any size runs in constant memory.
-pub fn stream_into(path: Option<&Path>, sink: &mut dyn FnMut(&[u8])) -> Result<(), CliError> {
+pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result<(), CliError> {
     let (mut reader, what): (Box<dyn Read>, String) = match path {
         None => (Box::new(io::stdin().lock()), "stdin".to_owned()),
         Some(p) if p == Path::new("-") => (Box::new(io::stdin().lock()), "stdin".to_owned()),
@@ -93,7 +93,7 @@ pub fn stream_into(path: Option<&Path>, sink: &mut dyn FnMut(&[u8])) -> Result<(
     loop {
         match reader.read(&mut buf) {
             Ok(0) => return Ok(()),
-            Ok(n) => sink(&buf[..n]),
+            Ok(n) => mac.update(&buf[..n]),
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
             Err(source) => return Err(CliError::Io { what, source }),
         }

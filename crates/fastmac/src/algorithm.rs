@@ -191,6 +191,7 @@ impl DynMac for Hmac {
     }
 }
 
-fn check_no_nonce(nonce: &[u8]) -> Result<(), Error> {
+/// For MACs without a nonce (HMAC, SSH packets): only an empty one.
+pub(crate) fn check_no_nonce(nonce: &[u8]) -> Result<(), Error> {
     if nonce.is_empty() { Ok(()) } else { Err(Error::NonceLength { min: 0, max: 0, got: nonce.len() }) }
 }

@@ -169,3 +169,30 @@ fn ssh_known_answers_from_independent_implementations() {
     assert_eq!(seen.len(), ALGORITHMS.len());
     assert!(seen.values().all(|&rows| rows == 4));
 }
+
+/// The packet stream as a `DynMac` (how the CLI streams files): the nonce
+/// must be empty, and after each tag the same packet number starts again.
+#[test]
+fn packet_stream_as_dynmac() {
+    use fastmac::DynMac;
+    for alg in ALGORITHMS {
+        let key = vec![3u8; alg.key_len];
+        let expected = SshMac::new(alg.name, &key).unwrap().compute(41, b"abcdef");
+        let mut mac = SshMac::new(alg.name, &key).unwrap();
+        let mut stream = mac.start(41);
+        let dynmac: &mut dyn DynMac = &mut stream;
+        assert_eq!(dynmac.tag_len(), alg.tag_len);
+        let mut tag = vec![0u8; alg.tag_len];
+        for _ in 0..2 {
+            dynmac.update(b"abc");
+            dynmac.update(b"def");
+            dynmac.finalize_reset_into(&[], &mut tag).unwrap();
+            assert_eq!(tag, &expected[..], "{}", alg.name);
+        }
+        dynmac.update(b"abcdef");
+        dynmac.verify_reset(&[], &expected).unwrap();
+        dynmac.update(b"abcdeF");
+        assert_eq!(dynmac.verify_reset(&[], &expected), Err(Error::InvalidTag));
+        assert_eq!(dynmac.finalize_reset_into(&[0], &mut tag), Err(Error::NonceLength { min: 0, max: 0, got: 1 }));
+    }
+}
