@@ -102,6 +102,22 @@ def test_paramiko_with_fastmac_against_sshd(sshd):
     assert "Corrupted MAC" not in log
 
 
+@pytest.mark.parametrize("sshd", ["umac-128-etm@openssh.com"], indirect=True)
+def test_install_makes_every_paramiko_transport_use_fastmac(sshd):
+    """The one-call form: fastmac.paramiko.install(), then plain paramiko."""
+    fastmac.paramiko.install()
+    try:
+        client = sshd.connect(paramiko.Transport)
+        try:
+            assert_fastmac_computes(client.get_transport(), sshd.mac)
+            assert run(client, "echo hello") == (b"hello\n", 0)
+        finally:
+            client.close()
+    finally:
+        fastmac.paramiko.uninstall()
+    assert "umac-128-etm@openssh.com" not in paramiko.Transport._preferred_macs
+
+
 class CorruptOnce(fastmac.paramiko.KeyedMac):
     """Flips one bit of one outgoing tag."""
 
