@@ -97,8 +97,9 @@ impl Algorithm {
             min_nonce_len: 0,
             max_nonce_len: 0,
             tag_len,
-            // Guessing a t-bit tag; HMAC is a PRF if the compression
-            // function is (Bellare, CRYPTO 2006), including for MD5 and SHA-1.
+            // Guessing a t-bit tag, which holds while HMAC is a PRF: it is
+            // if the compression function is (Bellare, CRYPTO 2006), an
+            // assumption much weaker for MD5 and SHA-1 than for SHA-2.
             forgery_bound_log2: -8.0 * tag_len as f64,
             bound_source: "tag guessing, if the compression function is a PRF: Bellare 2006",
         };
