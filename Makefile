@@ -15,9 +15,9 @@ define apt_install
 	apt-get install -y -qq --no-install-recommends $(1)
 endef
 
-.PHONY: test deps deps-nettle test-rust build deps-python test-python python-wheel bench-python
+.PHONY: test deps deps-nettle test-rust build deps-python test-python python-wheel bench-python test-python-abi3
 
-test: deps test-rust test-python
+test: deps test-rust test-python test-python-abi3
 
 deps: deps-nettle
 
@@ -67,6 +67,24 @@ test-python: deps deps-python python-wheel
 	$(CARGO) build --release -p fastmac-cli
 	cd crates/fastmac-py && FASTMAC_CLI=$(CURDIR)/target/release/fastmac \
 		timeout 1500 $(PY) -m pytest -p no:cacheprovider -q tests
+
+# The one abi3 wheel on the oldest and newest other CPythons of the machine
+# (pyenv's 3.10 and 3.13 on this machine kind): API and paramiko-hook tests.
+ABI3_PYTHONS := $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.10*/bin/python3))) \
+	$(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3)))
+test-python-abi3: python-wheel
+	@if [ -z "$(strip $(ABI3_PYTHONS))" ]; then echo "no CPython 3.10/3.13 under ~/.pyenv: abi3 wheel tested on $(PY) only"; fi
+	@for py in $(ABI3_PYTHONS); do \
+		version=$$($$py -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+		venv=$(CURDIR)/target/pyenv-$$version; \
+		echo "== abi3 wheel on CPython $$version"; \
+		[ -x $$venv/bin/python ] || $$py -m venv $$venv || exit 1; \
+		$$venv/bin/python -c 'import pytest, numpy, paramiko' 2>/dev/null || \
+			$$venv/bin/python -m pip install -q --disable-pip-version-check pytest numpy 'paramiko>=5,<6' || exit 1; \
+		$$venv/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheels/fastmac-*.whl || exit 1; \
+		(cd crates/fastmac-py && timeout 600 $$venv/bin/python -m pytest -p no:cacheprovider -q \
+			tests/test_api.py tests/test_paramiko_hooks.py) || exit 1; \
+	done
 
 # Per-packet cost of fastmac.ssh.MAC.compute vs the PyPI umac package.
 bench-python: python-wheel
