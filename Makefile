@@ -17,7 +17,7 @@ endef
 
 .PHONY: test deps deps-nettle test-rust build
 
-test: deps test-rust
+test: deps test-rust test-c
 
 deps: deps-nettle
 
@@ -33,3 +33,7 @@ test-rust:
 
 build:
 	$(CARGO) build --workspace --release
+
+# libfastmac, the C library: install, test-c, c-header, c-bench. Included
+# last so that `test` stays the default goal.
+include crates/fastmac-c/c.mk
