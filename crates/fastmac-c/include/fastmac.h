@@ -5,9 +5,10 @@
  *
  * Conventions (every function):
  *  - returns a fastmac_status; FASTMAC_OK (0) is success;
- *  - checks every pointer for NULL (a NULL data pointer is accepted when its
- *    length is 0) and every length, and never aborts the process: a Rust panic
- *    is caught and reported as FASTMAC_ERR_PANIC;
+ *  - checks every pointer for NULL (a buffer pointer may be NULL when its
+ *    length is 0; the length is then checked as usual) and every length, and
+ *    never aborts the process: a Rust panic is caught and reported as
+ *    FASTMAC_ERR_PANIC;
  *  - handles are opaque, created by *_new and released by *_free (NULL is a
  *    no-op); the library keeps no global state.
  *
@@ -31,7 +32,8 @@
 typedef enum fastmac_status {
   // Success.
   FASTMAC_OK = 0,
-  // A required pointer argument was NULL.
+  // A pointer argument was NULL (a buffer pointer may be NULL only when
+  // its length is 0).
   FASTMAC_ERR_NULL_POINTER = 1,
   // The key does not have the algorithm's length (16 bytes for UMAC).
   FASTMAC_ERR_KEY_LENGTH = 2,
@@ -54,6 +56,9 @@ typedef enum fastmac_status {
 
 // A keyed MAC of an algorithm chosen by name. Opaque to C.
 typedef struct fastmac_mac fastmac_mac;
+
+// A keyed SSH MAC for one direction of a connection. Opaque to C.
+typedef struct fastmac_ssh_mac fastmac_ssh_mac;
 
 // A keyed UMAC-128 object (16-byte tags; OpenSSH's `umac-128@openssh.com`). Opaque to C.
 typedef struct fastmac_umac128 fastmac_umac128;
@@ -125,6 +130,69 @@ enum fastmac_status fastmac_mac_verify(struct fastmac_mac *mac,
 // # Safety
 // `mac` must be NULL or a live handle, not used afterwards.
 void fastmac_mac_free(struct fastmac_mac *mac);
+
+// Looks up the SSH MAC named `name` (exact, case-sensitive SSH name) and
+// stores its key length, tag length and whether it is an encrypt-then-MAC
+// form (1) or not (0). FASTMAC_ERR_UNKNOWN_ALGORITHM if fastmac has no MAC
+// of that name. Lets a key exchange know how many key bytes to derive.
+//
+// # Safety
+// `name` must be NULL or NUL-terminated; the out pointers writable.
+enum fastmac_status fastmac_ssh_mac_lookup(const char *name,
+                                           size_t *key_len,
+                                           size_t *tag_len,
+                                           int *is_etm);
+
+// Keys the SSH MAC named `name` with `key` (exactly its key length, see
+// `fastmac_ssh_mac_lookup`) and stores the handle in `*out` (NULL on any
+// error). All key setup happens here, once per direction and key.
+//
+// # Safety
+// `name` must be NULL or NUL-terminated; `key` valid for `key_len` bytes;
+// `out` writable.
+enum fastmac_status fastmac_ssh_mac_new(const char *name,
+                                        const uint8_t *key,
+                                        size_t key_len,
+                                        struct fastmac_ssh_mac **out);
+
+// Stores the handle's tag length in bytes in `*tag_len`.
+//
+// # Safety
+// `mac` must be a live handle; `tag_len` writable.
+enum fastmac_status fastmac_ssh_mac_tag_len(const struct fastmac_ssh_mac *mac, size_t *tag_len);
+
+// Writes the MAC of packet number `seq` into `tag` (`tag_len` must be the
+// algorithm's tag length), as OpenSSH's `mac_compute(mac, seq, packet, len,
+// tag, tag_len)`.
+//
+// # Safety
+// `mac` must be a live handle; `packet` valid for `len` bytes (NULL if 0);
+// `tag` valid for `tag_len` bytes.
+enum fastmac_status fastmac_ssh_mac_compute(struct fastmac_ssh_mac *mac,
+                                            uint32_t seq,
+                                            const uint8_t *packet,
+                                            size_t len,
+                                            uint8_t *tag,
+                                            size_t tag_len);
+
+// Checks `tag` for packet number `seq` in constant time: FASTMAC_OK, or
+// FASTMAC_ERR_INVALID_TAG (FASTMAC_ERR_TAG_LENGTH if `tag_len` is not the
+// algorithm's), as OpenSSH's `mac_check`.
+//
+// # Safety
+// `mac` must be a live handle; `packet` and `tag` valid for their lengths.
+enum fastmac_status fastmac_ssh_mac_verify(struct fastmac_ssh_mac *mac,
+                                           uint32_t seq,
+                                           const uint8_t *packet,
+                                           size_t len,
+                                           const uint8_t *tag,
+                                           size_t tag_len);
+
+// Frees a handle, wiping its key material. NULL is a no-op.
+//
+// # Safety
+// `mac` must be NULL or a live handle, not used afterwards.
+void fastmac_ssh_mac_free(struct fastmac_ssh_mac *mac);
 
 // A static, NUL-terminated English description of `status`. Accepts any
 // int (unknown values get "unknown status code"); never returns NULL. The

@@ -32,7 +32,7 @@ pub unsafe extern "C" fn fastmac_mac_new(
     guard(|| {
         // SAFETY: the caller's guarantees.
         let (slot, name, key) =
-            unsafe { (ffi::out_slot(out)?, ffi::name(algorithm)?, ffi::required(key, key_len)?) };
+            unsafe { (ffi::out_slot(out)?, ffi::name(algorithm)?, ffi::input(key, key_len)?) };
         let mac = Algorithm::from_name(name)?.new_mac(key)?;
         ffi::publish(slot, MacHandle(mac));
         Ok(())
@@ -62,7 +62,7 @@ pub unsafe extern "C" fn fastmac_mac_tag_len(mac: *const MacHandle, tag_len: *mu
 pub unsafe extern "C" fn fastmac_mac_update(mac: *mut MacHandle, data: *const u8, len: usize) -> fastmac_status {
     guard(|| {
         // SAFETY: the caller's guarantees.
-        let (mac, data) = unsafe { (ffi::handle(mac)?, ffi::data(data, len)?) };
+        let (mac, data) = unsafe { (ffi::handle(mac)?, ffi::input(data, len)?) };
         mac.0.update(data);
         Ok(())
     })
@@ -85,7 +85,7 @@ pub unsafe extern "C" fn fastmac_mac_finalize(
     guard(|| {
         // SAFETY: the caller's guarantees.
         let (mac, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::required(nonce, nonce_len)?, ffi::output(tag, tag_len)?)
+            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::output(tag, tag_len)?)
         };
         mac.0.finalize_reset_into(nonce, tag)?;
         Ok(())
@@ -108,7 +108,7 @@ pub unsafe extern "C" fn fastmac_mac_verify(
     guard(|| {
         // SAFETY: the caller's guarantees.
         let (mac, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::required(nonce, nonce_len)?, ffi::required(tag, tag_len)?)
+            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::input(tag, tag_len)?)
         };
         mac.0.verify_reset(nonce, tag)?;
         Ok(())

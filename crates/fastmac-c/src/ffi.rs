@@ -15,12 +15,14 @@ fn check_len(len: usize) -> Result<(), fastmac_status> {
     if isize::try_from(len).is_ok() { Ok(()) } else { Err(FASTMAC_ERR_LENGTH_OVERFLOW) }
 }
 
-/// Message data: `ptr` may be NULL when `len` is 0 (a common C idiom).
+/// An input buffer (message, key, nonce, tag to check): `ptr` may be NULL
+/// when `len` is 0 (a common C idiom; HMAC's empty nonce, say), and the
+/// length is then checked by the algorithm like any other.
 ///
 /// # Safety
 /// Unless NULL, `ptr` must point to `len` readable bytes that stay valid and
 /// unmodified for `'a`.
-pub(crate) unsafe fn data<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], fastmac_status> {
+pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], fastmac_status> {
     if len == 0 {
         return Ok(&[]);
     }
@@ -32,29 +34,17 @@ pub(crate) unsafe fn data<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], fa
     Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
 }
 
-/// A key, nonce or tag: never NULL, whatever its length.
-///
-/// # Safety
-/// As [`data`].
-pub(crate) unsafe fn required<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], fastmac_status> {
-    if ptr.is_null() {
-        return Err(FASTMAC_ERR_NULL_POINTER);
-    }
-    // SAFETY: forwarded caller guarantee.
-    unsafe { data(ptr, len) }
-}
-
-/// An output buffer (a tag to write): never NULL.
+/// An output buffer (a tag to write): as [`input`], NULL only with `len` 0.
 ///
 /// # Safety
 /// `ptr` must point to `len` writable bytes, not aliased by any other
 /// argument, valid for `'a`.
 pub(crate) unsafe fn output<'a>(ptr: *mut u8, len: usize) -> Result<&'a mut [u8], fastmac_status> {
-    if ptr.is_null() {
-        return Err(FASTMAC_ERR_NULL_POINTER);
-    }
     if len == 0 {
         return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(FASTMAC_ERR_NULL_POINTER);
     }
     check_len(len)?;
     // SAFETY: non-NULL, len fits isize, and the caller guarantees len writable,

@@ -43,10 +43,12 @@ const FAILED: c_int = 0;
 unsafe fn new(key: *const c_uchar, make: fn(&[u8; KEY_LEN]) -> UmacCtx) -> *mut UmacCtx {
     guard_or(core::ptr::null_mut(), || {
         // SAFETY: OpenSSH's contract: key points to a 16-byte key.
-        let Ok(key) = (unsafe { ffi::required(key, KEY_LEN) }) else {
+        let Ok(key) = (unsafe { ffi::input(key, KEY_LEN) }) else {
             return core::ptr::null_mut();
         };
-        let key: &[u8; KEY_LEN] = key.try_into().expect("ffi::required returned KEY_LEN bytes");
+        let Ok(key) = <&[u8; KEY_LEN]>::try_from(key) else {
+            return core::ptr::null_mut();
+        };
         Box::into_raw(Box::new(make(key)))
     })
 }
@@ -57,7 +59,7 @@ unsafe fn update(ctx: *mut UmacCtx, want_128: bool, input: *const c_uchar, len: 
     guard_or(FAILED, || {
         let Ok(len) = usize::try_from(len) else { return FAILED };
         // SAFETY: OpenSSH's contract on ctx and input.
-        let (Ok(ctx), Ok(input)) = (unsafe { ffi::handle(ctx) }, unsafe { ffi::data(input, len) }) else {
+        let (Ok(ctx), Ok(input)) = (unsafe { ffi::handle(ctx) }, unsafe { ffi::input(input, len) }) else {
             return FAILED;
         };
         match (ctx, want_128) {
@@ -77,7 +79,7 @@ unsafe fn finalize(ctx: *mut UmacCtx, want_128: bool, tag: *mut c_uchar, nonce: 
         let tag_len = if want_128 { 16 } else { 8 };
         // SAFETY: OpenSSH's contract on ctx, tag and nonce.
         let (Ok(ctx), Ok(tag), Ok(nonce)) =
-            (unsafe { (ffi::handle(ctx), ffi::output(tag, tag_len), ffi::required(nonce, NONCE_LEN)) })
+            (unsafe { (ffi::handle(ctx), ffi::output(tag, tag_len), ffi::input(nonce, NONCE_LEN)) })
         else {
             return FAILED;
         };

@@ -13,7 +13,8 @@ use fastmac::Error;
 pub enum fastmac_status {
     /// Success.
     FASTMAC_OK = 0,
-    /// A required pointer argument was NULL.
+    /// A pointer argument was NULL (a buffer pointer may be NULL only when
+    /// its length is 0).
     FASTMAC_ERR_NULL_POINTER = 1,
     /// The key does not have the algorithm's length (16 bytes for UMAC).
     FASTMAC_ERR_KEY_LENGTH = 2,
@@ -69,7 +70,7 @@ impl From<Result<(), Error>> for fastmac_status {
 fn message(status: c_int) -> &'static core::ffi::CStr {
     const CODES: [(fastmac_status, &core::ffi::CStr); 10] = [
         (FASTMAC_OK, c"success"),
-        (FASTMAC_ERR_NULL_POINTER, c"a required pointer argument is NULL"),
+        (FASTMAC_ERR_NULL_POINTER, c"a pointer argument is NULL"),
         (FASTMAC_ERR_KEY_LENGTH, c"wrong key length"),
         (FASTMAC_ERR_NONCE_LENGTH, c"wrong nonce length"),
         (FASTMAC_ERR_TAG_LENGTH, c"wrong tag length"),

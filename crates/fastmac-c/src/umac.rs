@@ -63,7 +63,7 @@ unsafe fn new<H: UmacHandle>(key: *const u8, key_len: usize, out: *mut *mut H) -
         // SAFETY: forwarded caller guarantees.
         let slot = unsafe { ffi::out_slot(out)? };
         // SAFETY: forwarded caller guarantees.
-        let key = unsafe { ffi::required(key, key_len)? };
+        let key = unsafe { ffi::input(key, key_len)? };
         ffi::publish(slot, H::keyed(key)?);
         Ok(())
     })
@@ -74,7 +74,7 @@ unsafe fn new<H: UmacHandle>(key: *const u8, key_len: usize, out: *mut *mut H) -
 unsafe fn update<H: UmacHandle>(mac: *mut H, data: *const u8, len: usize) -> fastmac_status {
     guard(|| {
         // SAFETY: forwarded caller guarantees.
-        let (mac, data) = unsafe { (ffi::handle(mac)?, ffi::data(data, len)?) };
+        let (mac, data) = unsafe { (ffi::handle(mac)?, ffi::input(data, len)?) };
         mac.mac().update(data);
         Ok(())
     })
@@ -93,7 +93,7 @@ unsafe fn finalize<H: UmacHandle>(
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (mac, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::required(nonce, nonce_len)?, ffi::output(tag, tag_len)?)
+            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::output(tag, tag_len)?)
         };
         mac.mac().finalize_reset_into(nonce, tag)?;
         Ok(())
@@ -112,7 +112,7 @@ unsafe fn verify<H: UmacHandle>(
     guard(|| {
         // SAFETY: forwarded caller guarantees.
         let (mac, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::required(nonce, nonce_len)?, ffi::required(tag, tag_len)?)
+            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::input(tag, tag_len)?)
         };
         mac.mac().verify_reset(nonce, tag)?;
         Ok(())
@@ -146,7 +146,7 @@ unsafe fn one_shot<H: UmacHandle>(
     body: impl FnOnce(&mut H::Mac) -> Result<(), Error>,
 ) -> Result<(), fastmac_status> {
     // SAFETY: forwarded caller guarantee.
-    let key = unsafe { ffi::required(key, key_len)? };
+    let key = unsafe { ffi::input(key, key_len)? };
     let mut handle = H::keyed(key)?;
     body(handle.mac())?;
     Ok(())
@@ -198,7 +198,7 @@ pub unsafe extern "C" fn fastmac_umac_compute(
     guard(|| {
         // SAFETY: the caller's guarantees.
         let (nonce, msg, tag) = unsafe {
-            (ffi::required(nonce, nonce_len)?, ffi::data(msg, msg_len)?, ffi::output(tag, tag_len)?)
+            (ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::output(tag, tag_len)?)
         };
         // SAFETY: the caller's guarantee on key.
         unsafe {
@@ -231,7 +231,7 @@ pub unsafe extern "C" fn fastmac_umac_verify(
     guard(|| {
         // SAFETY: the caller's guarantees.
         let (nonce, msg, tag) = unsafe {
-            (ffi::required(nonce, nonce_len)?, ffi::data(msg, msg_len)?, ffi::required(tag, tag_len)?)
+            (ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::input(tag, tag_len)?)
         };
         // SAFETY: the caller's guarantee on key.
         unsafe {

@@ -144,6 +144,16 @@ static void by_name(void)
     tag[11] ^= 1;
     EXPECT(fastmac_mac_verify(m, NONCE, 8, tag, 12), FASTMAC_ERR_INVALID_TAG);
     fastmac_mac_free(m);
+
+    /* HMAC by name: no nonce, so an empty one (NULL, 0) and no other. */
+    EXPECT(fastmac_mac_new("hmac-sha2-256", KEY, 16, &m), FASTMAC_OK);
+    EXPECT(fastmac_mac_update(m, MSG, 3), FASTMAC_OK);
+    EXPECT(fastmac_mac_finalize(m, NONCE, 1, tag, 16), FASTMAC_ERR_NONCE_LENGTH);
+    uint8_t hmac_tag[32];
+    EXPECT(fastmac_mac_finalize(m, NULL, 0, hmac_tag, 32), FASTMAC_OK);
+    EXPECT(fastmac_mac_update(m, MSG, 3), FASTMAC_OK);
+    EXPECT(fastmac_mac_verify(m, NULL, 0, hmac_tag, 32), FASTMAC_OK);
+    fastmac_mac_free(m);
 }
 
 static void strerror_codes(void)

@@ -2,8 +2,9 @@
  * for umac-64@openssh.com and umac-128@openssh.com: one context per key,
  * then per packet umac_update(packet) and umac_final(tag, nonce) with
  * nonce = the 64-bit big-endian sequence number. Each tag is compared with
- * GNU Nettle's UMAC (an independent implementation) and with libfastmac's
- * general API.
+ * GNU Nettle's UMAC (an independent implementation), with libfastmac's
+ * general API, and with libfastmac's SSH MAC of that name
+ * (fastmac_ssh_mac_compute(seq, packet)).
  *
  * The sequence numbers run from 0 (consecutive nonces share a cached AES
  * pad block) and across the 32-bit wrap of OpenSSH's u_int32_t seqnr. */
@@ -73,11 +74,15 @@ static void run(int wide, uint32_t first_seq)
         s = fastmac_umac64_new(key, 16, &gen64);
     }
     CHECK(ssh != NULL && s == FASTMAC_OK, "contexts: %p, status %d", (void *)ssh, s);
-    if (ssh == NULL || s != FASTMAC_OK)
+    const char *ssh_name = wide ? "umac-128@openssh.com" : "umac-64@openssh.com";
+    fastmac_ssh_mac *by_name = NULL;
+    s = fastmac_ssh_mac_new(ssh_name, key, 16, &by_name);
+    CHECK(s == FASTMAC_OK, "%s: status %d", ssh_name, s);
+    if (ssh == NULL || by_name == NULL || (gen64 == NULL && gen128 == NULL))
         return;
 
     uint8_t *packet = xmalloc(MAX_PACKET);
-    unsigned mismatches_nettle = 0, mismatches_general = 0, failures = 0;
+    unsigned mismatches_nettle = 0, mismatches_general = 0, mismatches_by_name = 0, failures = 0;
     uint32_t seq = first_seq;
     for (int p = 0; p < PACKETS_PER_RUN; p++, seq++) { /* seq wraps like OpenSSH's */
         size_t len = packet_size();
@@ -87,7 +92,7 @@ static void run(int wide, uint32_t first_seq)
         put_u64_be(nonce, seq);
 
         /* OpenSSH API; the packet in one or two updates. */
-        u_char tag[16], ref[16], gen[16];
+        u_char tag[16], ref[16], gen[16], named[16];
         size_t split = len ? rng() % (len + 1) : 0;
         if (wide) {
             failures += umac128_update(ssh, packet, (long)split) != 1;
@@ -119,21 +124,32 @@ static void run(int wide, uint32_t first_seq)
             failures += fastmac_umac64_finalize(gen64, nonce, 8, gen, 8) != FASTMAC_OK;
         }
 
+        /* libfastmac's SSH MAC by name; its verify accepts OpenSSH's tag. */
+        failures += fastmac_ssh_mac_compute(by_name, seq, packet, len, named, tag_len) != FASTMAC_OK;
+        failures += fastmac_ssh_mac_verify(by_name, seq, packet, len, tag, tag_len) != FASTMAC_OK;
+
         if (memcmp(tag, ref, tag_len) != 0 && mismatches_nettle++ < 3)
             fprintf(stderr, "  seq %u len %zu: OpenSSH API differs from Nettle\n", seq, len);
         if (memcmp(gen, ref, tag_len) != 0 && mismatches_general++ < 3)
             fprintf(stderr, "  seq %u len %zu: general API differs from Nettle\n", seq, len);
+        if (memcmp(named, tag, tag_len) != 0 && mismatches_by_name++ < 3)
+            fprintf(stderr, "  seq %u len %zu: %s differs from the OpenSSH API\n", seq, len, ssh_name);
     }
     CHECK(failures == 0, "%u calls failed", failures);
     CHECK(mismatches_nettle == 0, "umac%s: %u of %d packets differ from Nettle (seq from %u)", wide ? "128" : "",
           mismatches_nettle, PACKETS_PER_RUN, first_seq);
     CHECK(mismatches_general == 0, "UMAC-%zu general API: %u of %d packets differ from Nettle", 8 * tag_len,
           mismatches_general, PACKETS_PER_RUN);
+    CHECK(mismatches_by_name == 0, "%s: %u of %d packets differ from the OpenSSH API", ssh_name,
+          mismatches_by_name, PACKETS_PER_RUN);
     printf("umac%s: %d packets from seq %u: %s\n", wide ? "128" : "-64", PACKETS_PER_RUN, first_seq,
-           mismatches_nettle + mismatches_general + failures == 0 ? "all equal Nettle" : "MISMATCH");
+           mismatches_nettle + mismatches_general + mismatches_by_name + failures == 0
+               ? "OpenSSH API = Nettle = general API = fastmac_ssh_mac"
+               : "MISMATCH");
 
     free(packet);
     CHECK((wide ? umac128_delete(ssh) : umac_delete(ssh)) == 1, "umac_delete did not return 1");
+    fastmac_ssh_mac_free(by_name);
     fastmac_umac64_free(gen64);
     fastmac_umac128_free(gen128);
 }
