@@ -73,6 +73,7 @@ test-c: deps-c
 	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_ssh_names.c $$libs \
 		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_ssh_names; \
 	$(CC) $(C_TEST_CFLAGS) $$inc ../../examples/openssh_umac.c $$libs -o $(C_TEST_DIR)/openssh_umac; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_threads.c $$libs -pthread -o $(C_TEST_DIR)/test_threads; \
 	$(CC) $(C_TEST_CFLAGS) $$inc leak_control.c $$libs -o $(C_TEST_DIR)/leak_control; \
 	printf '#include <fastmac.h>\n#include <umac.h>\nint main(void) { return 0; }\n' \
 		| c++ -std=c++11 -Wall -Werror $$inc -x c++ - -o /dev/null -fsyntax-only
@@ -81,10 +82,10 @@ test-c: deps-c
 	ldd ./test_vectors | grep -q 'libfastmac.so.$(C_MAJOR) => $(C_TEST_PREFIX)/lib/'; \
 	! ldd ./test_vectors_static | grep -q libfastmac; \
 	./test_vectors $$V; ./test_vectors_static $$V; ./test_bad_args; ./test_openssh_packets; ./test_ssh_names; \
-	./openssh_umac; \
+	./test_threads; ./openssh_umac; \
 	echo "C tests under valgrind memcheck"; \
 	for t in "test_vectors $$V" "test_vectors_static $$V" test_bad_args test_openssh_packets \
-		test_ssh_names openssh_umac; do \
+		test_ssh_names test_threads openssh_umac; do \
 		$(VALGRIND) ./$$t > /dev/null || { echo "valgrind: $$t failed"; exit 1; }; \
 		echo "valgrind: $$t: 0 errors, 0 leaks"; \
 	done; \
