@@ -202,8 +202,8 @@ const char *fastmac_strerror(int status);
 // One-shot UMAC: writes the tag of `msg` under `key` (16 bytes) and `nonce`
 // (1 to 16 bytes) into `tag`. `tag_len` selects the algorithm: 4 (UMAC-32),
 // 8 (UMAC-64), 12 (UMAC-96) or 16 (UMAC-128); any other value is
-// FASTMAC_ERR_TAG_LENGTH. Expands the key on every call (about a
-// microsecond): keep a handle to tag many messages under one key.
+// FASTMAC_ERR_TAG_LENGTH. Derives the whole UMAC key (KDF, RFC 4418
+// section 3.2) on every call: keep a handle to tag many messages under one key.
 //
 // # Safety
 // Each pointer must be valid for its length; `msg` may be NULL if
