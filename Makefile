@@ -18,7 +18,7 @@ endef
 .PHONY: test deps deps-nettle test-rust build test-backends test-parallel
 .PHONY: deps-python test-python python-wheel bench-python test-python-abi3
 
-test: deps test-rust test-backends test-parallel test-cross test-python test-python-abi3
+test: deps test-rust test-backends test-parallel test-cross test-c test-python test-python-abi3
 
 deps: deps-nettle
 
@@ -145,3 +145,6 @@ test-python-abi3: python-wheel
 # Per-packet cost of fastmac.ssh.MAC.compute vs the PyPI umac package.
 bench-python: python-wheel
 	$(PY) crates/fastmac-py/bench/ssh_mac_cost.py
+# libfastmac, the C library: install, test-c, c-header, c-bench. Included
+# last so that `test` stays the default goal.
+include crates/fastmac-c/c.mk

@@ -1,0 +1,110 @@
+# libfastmac (crates/fastmac-c): build, install, C tests, C benchmark.
+# Included by the top-level Makefile; every path is relative to the root.
+#
+#   make install PREFIX=/opt/fastmac   lib/libfastmac.{so,a}, include/fastmac.h,
+#                                      include/fastmac/umac.h, lib/pkgconfig/fastmac.pc
+#   make test-c                        C tests (system cc), then all under valgrind
+#   make c-header                      regenerate include/fastmac.h (cbindgen)
+#   make c-example / c-bench           the OpenSSH-API example; umac_final timing
+
+C_CRATE := crates/fastmac-c
+C_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
+C_MAJOR := $(firstword $(subst ., ,$(C_VERSION)))
+C_BUILD := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/release
+# What rustc reports for the staticlib (`--print native-static-libs`, Linux/glibc).
+C_LIBS_PRIVATE := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+
+C_TEST_DIR := $(CURDIR)/target/c-test
+C_TEST_PREFIX := $(C_TEST_DIR)/prefix
+C_TEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+# Zero errors and zero leaks of any kind (definite, indirect, possible, reachable).
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
+	--errors-for-leak-kinds=all
+C_PKG := PKG_CONFIG_PATH=$(C_TEST_PREFIX)/lib/pkgconfig pkg-config
+
+.PHONY: c-lib c-header install deps-c test-c c-example c-bench
+
+c-lib:
+	$(CARGO) build --release -p fastmac-c
+
+c-header:
+	FASTMAC_BLESS_HEADER=1 $(CARGO) test --release -p fastmac-c --test header
+
+install: c-lib
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/fastmac
+	install -m 0755 $(C_BUILD)/libfastmac_c.so $(DESTDIR)$(LIBDIR)/libfastmac.so.$(C_VERSION)
+	ln -sf libfastmac.so.$(C_VERSION) $(DESTDIR)$(LIBDIR)/libfastmac.so.$(C_MAJOR)
+	ln -sf libfastmac.so.$(C_MAJOR) $(DESTDIR)$(LIBDIR)/libfastmac.so
+	install -m 0644 $(C_BUILD)/libfastmac_c.a $(DESTDIR)$(LIBDIR)/libfastmac.a
+	install -m 0644 $(C_CRATE)/include/fastmac.h $(DESTDIR)$(INCLUDEDIR)/fastmac.h
+	install -m 0644 $(C_CRATE)/include/fastmac/umac.h $(DESTDIR)$(INCLUDEDIR)/fastmac/umac.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(C_VERSION)|' -e 's|@LIBS_PRIVATE@|$(C_LIBS_PRIVATE)|' \
+		$(C_CRATE)/fastmac.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/fastmac.pc
+
+deps-c: deps-nettle
+	@for tool in cc:gcc c++:g++ pkg-config:pkg-config valgrind:valgrind; do \
+		if ! command -v $${tool%%:*} >/dev/null 2>&1; then \
+			echo "installing $${tool#*:} (C tests)"; \
+			$(call apt_install,$${tool#*:}); \
+		fi; \
+	done
+
+# Installs into a scratch prefix and builds the tests from there, through
+# pkg-config: the .pc file, the install layout and the headers are tested too.
+# Every program is built against the shared library (rpath into the prefix);
+# test_vectors also against the static one.
+test-c: deps-c
+	rm -rf $(C_TEST_DIR)
+	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
+	set -e; cd $(C_CRATE)/tests/c; \
+	inc="$$($(C_PKG) --cflags fastmac) -I$$($(C_PKG) --variable=includedir fastmac)/fastmac"; \
+	libs="$$($(C_PKG) --libs fastmac) -Wl,-rpath,$(C_TEST_PREFIX)/lib"; \
+	static="$$($(C_PKG) --static --libs fastmac | sed 's/-lfastmac/-l:libfastmac.a/')"; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$libs -o $(C_TEST_DIR)/test_vectors; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$static -o $(C_TEST_DIR)/test_vectors_static; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_bad_args.c $$libs -o $(C_TEST_DIR)/test_bad_args; \
+	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_openssh_packets.c $$libs \
+		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_openssh_packets; \
+	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_ssh_names.c $$libs \
+		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_ssh_names; \
+	$(CC) $(C_TEST_CFLAGS) $$inc ../../examples/openssh_umac.c $$libs -o $(C_TEST_DIR)/openssh_umac; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_threads.c $$libs -pthread -o $(C_TEST_DIR)/test_threads; \
+	$(CC) $(C_TEST_CFLAGS) $$inc leak_control.c $$libs -o $(C_TEST_DIR)/leak_control; \
+	printf '#include <fastmac.h>\n#include <umac.h>\nint main(void) { return 0; }\n' \
+		| c++ -std=c++11 -Wall -Werror $$inc -x c++ - -o /dev/null -fsyntax-only
+	@echo "C tests (headers also parse as C++)"
+	set -e; V=$(CURDIR)/tests/vectors/rfc4418.txt; cd $(C_TEST_DIR); \
+	ldd ./test_vectors | grep -q 'libfastmac.so.$(C_MAJOR) => $(C_TEST_PREFIX)/lib/'; \
+	! ldd ./test_vectors_static | grep -q libfastmac; \
+	./test_vectors $$V; ./test_vectors_static $$V; ./test_bad_args; ./test_openssh_packets; ./test_ssh_names; \
+	./test_threads; ./openssh_umac; \
+	echo "C tests under valgrind memcheck"; \
+	for t in "test_vectors $$V" "test_vectors_static $$V" test_bad_args test_openssh_packets \
+		test_ssh_names test_threads openssh_umac; do \
+		$(VALGRIND) ./$$t > /dev/null || { echo "valgrind: $$t failed"; exit 1; }; \
+		echo "valgrind: $$t: 0 errors, 0 leaks"; \
+	done; \
+	echo "negative controls: a corrupted vector file and a deliberate leak must fail"; \
+	sed 's/D4D7B9F6BD4FBFCF/D4D7B9F6BD4FBFCE/' $$V > bad_vectors.txt; \
+	! cmp -s $$V bad_vectors.txt; \
+	! ./test_vectors bad_vectors.txt > /dev/null 2>&1; \
+	$(VALGRIND) ./leak_control > /dev/null 2>&1 && exit 1; \
+	echo "negative controls: both detected"
+
+c-example: c-lib
+	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
+	$(CC) -O2 -Wall -I$(C_TEST_PREFIX)/include/fastmac $(C_CRATE)/examples/openssh_umac.c \
+		-L$(C_TEST_PREFIX)/lib -lfastmac -Wl,-rpath,$(C_TEST_PREFIX)/lib -o $(C_TEST_DIR)/openssh_umac
+	$(C_TEST_DIR)/openssh_umac
+
+c-bench: deps-c c-lib
+	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
+	$(CC) -O2 -Wall -I$(C_TEST_PREFIX)/include -I$(C_TEST_PREFIX)/include/fastmac \
+		$(C_CRATE)/bench/umac_final_bench.c -L$(C_TEST_PREFIX)/lib -lfastmac \
+		-Wl,-rpath,$(C_TEST_PREFIX)/lib -lnettle -o $(C_TEST_DIR)/umac_final_bench
+	$(C_TEST_DIR)/umac_final_bench

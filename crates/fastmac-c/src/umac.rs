@@ -1,0 +1,548 @@
+//! The general UMAC API: one opaque handle type per tag length
+//! (`fastmac_umac32`, `fastmac_umac64`, `fastmac_umac96`, `fastmac_umac128`),
+//! and one-shot calls.
+//!
+//! A handle holds the expanded key (derived once by `*_new`), the PDF pad
+//! cache and the streaming state: `update` any number of times, then
+//! `finalize` (or `verify`) with the nonce, which resets the handle for the
+//! next message, like OpenSSH's `umac_final` (RFC 4418 section 4: the nonce
+//! only enters through the pad, so it can come last).
+//!
+//! The exported functions are written out per tag length (cbindgen reads
+//! source, not macro expansions); each is a one-line call into the generic
+//! functions below.
+#![allow(unsafe_code)] // the C boundary
+
+use fastmac::umac::{Umac32, Umac64, Umac96, Umac128};
+use fastmac::{DynMac, Error};
+
+use crate::boundary::{guard, guard_or};
+use crate::ffi;
+use crate::status::fastmac_status::{self, FASTMAC_ERR_TAG_LENGTH};
+
+/// A keyed UMAC-32 object (4-byte tags). Opaque to C.
+pub struct Umac32Handle(Umac32);
+/// A keyed UMAC-64 object (8-byte tags; OpenSSH's `umac-64@openssh.com`). Opaque to C.
+pub struct Umac64Handle(Umac64);
+/// A keyed UMAC-96 object (12-byte tags). Opaque to C.
+pub struct Umac96Handle(Umac96);
+/// A keyed UMAC-128 object (16-byte tags; OpenSSH's `umac-128@openssh.com`). Opaque to C.
+pub struct Umac128Handle(Umac128);
+
+/// What the generic functions need from a handle type.
+trait UmacHandle: Sized {
+    /// The keyed Rust object inside.
+    type Mac: DynMac;
+    fn keyed(key: &[u8]) -> Result<Self, Error>;
+    fn mac(&mut self) -> &mut Self::Mac;
+    fn reset(&mut self);
+}
+
+macro_rules! impl_umac_handle {
+    ($($handle:ident($mac:ident)),*) => {$(
+        impl UmacHandle for $handle {
+            type Mac = $mac;
+            fn keyed(key: &[u8]) -> Result<Self, Error> {
+                $mac::new_from_slice(key).map($handle)
+            }
+            fn mac(&mut self) -> &mut $mac {
+                &mut self.0
+            }
+            fn reset(&mut self) {
+                self.0.reset();
+            }
+        }
+    )*};
+}
+impl_umac_handle!(Umac32Handle(Umac32), Umac64Handle(Umac64), Umac96Handle(Umac96), Umac128Handle(Umac128));
+
+/// # Safety
+/// `key`: `key_len` readable bytes; `out`: a writable pointer slot.
+unsafe fn new<H: UmacHandle>(key: *const u8, key_len: usize, out: *mut *mut H) -> fastmac_status {
+    guard(|| {
+        // SAFETY: forwarded caller guarantees.
+        let slot = unsafe { ffi::out_slot(out)? };
+        // SAFETY: forwarded caller guarantees.
+        let key = unsafe { ffi::input(key, key_len)? };
+        ffi::publish(slot, H::keyed(key)?);
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `mac`: a live handle of type `H`; `data`: `len` readable bytes.
+unsafe fn update<H: UmacHandle>(mac: *mut H, data: *const u8, len: usize) -> fastmac_status {
+    guard(|| {
+        // SAFETY: forwarded caller guarantees.
+        let (mac, data) = unsafe { (ffi::handle(mac)?, ffi::input(data, len)?) };
+        mac.mac().update(data);
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `mac`: a live handle; `nonce`: `nonce_len` readable bytes; `tag`:
+/// `tag_len` writable bytes.
+unsafe fn finalize<H: UmacHandle>(
+    mac: *mut H,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    guard(|| {
+        // SAFETY: forwarded caller guarantees.
+        let (mac, nonce, tag) = unsafe {
+            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::output(tag, tag_len)?)
+        };
+        mac.mac().finalize_reset_into(nonce, tag)?;
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `mac`: a live handle; `nonce`, `tag`: readable for their lengths.
+unsafe fn verify<H: UmacHandle>(
+    mac: *mut H,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *const u8,
+    tag_len: usize,
+) -> fastmac_status {
+    guard(|| {
+        // SAFETY: forwarded caller guarantees.
+        let (mac, nonce, tag) = unsafe {
+            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::input(tag, tag_len)?)
+        };
+        mac.mac().verify_reset(nonce, tag)?;
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `mac`: a live handle.
+unsafe fn reset<H: UmacHandle>(mac: *mut H) -> fastmac_status {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee.
+        unsafe { ffi::handle(mac)? }.reset();
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `mac`: NULL or a live handle, not used afterwards.
+unsafe fn free<H: UmacHandle>(mac: *mut H) {
+    // SAFETY: forwarded caller guarantee.
+    guard_or((), || unsafe { ffi::free(mac) });
+}
+
+/// Keys a handle and runs `body` on it: the one-shot calls.
+///
+/// # Safety
+/// `key`: `key_len` readable bytes.
+unsafe fn one_shot<H: UmacHandle>(
+    key: *const u8,
+    key_len: usize,
+    body: impl FnOnce(&mut H::Mac) -> Result<(), Error>,
+) -> Result<(), fastmac_status> {
+    // SAFETY: forwarded caller guarantee.
+    let key = unsafe { ffi::input(key, key_len)? };
+    let mut handle = H::keyed(key)?;
+    body(handle.mac())?;
+    Ok(())
+}
+
+/// Dispatches a one-shot call on the tag length, the only thing that tells
+/// the four UMACs apart.
+///
+/// # Safety
+/// `key`: `key_len` readable bytes.
+unsafe fn one_shot_by_tag_len(
+    key: *const u8,
+    key_len: usize,
+    tag_len: usize,
+    body: impl FnOnce(&mut dyn DynMac) -> Result<(), Error>,
+) -> Result<(), fastmac_status> {
+    // SAFETY (all four): forwarded caller guarantee.
+    unsafe {
+        match tag_len {
+            4 => one_shot::<Umac32Handle>(key, key_len, |m| body(m)),
+            8 => one_shot::<Umac64Handle>(key, key_len, |m| body(m)),
+            12 => one_shot::<Umac96Handle>(key, key_len, |m| body(m)),
+            16 => one_shot::<Umac128Handle>(key, key_len, |m| body(m)),
+            _ => Err(FASTMAC_ERR_TAG_LENGTH),
+        }
+    }
+}
+
+/// One-shot UMAC: writes the tag of `msg` under `key` (16 bytes) and `nonce`
+/// (1 to 16 bytes) into `tag`. `tag_len` selects the algorithm: 4 (UMAC-32),
+/// 8 (UMAC-64), 12 (UMAC-96) or 16 (UMAC-128); any other value is
+/// FASTMAC_ERR_TAG_LENGTH. Derives the whole UMAC key (KDF, RFC 4418
+/// section 3.2) on every call: keep a handle to tag many messages under one key.
+///
+/// # Safety
+/// Each pointer must be valid for its length; `msg` may be NULL if
+/// `msg_len` is 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac_compute(
+    key: *const u8,
+    key_len: usize,
+    nonce: *const u8,
+    nonce_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    guard(|| {
+        // SAFETY: the caller's guarantees.
+        let (nonce, msg, tag) = unsafe {
+            (ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::output(tag, tag_len)?)
+        };
+        // SAFETY: the caller's guarantee on key.
+        unsafe {
+            one_shot_by_tag_len(key, key_len, tag.len(), |mac| {
+                mac.update(msg);
+                mac.finalize_reset_into(nonce, tag)
+            })
+        }
+    })
+}
+
+/// One-shot verification, in constant time: FASTMAC_OK if `tag` (4, 8, 12
+/// or 16 bytes, selecting the UMAC) authenticates `msg` under `key` and
+/// `nonce`, FASTMAC_ERR_INVALID_TAG if not.
+///
+/// # Safety
+/// Each pointer must be valid for its length; `msg` may be NULL if
+/// `msg_len` is 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac_verify(
+    key: *const u8,
+    key_len: usize,
+    nonce: *const u8,
+    nonce_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    tag: *const u8,
+    tag_len: usize,
+) -> fastmac_status {
+    guard(|| {
+        // SAFETY: the caller's guarantees.
+        let (nonce, msg, tag) = unsafe {
+            (ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::input(tag, tag_len)?)
+        };
+        // SAFETY: the caller's guarantee on key.
+        unsafe {
+            one_shot_by_tag_len(key, key_len, tag.len(), |mac| {
+                mac.update(msg);
+                mac.verify_reset(nonce, tag)
+            })
+        }
+    })
+}
+
+// ---- UMAC-64 -------------------------------------------------------------
+
+/// Creates a UMAC-64 handle (8-byte tags) from a 16-byte key and stores it
+/// in `*out` (set to NULL on any error). Free it with `fastmac_umac64_free`.
+///
+/// # Safety
+/// `key` must be valid for `key_len` bytes; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac64_new(key: *const u8, key_len: usize, out: *mut *mut Umac64Handle) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { new(key, key_len, out) }
+}
+
+/// Appends `len` bytes of the current message (`data` may be NULL if `len`
+/// is 0). Messages may be fed in any chunking.
+///
+/// # Safety
+/// `mac` must be a live handle; `data` must be valid for `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac64_update(mac: *mut Umac64Handle, data: *const u8, len: usize) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { update(mac, data, len) }
+}
+
+/// Writes the tag of the message fed so far into `tag` (`tag_len` must be
+/// 8) under `nonce` (1 to 16 bytes; never repeat one under a key), and
+/// resets the handle for the next message. On an error nothing is consumed:
+/// the fed message is kept.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac64_finalize(
+    mac: *mut Umac64Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// Checks `tag` (8 bytes) against the message fed so far and `nonce`, in
+/// constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
+/// handle is reset for the next message. On a length or NULL error nothing is
+/// consumed.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac64_verify(
+    mac: *mut Umac64Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *const u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// Discards the message fed so far, keeping the key.
+///
+/// # Safety
+/// `mac` must be a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac64_reset(mac: *mut Umac64Handle) -> fastmac_status {
+    // SAFETY: the caller's guarantee.
+    unsafe { reset(mac) }
+}
+
+/// Frees a handle, wiping its key material. NULL is a no-op.
+///
+/// # Safety
+/// `mac` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac64_free(mac: *mut Umac64Handle) {
+    // SAFETY: the caller's guarantee.
+    unsafe { free(mac) }
+}
+
+// ---- UMAC-32 -------------------------------------------------------------
+
+/// As `fastmac_umac64_new`, for UMAC-32 (4-byte tags).
+///
+/// # Safety
+/// `key` must be valid for `key_len` bytes; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac32_new(key: *const u8, key_len: usize, out: *mut *mut Umac32Handle) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { new(key, key_len, out) }
+}
+
+/// As `fastmac_umac64_update`, for UMAC-32.
+///
+/// # Safety
+/// `mac` must be a live handle; `data` must be valid for `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac32_update(mac: *mut Umac32Handle, data: *const u8, len: usize) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { update(mac, data, len) }
+}
+
+/// As `fastmac_umac64_finalize`, for UMAC-32: `tag_len` must be 4.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac32_finalize(
+    mac: *mut Umac32Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// As `fastmac_umac64_verify`, for UMAC-32: `tag_len` must be 4.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac32_verify(
+    mac: *mut Umac32Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *const u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// As `fastmac_umac64_reset`, for UMAC-32.
+///
+/// # Safety
+/// `mac` must be a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac32_reset(mac: *mut Umac32Handle) -> fastmac_status {
+    // SAFETY: the caller's guarantee.
+    unsafe { reset(mac) }
+}
+
+/// As `fastmac_umac64_free`, for UMAC-32.
+///
+/// # Safety
+/// `mac` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac32_free(mac: *mut Umac32Handle) {
+    // SAFETY: the caller's guarantee.
+    unsafe { free(mac) }
+}
+
+// ---- UMAC-96 -------------------------------------------------------------
+
+/// As `fastmac_umac64_new`, for UMAC-96 (12-byte tags).
+///
+/// # Safety
+/// `key` must be valid for `key_len` bytes; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac96_new(key: *const u8, key_len: usize, out: *mut *mut Umac96Handle) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { new(key, key_len, out) }
+}
+
+/// As `fastmac_umac64_update`, for UMAC-96.
+///
+/// # Safety
+/// `mac` must be a live handle; `data` must be valid for `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac96_update(mac: *mut Umac96Handle, data: *const u8, len: usize) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { update(mac, data, len) }
+}
+
+/// As `fastmac_umac64_finalize`, for UMAC-96: `tag_len` must be 12.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac96_finalize(
+    mac: *mut Umac96Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// As `fastmac_umac64_verify`, for UMAC-96: `tag_len` must be 12.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac96_verify(
+    mac: *mut Umac96Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *const u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// As `fastmac_umac64_reset`, for UMAC-96.
+///
+/// # Safety
+/// `mac` must be a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac96_reset(mac: *mut Umac96Handle) -> fastmac_status {
+    // SAFETY: the caller's guarantee.
+    unsafe { reset(mac) }
+}
+
+/// As `fastmac_umac64_free`, for UMAC-96.
+///
+/// # Safety
+/// `mac` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac96_free(mac: *mut Umac96Handle) {
+    // SAFETY: the caller's guarantee.
+    unsafe { free(mac) }
+}
+
+// ---- UMAC-128 -------------------------------------------------------------
+
+/// As `fastmac_umac64_new`, for UMAC-128 (16-byte tags).
+///
+/// # Safety
+/// `key` must be valid for `key_len` bytes; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac128_new(key: *const u8, key_len: usize, out: *mut *mut Umac128Handle) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { new(key, key_len, out) }
+}
+
+/// As `fastmac_umac64_update`, for UMAC-128.
+///
+/// # Safety
+/// `mac` must be a live handle; `data` must be valid for `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac128_update(mac: *mut Umac128Handle, data: *const u8, len: usize) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { update(mac, data, len) }
+}
+
+/// As `fastmac_umac64_finalize`, for UMAC-128: `tag_len` must be 16.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac128_finalize(
+    mac: *mut Umac128Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// As `fastmac_umac64_verify`, for UMAC-128: `tag_len` must be 16.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac128_verify(
+    mac: *mut Umac128Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    tag: *const u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// As `fastmac_umac64_reset`, for UMAC-128.
+///
+/// # Safety
+/// `mac` must be a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac128_reset(mac: *mut Umac128Handle) -> fastmac_status {
+    // SAFETY: the caller's guarantee.
+    unsafe { reset(mac) }
+}
+
+/// As `fastmac_umac64_free`, for UMAC-128.
+///
+/// # Safety
+/// `mac` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac128_free(mac: *mut Umac128Handle) {
+    // SAFETY: the caller's guarantee.
+    unsafe { free(mac) }
+}
