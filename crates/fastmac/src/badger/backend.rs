@@ -62,13 +62,20 @@ mod x86 {
     /// [`enh::subtree_root`] with the wide levels in AVX-512.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
     fn subtree_root_avx512(level_key: &[u64], blocks: &[u8], height: u32) -> u64 {
-        let pairs = blocks.len() / 16;
-        if pairs < 16 {
-            return enh::subtree_root(level_key, blocks, height);
+        match blocks.len() / 16 {
+            ..16 => enh::subtree_root(level_key, blocks, height),
+            // Scratch sized to the subtree, so that 1 KiB does not clear 2 KiB.
+            16..=64 => levels_avx512::<64>(level_key, blocks, height),
+            _ => levels_avx512::<MAX_LEVEL_ONE>(level_key, blocks, height),
         }
-        let mut nodes = [0u64; MAX_LEVEL_ONE];
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    fn levels_avx512<const PAIRS: usize>(level_key: &[u64], blocks: &[u8], height: u32) -> u64 {
+        let pairs = blocks.len() / 16;
+        let mut nodes = [0u64; PAIRS];
         // SAFETY: `blocks` holds 16 * `pairs` bytes and `nodes` at least
-        // `pairs` (<= MAX_LEVEL_ONE) entries; `pairs` is a multiple of 8.
+        // `pairs` (<= PAIRS) entries; `pairs` is a multiple of 8.
         unsafe { level_avx512(level_key[0], blocks.as_ptr(), nodes.as_mut_ptr(), pairs) };
         let mut len = pairs;
         let mut level = 1;

@@ -30,15 +30,18 @@ pub(crate) fn enh(key: u64, later: u64, earlier: u64) -> u64 {
 pub(crate) fn subtree_root(level_key: &[u64], blocks: &[u8], height: u32) -> u64 {
     debug_assert!(height >= 1 && height <= MAX_SUBTREE_HEIGHT && blocks.len() == 8 << height);
     // Scratch sized to the subtree, so that short tails do not clear 2 KiB.
-    if height <= 4 {
-        let mut nodes = [0u64; 8];
-        level_one(level_key[0], blocks, &mut nodes);
-        upper_levels(&level_key[1..height as usize], &mut nodes[..blocks.len() / 16])
-    } else {
-        let mut nodes = [0u64; MAX_LEVEL_ONE];
-        level_one(level_key[0], blocks, &mut nodes);
-        upper_levels(&level_key[1..height as usize], &mut nodes[..blocks.len() / 16])
+    match height {
+        ..=4 => levels::<8>(level_key, blocks, height),
+        5..=7 => levels::<64>(level_key, blocks, height),
+        _ => levels::<MAX_LEVEL_ONE>(level_key, blocks, height),
     }
+}
+
+#[inline(always)]
+fn levels<const PAIRS: usize>(level_key: &[u64], blocks: &[u8], height: u32) -> u64 {
+    let mut nodes = [0u64; PAIRS];
+    level_one(level_key[0], blocks, &mut nodes);
+    upper_levels(&level_key[1..height as usize], &mut nodes[..blocks.len() / 16])
 }
 
 /// Level 1, straight from the message: `ENH(k_1, m_{2s}, m_{2s-1})`.

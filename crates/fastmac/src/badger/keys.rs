@@ -78,13 +78,21 @@ impl Keys {
             stream.next_u32();
             words_used += 1;
         }
-        let mut level_bytes = Zeroizing::new([0u8; 8 * MAX_LEVELS * MAX_TREES]);
-        stream.read(&mut level_bytes[..8 * levels * trees]);
-        let mut words = level_bytes.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
-        for j in 0..levels {
-            for tree in &mut keys.level_key[..trees] {
-                tree[j] = words.next().expect("uv level keys");
+        // Level keys through a one-cache-line buffer: bulk reads, and a
+        // small buffer to wipe.
+        let mut buffer = Zeroizing::new([0u8; 64]);
+        let mut used = buffer.len();
+        let total = levels * trees;
+        for n in 0..total {
+            if used == buffer.len() {
+                let fill = buffer.len().min(8 * (total - n));
+                stream.read(&mut buffer[..fill]);
+                used = 0;
             }
+            let word = u64::from_le_bytes(buffer[used..used + 8].try_into().expect("8 bytes"));
+            // n = j * u + i: j outer, i inner.
+            keys.level_key[n % trees][n / trees] = word;
+            used += 8;
         }
         keys
     }
