@@ -33,3 +33,12 @@ test-rust:
 
 build:
 	$(CARGO) build --workspace --release
+
+# Badger's costs in the shape of the paper's table 1 (ns and core cycles),
+# and its criterion benchmarks (with Badger-64 against UMAC-64).
+.PHONY: badger-table bench-badger
+badger-table:
+	$(CARGO) run --release -p fastmac --example badger_table
+
+bench-badger:
+	$(CARGO) bench -p fastmac --bench badger

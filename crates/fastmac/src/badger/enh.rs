@@ -28,7 +28,7 @@ pub(crate) fn enh(key: u64, later: u64, earlier: u64) -> u64 {
 /// instruction-set variant of [`super::backend`].
 #[inline(always)]
 pub(crate) fn subtree_root(level_key: &[u64], blocks: &[u8], height: u32) -> u64 {
-    debug_assert!(height >= 1 && height <= MAX_SUBTREE_HEIGHT && blocks.len() == 8 << height);
+    debug_assert!((1..=MAX_SUBTREE_HEIGHT).contains(&height) && blocks.len() == 8 << height);
     // Scratch sized to the subtree, so that short tails do not clear 2 KiB.
     match height {
         ..=4 => levels::<8>(level_key, blocks, height),

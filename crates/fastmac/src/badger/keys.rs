@@ -74,7 +74,7 @@ impl Keys {
             }
         }
         // "Empty buffer": level keys start on a 128-bit Rabbit block.
-        while words_used % 4 != 0 {
+        while !words_used.is_multiple_of(4) {
             stream.next_u32();
             words_used += 1;
         }
