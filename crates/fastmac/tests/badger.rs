@@ -451,3 +451,31 @@ fn reset_discards_streamed_input() {
     receiver.reset();
     receiver.verify(b"msg", &tag).unwrap();
 }
+
+#[test]
+fn registry_names_and_dyn_mac_match_the_typed_api() {
+    use fastmac::Algorithm;
+    use fastmac::badger::forgery_bound_log2;
+    let msg = b"registry message, longer than one block";
+    for (name, tag_len) in [("badger-32", 4), ("badger-64", 8), ("badger-96", 12), ("badger-128", 16), ("BADGER-160", 20)] {
+        let alg = Algorithm::from_name(name).unwrap();
+        let info = alg.info();
+        assert_eq!((info.key_len, info.min_nonce_len, info.max_nonce_len, info.tag_len), (16, 8, 8, tag_len));
+        let exact = forgery_bound_log2(tag_len / 4, (1 << 61) - 1);
+        assert!((info.forgery_bound_log2 - exact).abs() < 0.005, "{name}: {}", info.forgery_bound_log2);
+        let mut dyn_mac = alg.new_mac(&KEY).unwrap();
+        dyn_mac.update(&msg[..5]);
+        dyn_mac.update(&msg[5..]);
+        let mut tag = vec![0u8; tag_len];
+        dyn_mac.finalize_reset_into(&NONCE, &mut tag).unwrap();
+        assert_eq!(tag, reference::tag_nonce(&KEY, tag_len / 4, &NONCE, msg), "{name}");
+        dyn_mac.update(msg);
+        dyn_mac.verify_reset(&NONCE, &tag).unwrap();
+        let mut short = vec![0u8; tag_len - 1];
+        assert_eq!(
+            dyn_mac.finalize_reset_into(&NONCE, &mut short),
+            Err(Error::TagLength { expected: tag_len, got: tag_len - 1 })
+        );
+        assert_eq!(dyn_mac.finalize_reset_into(&[0; 8], &mut tag), Err(Error::ZeroNonce));
+    }
+}
