@@ -157,3 +157,46 @@ mod x86 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every backend this CPU can run gives the same nodes as the baseline
+    /// build, from any starting count and for any number of blocks, so the
+    /// reference-form tests (which run the chosen backend only) cover all.
+    #[test]
+    fn every_available_backend_equals_the_baseline() {
+        let mut backends: Vec<(&str, AbsorbFn)> = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                backends.push(("avx2", x86::avx2_checked));
+            }
+            if std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512vl")
+                && std::is_x86_feature_detected!("avx2")
+            {
+                backends.push(("avx512", x86::avx512_checked));
+            }
+        }
+        let keys: Vec<u64> = (1..=58u64).map(|k| k.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (k << 40)).collect();
+        let data: Vec<u8> = (0..70_000u32).map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8).collect();
+        for (start, blocks) in [(0u64, 8000usize), (0, 1), (1, 511), (3, 1500), (512, 4096), (1000, 17), (4095, 8193)] {
+            let bytes = &data[..8 * blocks];
+            let mut expect = [0u64; NODE_SLOTS];
+            absorb_portable(&keys, &mut expect, start, bytes);
+            for (name, absorb) in &backends {
+                let mut nodes = [0u64; NODE_SLOTS];
+                absorb(&keys, &mut nodes, start, bytes);
+                let end = start + blocks as u64;
+                for height in 0..64 - end.leading_zeros() as usize {
+                    if end >> height & 1 == 1 {
+                        assert_eq!(nodes[height], expect[height], "{name}: start {start}, {blocks} blocks, height {height}");
+                    }
+                }
+            }
+        }
+    }
+}

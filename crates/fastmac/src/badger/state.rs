@@ -30,7 +30,9 @@ pub(crate) fn hash_once(keys: &Keys, trees: usize, msg: &[u8]) -> Result<[u32; M
     let mut nodes = [0u64; NODE_SLOTS];
     for (tree, s) in out[..trees].iter_mut().enumerate() {
         let level_key = &keys.level_key[tree][..keys.levels];
-        backend::absorb(level_key, &mut nodes, 0, &msg[..whole]);
+        if whole > 0 {
+            backend::absorb(level_key, &mut nodes, 0, &msg[..whole]);
+        }
         if whole < msg.len() {
             backend::absorb(level_key, &mut nodes, whole as u64 / 8, &last);
         }
