@@ -64,8 +64,9 @@ mod x86 {
     fn subtree_root_avx512(level_key: &[u64], blocks: &[u8], height: u32) -> u64 {
         match blocks.len() / 16 {
             ..16 => enh::subtree_root(level_key, blocks, height),
-            // Scratch sized to the subtree, so that 1 KiB does not clear 2 KiB.
+            // Scratch sized to the subtree, so that 1 KiB does not clear 8 KiB.
             16..=64 => levels_avx512::<64>(level_key, blocks, height),
+            65..=256 => levels_avx512::<256>(level_key, blocks, height),
             _ => levels_avx512::<MAX_LEVEL_ONE>(level_key, blocks, height),
         }
     }
@@ -146,9 +147,9 @@ mod x86 {
             if !std::is_x86_feature_detected!("avx512f") {
                 return;
             }
-            let keys: Vec<u64> = (0..9u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xFFFF_FFFF).collect();
-            let blocks: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
-            for height in 1..=9 {
+            let keys: Vec<u64> = (0..11u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xFFFF_FFFF).collect();
+            let blocks: Vec<u8> = (0..16384u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+            for height in 1..=11 {
                 let bytes = &blocks[..8 << height];
                 // SAFETY: AVX-512 F was detected above.
                 let fast = unsafe { subtree_root_avx512(&keys, bytes, height) };
@@ -182,8 +183,8 @@ mod tests {
             }
         }
         let keys: Vec<u64> = (1..=58u64).map(|k| k.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (k << 40)).collect();
-        let data: Vec<u8> = (0..70_000u32).map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8).collect();
-        for (start, blocks) in [(0u64, 8000usize), (0, 1), (1, 511), (3, 1500), (512, 4096), (1000, 17), (4095, 8193)] {
+        let data: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8).collect();
+        for (start, blocks) in [(0u64, 8000usize), (0, 1), (1, 511), (3, 1500), (512, 4096), (1000, 17), (4095, 8193), (0, 20_000), (2048, 6144)] {
             let bytes = &data[..8 * blocks];
             let mut expect = [0u64; NODE_SLOTS];
             absorb_portable(&keys, &mut expect, start, bytes);
