@@ -2,9 +2,11 @@
 //! a perfect subtree, the bulk of Badger's work.
 //!
 //! A perfect subtree of `2^c` blocks is hashed one level at a time: each
-//! level is a plain map over pairs of nodes, which the compiler vectorises
-//! (several nodes of a level per instruction: `vpmuludq` does the 32x32->64
-//! products, four or eight at once). Level 1 reads the message directly.
+//! level is a plain map over pairs of nodes, so several nodes of a level go
+//! through one instruction (`vpmuludq` does four or eight 32x32->64
+//! products). This portable form is the compiler's to vectorise (AVX2 and
+//! baseline builds); [`super::backend`] has the AVX-512 form. Level 1 reads
+//! the message directly.
 
 /// Largest subtree hashed level by level: 2^11 blocks = 16 KiB, whose
 /// level-1 output (1024 nodes, 8 KiB) stays in L1. Large subtrees amortise
