@@ -148,3 +148,11 @@ bench-python: python-wheel
 # libfastmac, the C library: install, test-c, c-header, c-bench. Included
 # last so that `test` stays the default goal.
 include crates/fastmac-c/c.mk
+# Badger's costs in the shape of the paper's table 1 (ns and core cycles),
+# and its criterion benchmarks (with Badger-64 against UMAC-64).
+.PHONY: badger-table bench-badger
+badger-table:
+	$(CARGO) run --release -p fastmac --example badger_table
+
+bench-badger:
+	$(CARGO) bench -p fastmac --bench badger
