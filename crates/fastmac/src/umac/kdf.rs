@@ -163,48 +163,24 @@ mod tests {
             }
         }
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pdf() -> Pdf {
-        Pdf::new(&Aes128::new(&Array::from(*b"abcdefghijklmnop")))
-    }
-
-    /// Runs `nonces` through a fresh PDF and counts the AES calls made,
-    /// i.e. the times the cached block changed.
-    fn aes_calls(tag_len: usize, nonces: impl Iterator<Item = u64>) -> usize {
-        let mut pdf = pdf();
-        let mut calls = 0;
-        for n in nonces {
-            let before = pdf.cached_nonce;
-            pdf.xor_pad(&n.to_be_bytes(), &mut vec![0; tag_len]);
-            calls += usize::from(pdf.cached_nonce != before);
-        }
-        calls
-    }
-
+    /// Counts the AES refills a run of counter nonces costs: RFC 4418
+    /// section 3.3 puts 4 pads per block for UMAC-32 and 2 for UMAC-64, and
+    /// each refill encrypts `AHEAD` consecutive blocks.
     #[test]
-    fn counter_nonces_share_aes_blocks() {
-        // RFC 4418 section 3.3: 4 pads per block for UMAC-32, 2 for UMAC-64.
-        assert_eq!(aes_calls(4, 0..400), 100);
-        assert_eq!(aes_calls(8, 0..400), 200);
-        assert_eq!(aes_calls(16, 0..400), 400);
-    }
-
-    #[test]
-    fn cached_pads_equal_fresh_pads() {
-        let mut cached = pdf();
-        for n in 0u64..64 {
-            let nonce = n.to_be_bytes();
-            for tag_len in [4, 8, 12, 16] {
-                let (mut a, mut b) = (vec![0; tag_len], vec![0; tag_len]);
-                cached.xor_pad(&nonce, &mut a);
-                pdf().xor_pad(&nonce, &mut b);
-                assert_eq!(a, b, "nonce {n} tag {tag_len}");
+    fn counter_nonces_cost_one_aes_call_per_block_run() {
+        let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
+        for (tag_len, pads_per_block) in [(4usize, 4u64), (8, 2), (12, 1), (16, 1)] {
+            let mut pdf = Pdf::new(&cipher);
+            let mut refills = 0;
+            for n in 0u64..4096 {
+                let before = pdf.blocks[0];
+                let was_valid = pdf.valid;
+                pdf.xor_pad(&n.to_be_bytes(), &mut vec![0; tag_len]);
+                refills += usize::from(pdf.blocks[0] != before || was_valid == 0);
             }
+            let per_refill = pads_per_block * AHEAD as u64;
+            assert_eq!(refills as u64, 4096_u64.div_ceil(per_refill), "tag_len {tag_len}");
         }
     }
 }
