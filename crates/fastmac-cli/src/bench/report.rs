@@ -132,8 +132,8 @@ impl Report {
         let _ = writeln!(out, "nettle: {}", m.nettle);
         let _ = writeln!(
             out,
-            "{:>9} {:<12} {:<17} {:>12} {:>9} {:>8} {:>9}  {}",
-            "size", "alg", "impl", "ns/msg", "GB/s", "c/B", "c/msg", "ratio"
+            "{:>9} {:<12} {:<17} {:>12} {:>9} {:>8} {:>9}  ratio",
+            "size", "alg", "impl", "ns/msg", "GB/s", "c/B", "c/msg"
         );
         for r in &self.results {
             let ratio = if r.implementation == "fastmac" {

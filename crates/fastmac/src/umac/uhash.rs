@@ -189,8 +189,8 @@ impl UhashState {
     fn absorb_l1(&mut self, key: &UhashKey, iters: usize, outputs: &[super::parallel::L1Output]) {
         debug_assert!(self.chunk_len == 0 && self.buf_len == 0);
         for out in outputs {
-            for i in 0..iters {
-                self.l2[i].absorb(key.l2_64[i], key.l2_128[i], self.chunks, out[i]);
+            for (i, (l2, &word)) in self.l2.iter_mut().zip(out).take(iters).enumerate() {
+                l2.absorb(key.l2_64[i], key.l2_128[i], self.chunks, word);
             }
             self.chunks += 1;
         }
