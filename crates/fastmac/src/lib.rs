@@ -3,11 +3,14 @@
 //!
 //! * [`umac`]: UMAC (RFC 4418) with 32, 64, 96 and 128-bit tags,
 //!   byte-identical to OpenSSH's `umac-64/128@openssh.com`.
+//! * [`gears`]: adaptive datagram authentication whose receivers choose
+//!   how much to verify.
 //! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
 //!   tools and bindings that choose at run time.
 
 pub mod algorithm;
 mod error;
+pub mod gears;
 pub mod umac;
 
 pub use algorithm::{Algorithm, DynMac};
