@@ -16,6 +16,8 @@ pub enum CliError {
     Hex { what: &'static str, reason: String },
     /// A file or stdin that could not be read.
     Io { what: String, source: io::Error },
+    /// An argument outside what the command accepts.
+    Usage(String),
 }
 
 impl fmt::Display for CliError {
@@ -24,6 +26,7 @@ impl fmt::Display for CliError {
             CliError::Mac(err) => err.fmt(f),
             CliError::Hex { what, reason } => write!(f, "malformed hex in --{what}: {reason}"),
             CliError::Io { what, source } => write!(f, "cannot read {what}: {source}"),
+            CliError::Usage(why) => f.write_str(why),
         }
     }
 }

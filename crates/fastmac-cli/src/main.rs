@@ -3,6 +3,7 @@
 //! Exit status: 0 on success (and for a valid tag), 1 for a tag that does
 //! not verify, 2 for bad input (with a one-line message on stderr).
 
+mod gears;
 mod input;
 
 use std::process::ExitCode;
@@ -34,6 +35,9 @@ enum Command {
     },
     /// List the algorithms with their key, nonce and tag lengths and forgery bounds.
     List,
+    /// Adaptive gears: the gear table and the UDP demonstration on 127.0.0.1.
+    #[command(subcommand)]
+    Gears(gears::GearsCommand),
 }
 
 #[derive(Args)]
@@ -95,6 +99,10 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
                 Err(Error::InvalidTag) => Ok(Outcome::TagMismatch),
                 Err(err) => Err(err.into()),
             }
+        }
+        Command::Gears(command) => {
+            gears::run(command)?;
+            Ok(Outcome::Done)
         }
         Command::List => {
             println!("{:<12} {:>9} {:>11} {:>9}  forgery bound", "algorithm", "key (B)", "nonce (B)", "tag (B)");
