@@ -30,7 +30,7 @@ pub enum GearsCommand {
     Send(SendArgs),
     /// Receive, verify at an adaptive depth under a CPU budget, print counters.
     Recv(RecvArgs),
-    /// Forward genuine datagrams and inject forgeries and replays after each.
+    /// Forward genuine datagrams, each preceded by forgeries and replays.
     Attack(AttackArgs),
 }
 
@@ -123,7 +123,7 @@ pub struct AttackArgs {
     /// The receiver to forward to and attack, 127.0.0.1:PORT.
     #[arg(long)]
     to: String,
-    /// Forgeries injected after each genuine datagram.
+    /// Forgeries injected with each genuine datagram (sent just before it).
     #[arg(long, default_value_t = 1)]
     per_packet: u64,
     /// Stop after this long without a datagram, in milliseconds.
@@ -403,8 +403,9 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
             Err(e) => return Err(net("the listening socket")(e)),
         };
         let genuine = buf[..n].to_vec();
-        outbound.send_to(&genuine, to).map_err(net("the socket"))?;
-        forwarded += 1;
+        // Forgeries go first, carrying the genuine packet's fresh sequence
+        // number, so the receiver must reject them by their MAC (and must
+        // still accept the genuine one after them).
         for _ in 0..args.per_packet {
             let mut f = genuine.clone();
             let k = kind % ATTACKS.len();
@@ -438,6 +439,8 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
             outbound.send_to(&f, to).map_err(net("the socket"))?;
             injected[k] += 1;
         }
+        outbound.send_to(&genuine, to).map_err(net("the socket"))?;
+        forwarded += 1;
         previous = Some(genuine);
     }
     let total: u64 = injected.iter().sum();
