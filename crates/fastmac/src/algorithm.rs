@@ -2,6 +2,7 @@
 //! (the CLI, and later the C and Python bindings).
 
 use crate::Error;
+use crate::badger::{self, Badger};
 use crate::umac::{self, Umac};
 
 /// A MAC algorithm fastmac implements.
@@ -16,6 +17,16 @@ pub enum Algorithm {
     Umac96,
     /// UMAC with 16-byte tags (RFC 4418).
     Umac128,
+    /// Badger, nonce mode, 4-byte tags (one tree).
+    Badger32,
+    /// Badger, nonce mode, 8-byte tags (two trees).
+    Badger64,
+    /// Badger, nonce mode, 12-byte tags (three trees).
+    Badger96,
+    /// Badger, nonce mode, 16-byte tags (four trees).
+    Badger128,
+    /// Badger, nonce mode, 20-byte tags (five trees).
+    Badger160,
 }
 
 /// What a caller needs to know to use an algorithm.
@@ -39,8 +50,17 @@ pub struct AlgorithmInfo {
 
 impl Algorithm {
     /// Every algorithm, in the order `fastmac list` prints them.
-    pub const ALL: &'static [Algorithm] =
-        &[Algorithm::Umac32, Algorithm::Umac64, Algorithm::Umac96, Algorithm::Umac128];
+    pub const ALL: &'static [Algorithm] = &[
+        Algorithm::Umac32,
+        Algorithm::Umac64,
+        Algorithm::Umac96,
+        Algorithm::Umac128,
+        Algorithm::Badger32,
+        Algorithm::Badger64,
+        Algorithm::Badger96,
+        Algorithm::Badger128,
+        Algorithm::Badger160,
+    ];
 
     /// Looks an algorithm up by name (`umac-64`, ...), ignoring ASCII case.
     pub fn from_name(name: &str) -> Result<Algorithm, Error> {
@@ -63,7 +83,23 @@ impl Algorithm {
             forgery_bound_log2: -30.0 * (tag_len / 4) as f64,
             bound_source: "RFC 4418 section 1",
         };
+        let badger = |name, tag_len: usize| AlgorithmInfo {
+            name,
+            key_len: badger::KEY_LEN,
+            min_nonce_len: badger::NONCE_LEN,
+            max_nonce_len: badger::NONCE_LEN,
+            tag_len,
+            // Worst case, messages up to 2^61 - 1 bytes: 2^-26.12 per tree.
+            // Shorter limits give table 2's bounds (badger::forgery_bound_log2).
+            forgery_bound_log2: (badger::forgery_bound_log2(tag_len / 4, (1 << 61) - 1) * 100.0).round() / 100.0,
+            bound_source: "Badger paper section 6 at 2^61-1 B; 2^-31 per tree up to 8 B, table 2 for limits",
+        };
         match self {
+            Algorithm::Badger32 => badger("badger-32", 4),
+            Algorithm::Badger64 => badger("badger-64", 8),
+            Algorithm::Badger96 => badger("badger-96", 12),
+            Algorithm::Badger128 => badger("badger-128", 16),
+            Algorithm::Badger160 => badger("badger-160", 20),
             Algorithm::Umac32 => umac("umac-32", 4),
             Algorithm::Umac64 => umac("umac-64", 8),
             Algorithm::Umac96 => umac("umac-96", 12),
@@ -78,6 +114,11 @@ impl Algorithm {
             Algorithm::Umac64 => Box::new(umac::Umac64::new_from_slice(key)?),
             Algorithm::Umac96 => Box::new(umac::Umac96::new_from_slice(key)?),
             Algorithm::Umac128 => Box::new(umac::Umac128::new_from_slice(key)?),
+            Algorithm::Badger32 => Box::new(badger::Badger32::new_from_slice(key)?),
+            Algorithm::Badger64 => Box::new(badger::Badger64::new_from_slice(key)?),
+            Algorithm::Badger96 => Box::new(badger::Badger96::new_from_slice(key)?),
+            Algorithm::Badger128 => Box::new(badger::Badger128::new_from_slice(key)?),
+            Algorithm::Badger160 => Box::new(badger::Badger160::new_from_slice(key)?),
         })
     }
 }
@@ -114,5 +155,27 @@ impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
 
     fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         Umac::verify_reset(self, nonce, tag)
+    }
+}
+
+impl<const TAG_LEN: usize> DynMac for Badger<TAG_LEN> {
+    fn tag_len(&self) -> usize {
+        TAG_LEN
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        Badger::update(self, data);
+    }
+
+    fn finalize_reset_into(&mut self, nonce: &[u8], tag: &mut [u8]) -> Result<(), Error> {
+        if tag.len() != TAG_LEN {
+            return Err(Error::TagLength { expected: TAG_LEN, got: tag.len() });
+        }
+        tag.copy_from_slice(&Badger::finalize_reset(self, nonce)?);
+        Ok(())
+    }
+
+    fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
+        Badger::verify_reset(self, nonce, tag)
     }
 }

@@ -51,6 +51,25 @@ pub enum Error {
     EpochsExhausted,
     /// A gears configuration that cannot work.
     GearsConfig(&'static str),
+    /// The all-zero nonce, which Badger reserves: its Rabbit pad would be
+    /// Badger key material (badger.md section 5).
+    ZeroNonce,
+    /// The message is longer than the keyed object can hash.
+    MessageTooLong {
+        /// Longest accepted message, in bytes.
+        max: u64,
+    },
+    /// A numeric parameter is outside its range.
+    OutOfRange {
+        /// What the parameter is.
+        what: &'static str,
+        /// Smallest accepted value.
+        min: usize,
+        /// Largest accepted value.
+        max: usize,
+        /// Value given.
+        got: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -75,6 +94,13 @@ impl fmt::Display for Error {
             Error::SequenceExhausted => f.write_str("sequence numbers of this epoch are used up: rekey"),
             Error::EpochsExhausted => f.write_str("key epochs are used up: a new session secret is needed"),
             Error::GearsConfig(why) => write!(f, "invalid gears configuration: {why}"),
+            Error::ZeroNonce => {
+                f.write_str("nonce 0 is reserved: its pad would repeat key material; use a nonzero nonce")
+            }
+            Error::MessageTooLong { max } => write!(f, "message too long: at most {max} bytes"),
+            Error::OutOfRange { what, min, max, got } => {
+                write!(f, "{what} must be {min} to {max}, got {got}")
+            }
         }
     }
 }

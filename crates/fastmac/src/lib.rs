@@ -3,12 +3,16 @@
 //!
 //! * [`umac`]: UMAC (RFC 4418) with 32, 64, 96 and 128-bit tags,
 //!   byte-identical to OpenSSH's `umac-64/128@openssh.com`.
+//! * [`badger`]: Badger (Boesgaard, Christensen, Zenner 2005), the tree-hash
+//!   MAC on Rabbit, with 32 to 160-bit tags, nonce and sequential modes and
+//!   verifier-selectable assurance.
 //! * [`gears`]: adaptive datagram authentication whose receivers choose
 //!   how much to verify.
 //! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
 //!   tools and bindings that choose at run time.
 
 pub mod algorithm;
+pub mod badger;
 mod error;
 pub mod gears;
 pub mod umac;
