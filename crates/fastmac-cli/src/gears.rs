@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use fastmac::gears::table::{Calibration, Gear, LENGTHS, Strength, calibrate, level_costs, measure_ratios};
+use fastmac::gears::table::{Calibration, Gear, LENGTHS, Strength, badger_costs, calibrate, level_costs, measure_ratios};
 use fastmac::gears::{
     Level, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig,
     SessionSecret,
@@ -71,7 +71,7 @@ pub struct SendArgs {
     /// Payload sizes, cycled.
     #[arg(long, value_delimiter = ',', default_value = "64,576,1400,9000")]
     sizes: Vec<usize>,
-    /// Profile: u128, u128+h128, u96, u64, u32, s-8, s-64, s-512.
+    /// Profile: u128, u128+h128, u96, u64, u32, b160, s-8, s-64, s-512.
     #[arg(long, default_value = "u128")]
     profile: String,
     /// Rekey after this many packets.
@@ -174,7 +174,6 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
             c.model.b_ns_per_byte
         );
     }
-    println!("Badger gears: not built in this version.");
     let r = measure_ratios(1500, round);
     println!(
         "at 1500 B: 16-byte field {:.0} ns vs UMAC-128 alone {:.0} ns (ratio {:.3}); verify depth 1 {:.0} ns vs depth 4 {:.0} ns (ratio {:.3})",
@@ -201,7 +200,7 @@ fn chart(cal: &[Calibration]) -> String {
     let min_ns = cal.iter().flat_map(|c| c.verify_ns).fold(f64::MAX, f64::min).max(1.0);
     let (lx0, lx1) = (min_ns.log10().floor(), max_ns.log10().ceil());
     let x = |ns: f64| left + (ns.max(1.0).log10() - lx0) / (lx1 - lx0) * (w - left - right);
-    let y = |bits: f64| h - bottom - bits / 130.0 * (h - bottom - top);
+    let y = |bits: f64| h - bottom - bits / 150.0 * (h - bottom - top);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -226,31 +225,38 @@ fn chart(cal: &[Calibration]) -> String {
         let px = x(10f64.powi(e));
         let _ = writeln!(s, r#"<line x1="{px}" y1="{}" x2="{px}" y2="{}" stroke="black"/><text x="{px}" y="{}" text-anchor="middle">{}</text>"#, h - bottom, h - bottom + 5.0, h - bottom + 20.0, 10f64.powi(e));
     }
-    for bits in [0, 30, 60, 90, 120] {
+    for bits in [0, 30, 60, 90, 120, 150] {
         let py = y(bits as f64);
         let _ = writeln!(s, r#"<line x1="{}" y1="{py}" x2="{left}" y2="{py}" stroke="black"/><text x="{}" y="{}" text-anchor="end">{bits}</text>"#, left - 5.0, left - 8.0, py + 4.0);
     }
     let colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"];
     for (li, len) in LENGTHS.iter().enumerate() {
         let colour = colours[li % colours.len()];
-        let mut points: Vec<(f64, f64, &str, bool)> = cal
+        let points: Vec<(f64, f64, &str, bool)> = cal
             .iter()
             .map(|c| {
                 let info = c.gear.info();
                 let (bits, bounded) = match info.strength {
-                    Strength::Forgery(log2) => (-log2 as f64, true),
+                    Strength::Forgery(log2) => (-log2, true),
                     Strength::Detection { .. } => (0.0, false),
                 };
                 (c.verify_ns[li], bits, info.name, bounded)
             })
             .collect();
-        points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let line: Vec<String> = points
-            .iter()
-            .filter(|p| p.3 && matches!(cal.iter().find(|c| c.gear.info().name == p.2).map(|c| c.gear), Some(Gear::Umac(_))))
-            .map(|p| format!("{:.1},{:.1}", x(p.0), y(p.1)))
-            .collect();
-        let _ = writeln!(s, r#"<polyline points="{}" fill="none" stroke="{colour}"/>"#, line.join(" "));
+        // One line per family whose strength grows with its cost.
+        for family in [Family::Umac, Family::Badger] {
+            let line: Vec<String> = cal
+                .iter()
+                .filter(|c| family.of(c.gear))
+                .filter_map(|c| match c.gear.info().strength {
+                    Strength::Forgery(log2) => Some((c.verify_ns[li], -log2)),
+                    Strength::Detection { .. } => None,
+                })
+                .map(|(ns, bits)| format!("{:.1},{:.1}", x(ns), y(bits)))
+                .collect();
+            let dash = if family == Family::Badger { r#" stroke-dasharray="4 3""# } else { "" };
+            let _ = writeln!(s, r#"<polyline points="{}" fill="none" stroke="{colour}"{dash}/>"#, line.join(" "));
+        }
         for (ns, bits, name, bounded) in &points {
             let fill = if *bounded { colour } else { "white" };
             let _ = writeln!(
@@ -266,13 +272,27 @@ fn chart(cal: &[Calibration]) -> String {
         let ly = top + 20.0 * li as f64;
         let _ = writeln!(s, r#"<line x1="{}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="3"/><text x="{}" y="{}">{len} bytes</text>"#, w - right + 15.0, w - right + 40.0, w - right + 45.0, ly + 4.0);
     }
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="{}" font-size="10">hollow: partial MAC (detection only, no forgery bound)</text></svg>"#,
-        left + 10.0,
-        h - bottom - 8.0
-    );
+    for (i, note) in ["solid: UMAC prefixes", "dashed: Badger trees", "hollow: partial MAC,", "detection only (no", "forgery bound)"].iter().enumerate() {
+        let _ = writeln!(s, r#"<text x="{}" y="{}" font-size="11">{note}</text>"#, w - right + 15.0, top + 100.0 + 16.0 * i as f64);
+    }
+    s.push_str("</svg>\n");
     s
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Umac,
+    Badger,
+}
+
+impl Family {
+    fn of(self, gear: Gear) -> bool {
+        match (self, gear) {
+            (Family::Umac, Gear::Umac(level)) => !level.checks_hmac(),
+            (Family::Badger, Gear::Badger(_)) => true,
+            _ => false,
+        }
+    }
 }
 
 fn send(args: SendArgs) -> Result<(), CliError> {
@@ -329,6 +349,7 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     let mut config = ReceiverConfig::new(PolicyConfig::new(floor, ceiling, costs), args.budget * 1e9);
     config.nonce_mode = args.secret.mode();
     config.accept_sample = args.accept_sample;
+    config.badger_costs = badger_costs(&cal).into_iter().map(|(t, c)| (t, c.scaled(args.cost_scale))).collect();
     config.sample_costs = cal
         .iter()
         .filter_map(|c| match c.gear {

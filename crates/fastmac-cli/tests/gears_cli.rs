@@ -49,7 +49,7 @@ fn table_lists_every_gear_and_draws_the_chart() {
     let out = fastmac().args(["gears", "table", "--round-ms", "3", "--svg"]).arg(&svg).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    for gear in ["U128", "U96", "U64", "U32", "H128", "S-8", "S-64", "S-512"] {
+    for gear in ["U128", "U96", "U64", "U32", "H128", "B32", "B160", "S-8", "S-64", "S-512"] {
         assert!(text.lines().any(|l| l.starts_with(gear)), "{gear} missing:\n{text}");
     }
     assert!(text.contains("2^-60 per forgery") && text.contains("not a forgery bound"));

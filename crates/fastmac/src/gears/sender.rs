@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::keys::{EpochKeys, SessionSecret};
 use super::level::Profile;
 use super::rekey::RekeyLimits;
-use super::wire::{HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
+use super::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
 use crate::Error;
 
 /// Highest sequence number a sender uses in an epoch: it never wraps
@@ -59,6 +59,9 @@ impl Sender {
         if config.nonce_mode == NonceMode::RfcPrefix && config.sender_id != 0 {
             return Err(Error::GearsConfig("the RFC-prefix nonce mode is unicast only (sender_id 0)"));
         }
+        if config.profile == Profile::Badger160 && config.sender_id > BADGER_MAX_SENDER {
+            return Err(Error::GearsConfig("Badger-160 packets carry sender ids up to 65535"));
+        }
         let keys = EpochKeys::derive(&secret, config.first_epoch);
         Ok(Sender { secret, keys, next_seq: 0, epoch_started: now, config })
     }
@@ -91,9 +94,10 @@ impl Sender {
         if self.config.limits.sender_must_rekey(self.next_seq, now.saturating_sub(self.epoch_started)) {
             self.rekey(now)?;
         }
-        let stop = match self.config.nonce_mode {
-            NonceMode::Group => SEQ_HARD_STOP,
-            NonceMode::RfcPrefix => SEQ_HARD_STOP_RFC_PREFIX,
+        let stop = match (self.config.profile, self.config.nonce_mode) {
+            (Profile::Badger160, _) => BADGER_SEQ_LIMIT,
+            (_, NonceMode::Group) => SEQ_HARD_STOP,
+            (_, NonceMode::RfcPrefix) => SEQ_HARD_STOP_RFC_PREFIX,
         };
         if self.next_seq >= stop {
             return Err(Error::SequenceExhausted);
@@ -111,6 +115,10 @@ impl Sender {
         out.extend_from_slice(payload);
         let nonce = header.nonce(self.config.nonce_mode);
         match profile {
+            Profile::Badger160 => {
+                let nonce = header.badger_nonce().ok_or(Error::SequenceExhausted)?;
+                out.extend_from_slice(&self.keys.badger_tag(&nonce, &out)?);
+            }
             Profile::Sample(rate) => {
                 let tag = self.keys.sample_tag(rate, nonce.as_bytes(), &out[..HEADER_LEN], payload);
                 out.extend_from_slice(&tag);
