@@ -392,3 +392,26 @@ fn group_senders_have_their_own_windows() {
     assert_eq!(c.delivered, 9000);
     assert_conserved("group", link.sent, c);
 }
+
+/// gears.md 6.8: a receiver refuses an epoch older than 1.5 x T_rekey (a
+/// sender that fails to rekey), and accepts the next one.
+#[test]
+fn receiver_refuses_an_epoch_past_its_time_limit() {
+    let limits = RekeyLimits { time: Duration::from_secs(1), ..RekeyLimits::default() };
+    let mut rc = ReceiverConfig::new(PolicyConfig::new(Level::U64, Level::U128, emulated_costs()), 1e9);
+    rc.limits = limits;
+    let mut r = receiver_with(rc);
+    let mut s = sender(Profile::U128); // its own limit is the default 120 s
+    let mut link = Link::new(1);
+    let at = |ms: u64| Duration::from_millis(ms);
+    let d = s.seal(at(0), b"early").unwrap();
+    link.deliver(at(100), &d, &mut [&mut r], |_, v| assert!(matches!(v, Verdict::Delivered(_))));
+    let d = s.seal(at(0), b"late").unwrap();
+    link.deliver(at(1500), &d, &mut [&mut r], |_, v| {
+        assert_eq!(*v, Verdict::RejectedFormat(FormatReject::EpochRetired(0)));
+    });
+    s.rekey(at(1500)).unwrap();
+    let d = s.seal(at(1500), b"fresh").unwrap();
+    link.deliver(at(1501), &d, &mut [&mut r], |_, v| assert!(matches!(v, Verdict::Delivered(_))));
+    assert_conserved("time limit", link.sent, r.counters());
+}
