@@ -437,12 +437,18 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
             let last = f.len() - 1;
             match ATTACKS[k] {
                 "random-tag" => {
-                    for b in &mut f[last - 3..] {
+                    // The whole tag block, so the prefix a receiver checks
+                    // changes too.
+                    let tag_len = Profile::from_code(f[1]).map_or(4, |p| p.tag_len()).min(f.len() - 20);
+                    let from = f.len() - tag_len;
+                    for b in &mut f[from..] {
                         *b = rand() as u8;
                     }
                 }
                 "payload-bit" => {
-                    let at = 20 + (rand() as usize % (f.len() - 20));
+                    // A bit of the payload (of the header if it is empty).
+                    let payload_len = usize::from(u16::from_be_bytes([f[16], f[17]])).min(f.len() - 20);
+                    let at = if payload_len > 0 { 20 + rand() as usize % payload_len } else { 8 + rand() as usize % 8 };
                     f[at] ^= 1 << (rand() % 8);
                 }
                 "replay" => f = previous.clone().unwrap_or(f),
