@@ -29,7 +29,7 @@ fn scenario_a_heterogeneous_receivers() {
     let mut s = sender(Profile::U128);
     let mut link = Link::new(3);
     let step = Duration::from_micros(50);
-    let mut delivered_seqs = vec![BTreeSet::new(), BTreeSet::new(), BTreeSet::new()];
+    let mut delivered_seqs = [BTreeSet::new(), BTreeSet::new(), BTreeSet::new()];
     for i in 0..60_000u64 {
         let now = step * i as u32;
         let datagram = s.seal(now, &payload(i, 1400)).unwrap();

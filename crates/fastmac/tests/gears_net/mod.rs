@@ -67,11 +67,11 @@ impl Link {
 
     /// Sends `datagram` to every receiver and hands each copy, as read
     /// back from its socket, to the matching receiver at time `now`.
-    pub fn deliver<'r>(
+    pub fn deliver(
         &mut self,
         now: Duration,
         datagram: &[u8],
-        receivers: &mut [&'r mut Receiver],
+        receivers: &mut [&mut Receiver],
         mut seen: impl FnMut(usize, &Verdict<'_>),
     ) {
         assert!(self.sent < MAX_PACKETS, "test exceeds {MAX_PACKETS} packets");
