@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use fastmac::gears::{
-    Assurance, FormatReject, Level, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, ReplayError, Sender,
+    Assurance, SampleRate, FormatReject, Level, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, ReplayError, Sender,
     SenderConfig, Verdict,
 };
 use gears_net::*;
@@ -414,4 +414,27 @@ fn receiver_refuses_an_epoch_past_its_time_limit() {
     let d = s.seal(at(1500), b"fresh").unwrap();
     link.deliver(at(1501), &d, &mut [&mut r], |_, v| assert!(matches!(v, Verdict::Delivered(_))));
     assert_conserved("time limit", link.sent, r.counters());
+}
+
+/// The experimental partial-MAC profiles are refused unless a receiver
+/// enables them; when enabled, deliveries say a sample was checked, not a
+/// level.
+#[test]
+fn partial_mac_profiles_are_opt_in() {
+    let mut off = receiver(Level::U64, Level::U128, 1.0);
+    let mut rc = ReceiverConfig::new(PolicyConfig::new(Level::U64, Level::U128, emulated_costs()), 1e9);
+    rc.accept_sample = true;
+    let mut on = receiver_with(rc);
+    let mut s = sender(Profile::Sample(SampleRate::L8));
+    let mut link = Link::new(2);
+    let t = Duration::from_micros(10);
+    for i in 0..500u32 {
+        let d = s.seal(Duration::ZERO, &payload(u64::from(i), 1400)).unwrap();
+        link.deliver(t * i, &d, &mut [&mut off, &mut on], |r, v| match r {
+            0 => assert_eq!(*v, Verdict::RejectedFormat(FormatReject::ProfileNotAccepted(Profile::Sample(SampleRate::L8)))),
+            _ => assert!(matches!(v, Verdict::Delivered(d) if d.assurance == Assurance::Sample(SampleRate::L8))),
+        });
+    }
+    assert_conserved("sample off", link.sent, off.counters());
+    assert_conserved("sample on", link.sent, on.counters());
 }
