@@ -49,7 +49,7 @@ pub use cost::{CostModel, time_per_call};
 pub use keys::{EpochKeys, SessionSecret};
 pub use level::{Level, Profile, SampleRate};
 pub use policy::{Observation, PolicyConfig, PolicyState};
-pub use receiver::{Assurance, Counters, Delivery, FormatReject, Receiver, ReceiverConfig, Verdict};
+pub use receiver::{Assurance, AuditConfig, Counters, Delivery, FormatReject, Receiver, ReceiverConfig, Verdict};
 pub use rekey::RekeyLimits;
 pub use replay::{DEFAULT_WINDOW, ReplayError, ReplayWindow};
 pub use sender::{SEQ_HARD_STOP, SEQ_HARD_STOP_RFC_PREFIX, Sender, SenderConfig};

@@ -15,6 +15,8 @@
 //!   for `t_esc`: ACSA's "authentication errors" input. A failure during an
 //!   escalation doubles the period (up to `t_esc_max`); one within a period
 //!   after it ends keeps the period; a later one starts again at `t_esc`.
+//!   An audit alarm (a matching prefix with a wrong full tag) escalates for
+//!   `t_esc_max` at once.
 
 use std::time::Duration;
 
@@ -95,6 +97,12 @@ pub enum Observation {
         /// Time now.
         now: Duration,
     },
+    /// A secret audit found a packet whose checked prefix matched but whose
+    /// full tag did not: proof of an attack (gears.md 6.6 step 6).
+    AuditAlarm {
+        /// Time now.
+        now: Duration,
+    },
 }
 
 /// The engine's memory. `depth` is its decision.
@@ -163,6 +171,13 @@ pub fn step(config: &PolicyConfig, state: &PolicyState, obs: &Observation) -> Po
             };
             next.next_escalation = period;
             next.escalated_until = Some(now + period);
+            next.up_since = None;
+            set_depth(&mut next, config.ceiling);
+        }
+        Observation::AuditAlarm { now } => {
+            // The longest escalation at once.
+            next.next_escalation = config.t_esc_max;
+            next.escalated_until = Some(now + config.t_esc_max);
             next.up_since = None;
             set_depth(&mut next, config.ceiling);
         }

@@ -9,7 +9,8 @@
 //! 3. choose the level: the policy engine's depth, capped by the profile;
 //!    full depth for a packet that would move the window's right edge by
 //!    more than `jump_limit` (else one lucky weak forgery could wedge the
-//!    window) and for the first packet of a new epoch;
+//!    window) and for the first packet of a new epoch; optionally a secret
+//!    audit also checks a PRF-chosen fraction of packets at full depth;
 //! 4. charge its estimated cost to the CPU budget, or shed the packet;
 //! 5. verify in constant time; on success update the window and deliver
 //!    with the level actually checked; on failure count it against the
@@ -27,6 +28,9 @@
 
 use std::collections::HashMap;
 use std::time::Duration;
+
+use aes::Aes128;
+use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 
 use super::cost::CostModel;
 use super::keys::{EpochKeys, SessionSecret};
@@ -65,6 +69,48 @@ pub struct ReceiverConfig {
     /// Most senders tracked per epoch (windows are created only after a
     /// packet verifies, so forgeries cannot fill this).
     pub max_senders: usize,
+    /// Optional secret audits (gears.md 6.6 step 3).
+    pub audit: Option<AuditConfig>,
+}
+
+/// Secret audits: a fraction of packets, chosen by a PRF under a key only
+/// this receiver knows, is also checked at full depth, so a forger cannot
+/// tell which packets a weak receiver checks fully.
+#[derive(Clone)]
+pub struct AuditConfig {
+    /// Receiver-local AES key of the PRF (never shared, never on the wire).
+    pub key: [u8; 16],
+    /// Fraction q of packets audited, 0 to 1.
+    pub fraction: f64,
+}
+
+impl core::fmt::Debug for AuditConfig {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "AuditConfig {{ fraction: {}, .. }}", self.fraction)
+    }
+}
+
+/// The audit PRF: `AES_key(epoch || sender_id || seq)`, its first 32 bits
+/// as a fraction of 2^32.
+struct Auditor {
+    cipher: Aes128,
+    threshold: u64,
+}
+
+impl Auditor {
+    fn new(config: &AuditConfig) -> Self {
+        let threshold = (config.fraction.clamp(0.0, 1.0) * 4_294_967_296.0) as u64;
+        Auditor { cipher: Aes128::new(&Array::from(config.key)), threshold }
+    }
+
+    fn selects(&self, epoch: u16, sender_id: u32, seq: u64) -> bool {
+        let mut block = Array::from([0u8; 16]);
+        block[..2].copy_from_slice(&epoch.to_be_bytes());
+        block[2..6].copy_from_slice(&sender_id.to_be_bytes());
+        block[6..14].copy_from_slice(&seq.to_be_bytes());
+        self.cipher.encrypt_block(&mut block);
+        u64::from(u32::from_be_bytes([block[0], block[1], block[2], block[3]])) < self.threshold
+    }
 }
 
 impl ReceiverConfig {
@@ -83,6 +129,7 @@ impl ReceiverConfig {
             badger_costs: Vec::new(),
             first_epoch: 0,
             max_senders: 1024,
+            audit: None,
         }
     }
 }
@@ -170,6 +217,10 @@ pub struct Counters {
     pub epoch_changes: u64,
     /// Epochs retired because their forgery budget ran out.
     pub epochs_retired: u64,
+    /// Packets also checked at full depth by a secret audit.
+    pub audited: u64,
+    /// Audits whose prefix matched but whose full tag did not (attacks).
+    pub audit_alarms: u64,
 }
 
 impl Counters {
@@ -192,7 +243,7 @@ impl core::fmt::Display for Counters {
         write!(
             f,
             "received={} delivered={} dropped_overload={} rejected_auth={} rejected_replay={} rejected_format={} \
-             forced_full={} epoch_changes={} epochs_retired={} by_level=[",
+             forced_full={} epoch_changes={} epochs_retired={} audited={} audit_alarms={} by_level=[",
             self.received,
             self.delivered,
             self.dropped_overload,
@@ -201,7 +252,9 @@ impl core::fmt::Display for Counters {
             self.rejected_format,
             self.forced_full,
             self.epoch_changes,
-            self.epochs_retired
+            self.epochs_retired,
+            self.audited,
+            self.audit_alarms
         )?;
         for (i, (name, count)) in self.delivered_by_level.iter().enumerate() {
             write!(f, "{}{name}:{count}", if i > 0 { " " } else { "" })?;
@@ -231,6 +284,7 @@ impl EpochSlot {
 }
 
 /// What a profile allows a receiver to check.
+#[derive(Clone, Copy)]
 enum Check {
     /// A field prefix up to `full`.
     Prefix { full: Level },
@@ -257,6 +311,7 @@ pub struct Receiver {
     /// it first arrives, adopted when one verifies.
     next: Option<EpochSlot>,
     policy: PolicyState,
+    auditor: Option<Auditor>,
     credit_ns: f64,
     last_tick: Option<Duration>,
     tick_packets: u64,
@@ -274,6 +329,7 @@ impl Receiver {
             previous: None,
             next: None,
             policy,
+            auditor: config.audit.as_ref().filter(|a| a.fraction > 0.0).map(Auditor::new),
             credit_ns: config.budget_ns_per_s * config.tick.as_secs_f64(),
             last_tick: None,
             tick_packets: 0,
@@ -439,9 +495,22 @@ impl Receiver {
                 Assurance::Level(level)
             }
         };
+        // A secret audit also checks a weakly checked packet at full depth.
+        let audit_level = match (check, assurance) {
+            (Check::Prefix { full }, Assurance::Level(level))
+                if level < full && self.auditor.as_ref().is_some_and(|a| a.selects(h.epoch, h.sender_id, h.seq)) =>
+            {
+                Some(full)
+            }
+            _ => None,
+        };
 
         // 4. Charge the CPU budget, or shed.
-        let cost = match assurance {
+        let charged = match audit_level {
+            Some(full) => Assurance::Level(full),
+            None => assurance,
+        };
+        let cost = match charged {
             Assurance::Level(level) => self.config.policy.costs.iter().find(|(l, _)| *l == level).map(|(_, c)| *c),
             Assurance::Sample(rate) => self.config.sample_costs.iter().find(|(r, _)| *r == rate).map(|(_, c)| *c),
             Assurance::Badger { trees } => self.config.badger_costs.iter().find(|(t, _)| *t == trees).map(|(_, c)| *c),
@@ -477,6 +546,27 @@ impl Receiver {
                 packet.umac_tag,
             ),
         };
+        // The audit: full depth on a packet whose prefix matched. A mismatch
+        // there is proof of an attack.
+        let mut assurance = assurance;
+        let audited = matches!((&verified, audit_level), (Ok(()), Some(_)));
+        if let (Ok(()), Some(full)) = (&verified, audit_level) {
+            let audit = epoch_state.keys.verify_level(
+                full,
+                nonce.as_bytes(),
+                packet.authenticated,
+                packet.umac_tag,
+                packet.hmac_tag,
+            );
+            if audit.is_err() {
+                self.counters.audited += 1;
+                self.counters.audit_alarms += 1;
+                self.counters.rejected_auth += 1;
+                self.policy = step(&self.config.policy, &self.policy, &Observation::AuditAlarm { now });
+                return Verdict::RejectedAuth;
+            }
+            assurance = Assurance::Level(full);
+        }
         if verified.is_err() {
             let bound = match assurance {
                 Assurance::Level(level) => f64::from(level.bound_log2()),
@@ -510,6 +600,7 @@ impl Receiver {
             self.counters.epoch_changes += 1;
         }
         self.counters.delivered += 1;
+        self.counters.audited += u64::from(audited);
         match assurance {
             Assurance::Level(level) => self.counters.count_level(level.name()),
             Assurance::Sample(rate) => self.counters.count_level(Profile::Sample(rate).name()),
