@@ -42,6 +42,15 @@ pub(crate) fn kdf(cipher: &Aes128, index: u64, out: &mut [u8]) {
 /// single block (AES-NI pipelines, VAES does 4 blocks per instruction).
 const AHEAD: usize = 8;
 
+/// AES keyed with the PDF key `K' = KDF(K, 0, 16)` (RFC 4418 section 3.3).
+pub(crate) fn pdf_cipher(key_cipher: &Aes128) -> Aes128 {
+    let mut k_prime = [0u8; 16];
+    kdf(key_cipher, 0, &mut k_prime);
+    let cipher = Aes128::new(&Array::from(k_prime));
+    k_prime.zeroize();
+    cipher
+}
+
 /// PDF (RFC 4418 section 3.3): the pad `AES_K'(Nonce)`, `K' = KDF(K, 0, 16)`.
 ///
 /// For 4- and 8-byte tags the RFC slices one AES block into 4 (or 2) pads,
@@ -72,11 +81,7 @@ pub(crate) struct Pdf {
 impl Pdf {
     /// Derives `K' = KDF(K, 0, 16)` and keys AES with it.
     pub(crate) fn new(key_cipher: &Aes128) -> Self {
-        let mut k_prime = [0u8; 16];
-        kdf(key_cipher, 0, &mut k_prime);
-        let cipher = Aes128::new(&Array::from(k_prime));
-        k_prime.zeroize();
-        Pdf { cipher, blocks: [[0; 16]; AHEAD], valid: 0, last: 0, pads: [[0; 16]; AHEAD] }
+        Pdf { cipher: pdf_cipher(key_cipher), blocks: [[0; 16]; AHEAD], valid: 0, last: 0, pads: [[0; 16]; AHEAD] }
     }
 
     /// XORs the pad for `nonce` into `tag` (4, 8, 12 or 16 bytes).

@@ -29,6 +29,7 @@
 //! Use one tag length per key.
 
 mod kdf;
+mod nested;
 mod nh;
 #[cfg(feature = "parallel")]
 mod parallel;
@@ -42,8 +43,9 @@ use zeroize::Zeroize;
 use crate::Error;
 pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use nh::Backend;
+pub use nested::{FIELD_LEN, NestedUmac};
 use kdf::{Pdf, check_nonce};
-use uhash::{L1_CHUNK, UhashKey, UhashState, uhash_long, uhash_short};
+use uhash::{UhashKey, UhashState};
 
 /// UMAC key length in bytes (an AES-128 key).
 pub const KEY_LEN: usize = 16;
@@ -140,11 +142,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     #[inline]
     pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
         let mut out = [0u8; TAG_LEN];
-        if msg.len() <= L1_CHUNK {
-            uhash_short(&self.key, Self::ITERS, msg, &mut out);
-        } else {
-            uhash_long(&self.key, Self::ITERS, msg, &mut out);
-        }
+        uhash::uhash(&self.key, Self::ITERS, msg, &mut out);
         out
     }
 

@@ -237,13 +237,24 @@ impl UhashState {
     }
 }
 
+/// UHASH of a whole message (RFC 4418 section 5.1) into `out`
+/// (`4 * iters` bytes), by the short or the long one-call path.
+#[inline]
+pub(crate) fn uhash(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+    if msg.len() <= L1_CHUNK {
+        uhash_short(key, iters, msg, out);
+    } else {
+        uhash_long(key, iters, msg, out);
+    }
+}
+
 /// UHASH of a message of at most one L1 chunk (1024 bytes), the short-message
 /// path: one NH call straight over the message (the backend zero-pads the
 /// last block without a copy), then L3 on `NH + bit length`, since such a
 /// message skips L2-HASH (section 5.3.1: B = zeroes(8) || A). No state, no
 /// buffer, no allocation.
 #[inline]
-pub(crate) fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
     debug_assert!(msg.len() <= L1_CHUNK);
     debug_assert_eq!(out.len(), 4 * iters);
     let mut nh = [0u64; MAX_ITERS];
@@ -428,7 +439,7 @@ fn l3_hash(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
 /// buffer and has no state to wipe, which matters for messages of a few
 /// KiB; with the `parallel` feature, inputs of 1 MiB and more hash their
 /// chunks on all cores.
-pub(crate) fn uhash_long(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+fn uhash_long(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
     debug_assert!(msg.len() > L1_CHUNK);
     debug_assert_eq!(out.len(), 4 * iters);
     let mut l2 = [L2Hash::default(); MAX_ITERS];
