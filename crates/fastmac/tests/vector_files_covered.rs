@@ -21,14 +21,15 @@ fn rust_sources(dir: &Path, out: &mut String) {
     }
 }
 
-/// Names of the data files under `dir` (README files excepted).
+/// Names of the data files under `dir` (README files and the scripts that
+/// generated some of them excepted).
 fn vector_files(dir: &Path, out: &mut Vec<String>) {
     for entry in fs::read_dir(dir).expect("readable vectors folder") {
         let path = entry.expect("folder entry").path();
         let name = path.file_name().expect("file name").to_string_lossy().into_owned();
         if path.is_dir() {
             vector_files(&path, out);
-        } else if !name.to_ascii_lowercase().starts_with("readme") {
+        } else if !name.to_ascii_lowercase().starts_with("readme") && !name.ends_with(".py") {
             out.push(name);
         }
     }
