@@ -4,6 +4,7 @@
 //! not verify, 2 for bad input (with a one-line message on stderr).
 
 mod input;
+mod report;
 
 use std::process::ExitCode;
 

@@ -1,0 +1,247 @@
+//! `fastmac bench` with no algorithm list: the source papers' tables and
+//! charts (issue 7), measured on this machine, printed to the terminal and
+//! written to a report folder (index.html, one .svg per chart,
+//! results.json).
+//!
+//! The measuring itself belongs to the bench module (one timing loop for
+//! the whole CLI); this module decides what to measure, in which time
+//! budget, and how to show it.
+
+mod chart;
+mod html;
+mod json;
+mod model;
+mod paper;
+mod plan;
+mod progress;
+mod tables;
+mod text;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use model::{Machine, Missing, Results, Row};
+pub use plan::{Impl, Job};
+pub use tables::BadgerCosts;
+
+use chart::Chart;
+use model::Table;
+use progress::Progress;
+
+/// The time a whole run may take: the issue's limits, less what key setup,
+/// clock calibration and writing the folder cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// Time spent measuring, shared by every job.
+    pub measuring: Duration,
+}
+
+impl Budget {
+    /// `fastmac bench`: at most 90 s.
+    pub const DEFAULT: Budget = Budget { measuring: Duration::from_secs(72) };
+    /// `fastmac bench --quick`: at most 15 s.
+    pub const QUICK: Budget = Budget { measuring: Duration::from_secs(9) };
+}
+
+/// What the report asks of the bench module.
+pub trait Measurer {
+    /// The machine, the backend and the clock.
+    fn machine(&mut self) -> Machine;
+    /// `Err(reason)` when this build or machine cannot measure the job (an
+    /// algorithm not implemented yet, Nettle absent), checked before any
+    /// time is spent.
+    fn available(&self, job: &Job) -> Result<(), String>;
+    /// Algorithm names the library knows (for rows that appear once an
+    /// issue lands, such as the gears).
+    fn known_algorithms(&self) -> Vec<String>;
+    /// Times one job for about `time`.
+    fn measure(&mut self, job: &Job, time: Duration) -> Result<Row, String>;
+    /// Badger's table 1, or why not.
+    fn badger_costs(&mut self, time: Duration) -> Result<BadgerCosts, String>;
+}
+
+/// Runs every job of the seven tables within `budget`, with a progress bar.
+pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> (Results, Result<BadgerCosts, String>) {
+    let mut machine = measurer.machine();
+    machine.run = run.to_owned();
+    let extra = plan::extra_acsa_algs(&measurer.known_algorithms());
+    let mut missing = Vec::new();
+    let mut todo = Vec::new();
+    for job in plan::jobs(&extra) {
+        match measurer.available(&job) {
+            Ok(()) => todo.push(job),
+            Err(reason) => missing.push(Missing { job, reason }),
+        }
+    }
+    // Badger's table 1 is four timings; count it as four jobs.
+    let per_job = budget.measuring / (todo.len() + 4).max(1) as u32;
+    let mut progress = Progress::new(todo.len() + 1);
+    let mut rows = Vec::with_capacity(todo.len());
+    for job in todo {
+        progress.step(&format!("{} ({}) at {} B", job.alg, job.imp.name(), job.size));
+        match measurer.measure(&job, per_job) {
+            Ok(row) => rows.push(row),
+            Err(reason) => missing.push(Missing { job, reason }),
+        }
+    }
+    progress.step("Badger key setup and finalization");
+    let badger = measurer.badger_costs(per_job * 4);
+    progress.finish();
+    (Results::new(machine, rows, missing), badger)
+}
+
+/// The report built from one run: tables in print order, and each chart
+/// with the id of the table it follows.
+pub struct Report {
+    /// The run.
+    pub results: Results,
+    /// The seven tables.
+    pub tables: Vec<Table>,
+    /// The charts: (id of the table they follow, chart).
+    pub charts: Vec<(&'static str, Chart)>,
+    /// Badger's table 1 costs, when measured.
+    pub badger: Option<BadgerCosts>,
+}
+
+impl Report {
+    /// Builds every table and chart.
+    pub fn new(results: Results, badger: Result<BadgerCosts, String>) -> Report {
+        let (costs, reason) = match &badger {
+            Ok(costs) => (Some(*costs), None),
+            Err(reason) => (None, Some(reason.as_str())),
+        };
+        let tables = vec![
+            tables::openssh(&results),
+            tables::sweep(&results),
+            tables::acsa(&results),
+            tables::badger(&results, costs, reason),
+            tables::go(&results),
+            tables::strength(&results),
+            tables::comparators(&results),
+        ];
+        let charts = vec![("sweep", tables::sweep_chart(&results)), ("strength", tables::strength_chart(&results))];
+        Report { results, tables, charts, badger: costs }
+    }
+
+    /// What the terminal shows.
+    pub fn to_text(&self) -> String {
+        let mut out = text::machine(&self.results.machine);
+        for table in &self.tables {
+            out.push_str(&text::table(table));
+        }
+        out
+    }
+
+    /// Writes index.html, one .svg per chart and results.json into `dir`,
+    /// and returns the files written.
+    pub fn write(&self, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+        std::fs::create_dir_all(dir)?;
+        let mut files = Vec::new();
+        let mut put = |name: String, content: String| -> std::io::Result<()> {
+            let path = dir.join(name);
+            std::fs::write(&path, content)?;
+            files.push(path);
+            Ok(())
+        };
+        put("index.html".into(), html::page(&self.results.machine, &self.tables, &self.charts))?;
+        for (_, chart) in &self.charts {
+            put(format!("{}.svg", chart.id), chart.to_svg())?;
+        }
+        put("results.json".into(), json::results(&self.results, self.badger.as_ref()))?;
+        Ok(files)
+    }
+}
+
+/// Today's date and time in UTC, ISO 8601, from the system clock.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian
+/// (H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A measurer with made-up, size-linear costs: it exercises building
+    /// and rendering, not measuring. Badger is "not implemented".
+    struct Synthetic;
+
+    impl Measurer for Synthetic {
+        fn machine(&mut self) -> Machine {
+            Machine {
+                cpu: "test CPU".into(),
+                cpus: 2,
+                backend: "portable".into(),
+                clock_ghz: Some(3.0),
+                clock_method: "synthetic".into(),
+                date: utc_now(),
+                nettle: "absent".into(),
+                run: String::new(),
+            }
+        }
+        fn available(&self, job: &Job) -> Result<(), String> {
+            if job.alg.starts_with("badger") { Err("not in this build".into()) } else { Ok(()) }
+        }
+        fn known_algorithms(&self) -> Vec<String> {
+            vec!["umac-64".into()]
+        }
+        fn measure(&mut self, job: &Job, _: Duration) -> Result<Row, String> {
+            let per_byte = if job.alg.starts_with("hmac") { 2.0 } else { 0.05 };
+            let ns = 20.0 + per_byte * job.size as f64;
+            Ok(Row {
+                alg: job.alg.clone(),
+                imp: job.imp,
+                size: job.size,
+                ns_per_msg: ns,
+                gb_per_s: job.size as f64 / ns,
+                cycles_per_byte: Some(ns * 3.0 / job.size as f64),
+            })
+        }
+        fn badger_costs(&mut self, _: Duration) -> Result<BadgerCosts, String> {
+            Err("not in this build".into())
+        }
+    }
+
+    #[test]
+    fn a_run_renders_every_table_chart_and_file() {
+        let (results, badger) = measure(&mut Synthetic, Budget { measuring: Duration::ZERO }, "test");
+        assert!(results.missing.iter().all(|m| m.job.alg.starts_with("badger")));
+        let report = Report::new(results, badger);
+        assert_eq!(report.tables.len(), 7);
+        let text = report.to_text();
+        assert!(text.contains("UMAC-64") && text.contains("Badger-64: not in this build"));
+        let dir = std::env::temp_dir().join(format!("fastmac-report-unit-{}", std::process::id()));
+        let files = report.write(&dir).unwrap();
+        let names: Vec<String> =
+            files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["index.html", "figure1.svg", "strength.svg", "results.json"]);
+        let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        assert_eq!(html.matches("<svg").count(), 2);
+        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+        assert_eq!(json["results"].as_array().unwrap().len(), report.results.rows.len());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn calendar_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_778), (2026, 11, 21));
+    }
+}
