@@ -15,17 +15,25 @@ define apt_install
 	apt-get install -y -qq --no-install-recommends $(1)
 endef
 
-.PHONY: test deps deps-nettle test-rust build
+.PHONY: test deps deps-nettle deps-chromium test-rust build
 
 test: deps test-rust
 
-deps: deps-nettle
+deps: deps-nettle deps-chromium
 
 # GNU Nettle is the differential oracle of the UMAC tests.
 deps-nettle:
 	@if ! pkg-config --exists nettle 2>/dev/null; then \
 		echo "installing nettle-dev (differential oracle)"; \
 		$(call apt_install,pkg-config nettle-dev); \
+	fi
+
+# Debian's chromium renders the `fastmac bench` report headless in
+# crates/fastmac-cli/tests/report.rs.
+deps-chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium (renders the bench report in the report test)"; \
+		$(call apt_install,chromium); \
 	fi
 
 test-rust:
