@@ -194,11 +194,17 @@ impl Chart {
         for (i, series) in self.series.iter().enumerate() {
             let y = TOP + 8.0 + 18.0 * i as f64;
             let colour = PALETTE[i % PALETTE.len()];
-            let dash = if series.style == Style::Dashed { r#" stroke-dasharray="6 4""# } else { "" };
+            let line = match series.style {
+                Style::Points => String::new(),
+                Style::Line | Style::Dashed => {
+                    let dash = if series.style == Style::Dashed { r#" stroke-dasharray="6 4""# } else { "" };
+                    format!(r#"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="{colour}" stroke-width="2"{dash}/>"#, x + 24.0)
+                }
+            };
+            let radius = if series.style == Style::Points { 5.0 } else { 3.0 };
             let _ = write!(
                 svg,
-                r#"<g class="legend-entry"><line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="{colour}" stroke-width="2"{dash}/><circle cx="{}" cy="{y}" r="3" fill="{colour}"/><text x="{}" y="{}">{}</text></g>"#,
-                x + 24.0,
+                r#"<g class="legend-entry">{line}<circle cx="{}" cy="{y}" r="{radius}" fill="{colour}"/><text x="{}" y="{}">{}</text></g>"#,
                 x + 12.0,
                 x + 30.0,
                 y + 4.0,
@@ -250,6 +256,8 @@ impl Mapper {
                     log_ticks(lo, hi)
                 }
                 Scale::Linear => {
+                    // Linear axes start at zero, so lengths compare honestly.
+                    lo = lo.min(0.0);
                     let step = nice_step((hi - lo).max(1e-9) / 6.0);
                     (lo, hi) = ((lo / step).floor() * step, (hi / step).ceil() * step);
                     if hi <= lo {
