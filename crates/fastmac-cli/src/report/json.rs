@@ -9,36 +9,19 @@ use super::tables::BadgerCosts;
 /// The whole run as pretty-printed JSON.
 pub fn results(results: &Results, badger: Option<&BadgerCosts>) -> String {
     let m = &results.machine;
-    let rows: Vec<Value> = results
-        .rows
-        .iter()
-        .map(|r| {
-            json!({
-                "alg": r.alg,
-                "impl": r.imp.name(),
-                "size": r.size,
-                "ns_per_msg": r.ns_per_msg,
-                "gb_per_s": r.gb_per_s,
-                "cycles_per_byte": r.cycles_per_byte,
-            })
-        })
-        .collect();
+    let mut machine = m.json.clone();
+    if let Value::Object(fields) = &mut machine {
+        fields.insert("date".into(), json!(m.date));
+        fields.insert("report".into(), json!(m.run));
+    }
+    let rows: Vec<Value> = results.rows.iter().map(|r| r.json.clone()).collect();
     let missing: Vec<Value> = results
         .missing
         .iter()
         .map(|x| json!({"alg": x.job.alg, "impl": x.job.imp.name(), "size": x.job.size, "reason": x.reason}))
         .collect();
     let doc = json!({
-        "machine": {
-            "cpu": m.cpu,
-            "cpus": m.cpus,
-            "backend": m.backend,
-            "clock_ghz": m.clock_ghz,
-            "clock_method": m.clock_method,
-            "date": m.date,
-            "nettle": m.nettle,
-            "run": m.run,
-        },
+        "machine": machine,
         "results": rows,
         "missing": missing,
         "badger_table1": badger.map(|b| json!({

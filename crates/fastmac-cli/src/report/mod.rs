@@ -22,7 +22,6 @@ use std::time::Duration;
 
 pub use model::{Machine, Missing, Results, Row};
 pub use plan::{Impl, Job};
-pub use tables::BadgerCosts;
 
 use chart::Chart;
 use model::Table;
@@ -45,49 +44,50 @@ impl Budget {
 
 /// What the report asks of the bench module.
 pub trait Measurer {
-    /// The machine, the backend and the clock.
+    /// The machine, the backend and the clock method.
     fn machine(&mut self) -> Machine;
-    /// `Err(reason)` when this build or machine cannot measure the job (an
-    /// algorithm not implemented yet, Nettle absent), checked before any
-    /// time is spent.
-    fn available(&self, job: &Job) -> Result<(), String>;
     /// Algorithm names the library knows (for rows that appear once an
     /// issue lands, such as the gears).
     fn known_algorithms(&self) -> Vec<String>;
-    /// Times one job for about `time`.
-    fn measure(&mut self, job: &Job, time: Duration) -> Result<Row, String>;
-    /// Badger's table 1, or why not.
-    fn badger_costs(&mut self, time: Duration) -> Result<BadgerCosts, String>;
+    /// Gets ready to measure `jobs`; returns those that cannot be measured
+    /// here (an algorithm not in this build, Nettle absent), with why.
+    fn prepare(&mut self, jobs: &[Job]) -> Vec<Missing>;
+    /// Measures every prepared job of `size`, about `per_job` each, and
+    /// returns the rows and the core clock measured for them.
+    fn measure_size(&mut self, size: usize, per_job: Duration) -> (Vec<Row>, Option<f64>);
 }
 
 /// Runs every job of the seven tables within `budget`, with a progress bar.
-pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> (Results, Result<BadgerCosts, String>) {
+pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> Results {
     let mut machine = measurer.machine();
     machine.run = run.to_owned();
     let extra = plan::extra_acsa_algs(&measurer.known_algorithms());
-    let mut missing = Vec::new();
-    let mut todo = Vec::new();
-    for job in plan::jobs(&extra) {
-        match measurer.available(&job) {
-            Ok(()) => todo.push(job),
-            Err(reason) => missing.push(Missing { job, reason }),
-        }
-    }
-    // Badger's table 1 is four timings; count it as four jobs.
-    let per_job = budget.measuring / (todo.len() + 4).max(1) as u32;
-    let mut progress = Progress::new(todo.len() + 1);
+    let jobs = plan::jobs(&extra);
+    let mut missing = measurer.prepare(&jobs);
+    let todo: Vec<&Job> = jobs.iter().filter(|j| !missing.iter().any(|m| m.job == **j)).collect();
+    let mut sizes: Vec<usize> = todo.iter().map(|j| j.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let per_job = budget.measuring / todo.len().max(1) as u32;
+    let mut progress = Progress::new(sizes.len());
     let mut rows = Vec::with_capacity(todo.len());
+    let mut clocks = Vec::new();
+    for size in sizes {
+        let count = todo.iter().filter(|j| j.size == size).count();
+        progress.step(&format!("{count} MACs at {size} B"));
+        let (measured, ghz) = measurer.measure_size(size, per_job);
+        clocks.extend(ghz);
+        rows.extend(measured);
+    }
+    progress.finish();
     for job in todo {
-        progress.step(&format!("{} ({}) at {} B", job.alg, job.imp.name(), job.size));
-        match measurer.measure(&job, per_job) {
-            Ok(row) => rows.push(row),
-            Err(reason) => missing.push(Missing { job, reason }),
+        if !rows.iter().any(|r| r.alg == job.alg && r.imp == job.imp && r.size == job.size) {
+            missing.push(Missing { job: job.clone(), reason: "the bench module returned no row".into() });
         }
     }
-    progress.step("Badger key setup and finalization");
-    let badger = measurer.badger_costs(per_job * 4);
-    progress.finish();
-    (Results::new(machine, rows, missing), badger)
+    clocks.sort_by(f64::total_cmp);
+    machine.clock_ghz = clocks.get(clocks.len() / 2).copied();
+    Results::new(machine, rows, missing)
 }
 
 /// The report built from one run: tables in print order, and each chart
@@ -99,28 +99,22 @@ pub struct Report {
     pub tables: Vec<Table>,
     /// The charts: (id of the table they follow, chart).
     pub charts: Vec<(&'static str, Chart)>,
-    /// Badger's table 1 costs, when measured.
-    pub badger: Option<BadgerCosts>,
 }
 
 impl Report {
     /// Builds every table and chart.
-    pub fn new(results: Results, badger: Result<BadgerCosts, String>) -> Report {
-        let (costs, reason) = match &badger {
-            Ok(costs) => (Some(*costs), None),
-            Err(reason) => (None, Some(reason.as_str())),
-        };
+    pub fn new(results: Results) -> Report {
         let tables = vec![
             tables::openssh(&results),
             tables::sweep(&results),
             tables::acsa(&results),
-            tables::badger(&results, costs, reason),
+            tables::badger(&results),
             tables::go(&results),
             tables::strength(&results),
             tables::comparators(&results),
         ];
         let charts = vec![("sweep", tables::sweep_chart(&results)), ("strength", tables::strength_chart(&results))];
-        Report { results, tables, charts, badger: costs }
+        Report { results, tables, charts }
     }
 
     /// What the terminal shows.
@@ -147,7 +141,8 @@ impl Report {
         for (_, chart) in &self.charts {
             put(format!("{}.svg", chart.id), chart.to_svg())?;
         }
-        put("results.json".into(), json::results(&self.results, self.badger.as_ref()))?;
+        let badger = tables::badger_costs(&self.results).ok();
+        put("results.json".into(), json::results(&self.results, badger.as_ref()))?;
         Ok(files)
     }
 }
@@ -180,7 +175,9 @@ mod tests {
 
     /// A measurer with made-up, size-linear costs: it exercises building
     /// and rendering, not measuring. Badger is "not implemented".
-    struct Synthetic;
+    struct Synthetic {
+        jobs: Vec<Job>,
+    }
 
     impl Measurer for Synthetic {
         fn machine(&mut self) -> Machine {
@@ -188,41 +185,51 @@ mod tests {
                 cpu: "test CPU".into(),
                 cpus: 2,
                 backend: "portable".into(),
-                clock_ghz: Some(3.0),
+                clock_ghz: None,
                 clock_method: "synthetic".into(),
                 date: utc_now(),
                 nettle: "absent".into(),
                 run: String::new(),
+                json: serde_json::json!({"cpu": "test CPU"}),
             }
-        }
-        fn available(&self, job: &Job) -> Result<(), String> {
-            if job.alg.starts_with("badger") { Err("not in this build".into()) } else { Ok(()) }
         }
         fn known_algorithms(&self) -> Vec<String> {
             vec!["umac-64".into()]
         }
-        fn measure(&mut self, job: &Job, _: Duration) -> Result<Row, String> {
-            let per_byte = if job.alg.starts_with("hmac") { 2.0 } else { 0.05 };
-            let ns = 20.0 + per_byte * job.size as f64;
-            Ok(Row {
-                alg: job.alg.clone(),
-                imp: job.imp,
-                size: job.size,
-                ns_per_msg: ns,
-                gb_per_s: job.size as f64 / ns,
-                cycles_per_byte: Some(ns * 3.0 / job.size as f64),
-            })
+        fn prepare(&mut self, jobs: &[Job]) -> Vec<Missing> {
+            let (badger, rest): (Vec<Job>, Vec<Job>) = jobs.iter().cloned().partition(|j| j.alg.starts_with("badger"));
+            self.jobs = rest;
+            badger.into_iter().map(|job| Missing { job, reason: "not in this build".into() }).collect()
         }
-        fn badger_costs(&mut self, _: Duration) -> Result<BadgerCosts, String> {
-            Err("not in this build".into())
+        fn measure_size(&mut self, size: usize, _: Duration) -> (Vec<Row>, Option<f64>) {
+            let rows = self
+                .jobs
+                .iter()
+                .filter(|j| j.size == size)
+                .map(|job| {
+                    let per_byte = if job.alg.starts_with("hmac") { 2.0 } else { 0.05 };
+                    let ns = 20.0 + per_byte * job.size as f64;
+                    Row {
+                        alg: job.alg.clone(),
+                        imp: job.imp,
+                        size: job.size,
+                        ns_per_msg: ns,
+                        gb_per_s: job.size as f64 / ns,
+                        cycles_per_byte: Some(ns * 3.0 / job.size as f64),
+                        json: serde_json::json!({"alg": job.alg, "size": job.size, "ns_per_msg": ns}),
+                    }
+                })
+                .collect();
+            (rows, Some(3.0))
         }
     }
 
     #[test]
     fn a_run_renders_every_table_chart_and_file() {
-        let (results, badger) = measure(&mut Synthetic, Budget { measuring: Duration::ZERO }, "test");
+        let results = measure(&mut Synthetic { jobs: vec![] }, Budget { measuring: Duration::ZERO }, "test");
         assert!(results.missing.iter().all(|m| m.job.alg.starts_with("badger")));
-        let report = Report::new(results, badger);
+        assert_eq!(results.machine.clock_ghz, Some(3.0));
+        let report = Report::new(results);
         assert_eq!(report.tables.len(), 7);
         let text = report.to_text();
         assert!(text.contains("UMAC-64") && text.contains("Badger-64: not in this build"));

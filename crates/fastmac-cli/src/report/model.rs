@@ -21,6 +21,8 @@ pub struct Row {
     /// Core cycles per byte (ns times the measured core clock); `None` when
     /// the clock could not be measured.
     pub cycles_per_byte: Option<f64>,
+    /// The row as `fastmac bench --json` prints it (results.json copies it).
+    pub json: serde_json::Value,
 }
 
 /// A job that was not run, and why (the algorithm is not in this build,
@@ -52,6 +54,8 @@ pub struct Machine {
     pub nettle: String,
     /// The report's own parameters (`--quick`, time per measurement).
     pub run: String,
+    /// The machine as `fastmac bench --json` prints it.
+    pub json: serde_json::Value,
 }
 
 /// Everything one run produced.

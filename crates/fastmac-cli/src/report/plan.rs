@@ -94,6 +94,16 @@ pub const COMPARATOR_SIZES: &[usize] = &[32, 512, 1024, 1500, 4096, 65536];
 /// enough that the fixed costs vanish, short enough to stay in L2).
 pub const BADGER_HASH_SIZE: usize = 65536;
 
+/// Badger's table 1 is measured on Badger-64 (the paper's 2 x 32-bit tag).
+pub const BADGER_TABLE_ALG: &str = "badger-64";
+
+/// Badger-64's key setup alone, timed as a job of size 0.
+pub const BADGER_KEY_SETUP: &str = "badger-64/key-setup";
+
+/// Badger-64 in sequential mode (no IV setup: the pad is the next bytes of
+/// one keystream), timed on the empty message.
+pub const BADGER_SEQUENTIAL: &str = "badger-64/sequential";
+
 /// Comparators measured in the same run: Nettle's UMAC at the four tag
 /// lengths, RustCrypto's Poly1305 and HMAC-SHA256, and the read pass.
 pub const COMPARATORS: &[(&str, Impl)] = &[
@@ -152,6 +162,11 @@ pub fn jobs(extra: &[String]) -> Vec<Job> {
     for &(alg, imp) in SWEEP_COMPARATORS {
         add(alg, imp, SWEEP_SIZES);
     }
+    // Badger's table 1: finalization is the cost of the empty message, the
+    // hash per byte the difference to a long one.
+    add(BADGER_TABLE_ALG, Impl::Fastmac, &[0, BADGER_HASH_SIZE]);
+    add(BADGER_KEY_SETUP, Impl::Fastmac, &[0]);
+    add(BADGER_SEQUENTIAL, Impl::Fastmac, &[0]);
     jobs.into_iter().collect()
 }
 

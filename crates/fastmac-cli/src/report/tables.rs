@@ -261,8 +261,31 @@ pub struct BadgerCosts {
     pub finalize_iv: f64,
 }
 
+/// Badger's table 1 from the run's rows, or why it cannot be built.
+pub fn badger_costs(results: &Results) -> Result<BadgerCosts, String> {
+    let ghz = results.machine.clock_ghz.ok_or("the core clock was not measured")?;
+    let ns = |alg: &str, size| {
+        results.get(alg, Impl::Fastmac, size).map(|r| r.ns_per_msg).ok_or_else(|| {
+            results.why_missing(alg, Impl::Fastmac).unwrap_or("not measured").to_owned()
+        })
+    };
+    let empty = ns(plan::BADGER_TABLE_ALG, 0)?;
+    let long = ns(plan::BADGER_TABLE_ALG, plan::BADGER_HASH_SIZE)?;
+    Ok(BadgerCosts {
+        key_setup: ns(plan::BADGER_KEY_SETUP, 0)? * ghz,
+        hash_per_byte: (long - empty) * ghz / plan::BADGER_HASH_SIZE as f64,
+        finalize_no_iv: ns(plan::BADGER_SEQUENTIAL, 0)? * ghz,
+        finalize_iv: empty * ghz,
+    })
+}
+
 /// Table 4: Badger's table 1.
-pub fn badger(results: &Results, costs: Option<BadgerCosts>, missing_reason: Option<&str>) -> Table {
+pub fn badger(results: &Results) -> Table {
+    let measured = badger_costs(results);
+    let (costs, missing_reason) = match &measured {
+        Ok(costs) => (Some(*costs), None),
+        Err(reason) => (None, Some(reason.as_str())),
+    };
     let ours = |f: fn(&BadgerCosts) -> f64| costs.as_ref().map(f);
     let values = [
         ours(|c| c.key_setup),
