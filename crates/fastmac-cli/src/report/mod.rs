@@ -44,7 +44,7 @@ impl Budget {
 
 /// What the report asks of the bench module.
 pub trait Measurer {
-    /// The machine, the backend and the clock method.
+    /// The machine, the backend and the clock, after measuring.
     fn machine(&mut self) -> Machine;
     /// Algorithm names the library knows (for rows that appear once an
     /// issue lands, such as the gears).
@@ -52,15 +52,12 @@ pub trait Measurer {
     /// Gets ready to measure `jobs`; returns those that cannot be measured
     /// here (an algorithm not in this build, Nettle absent), with why.
     fn prepare(&mut self, jobs: &[Job]) -> Vec<Missing>;
-    /// Measures every prepared job of `size`, about `per_job` each, and
-    /// returns the rows and the core clock measured for them.
-    fn measure_size(&mut self, size: usize, per_job: Duration) -> (Vec<Row>, Option<f64>);
+    /// Measures every prepared job of `size`, about `per_job` each.
+    fn measure_size(&mut self, size: usize, per_job: Duration) -> Vec<Row>;
 }
 
 /// Runs every job of the seven tables within `budget`, with a progress bar.
 pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> Results {
-    let mut machine = measurer.machine();
-    machine.run = run.to_owned();
     let extra = plan::extra_acsa_algs(&measurer.known_algorithms());
     let jobs = plan::jobs(&extra);
     let mut missing = measurer.prepare(&jobs);
@@ -71,13 +68,10 @@ pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> Result
     let per_job = budget.measuring / todo.len().max(1) as u32;
     let mut progress = Progress::new(sizes.len());
     let mut rows = Vec::with_capacity(todo.len());
-    let mut clocks = Vec::new();
     for size in sizes {
         let count = todo.iter().filter(|j| j.size == size).count();
         progress.step(&format!("{count} MACs at {size} B"));
-        let (measured, ghz) = measurer.measure_size(size, per_job);
-        clocks.extend(ghz);
-        rows.extend(measured);
+        rows.extend(measurer.measure_size(size, per_job));
     }
     progress.finish();
     for job in todo {
@@ -85,8 +79,8 @@ pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> Result
             missing.push(Missing { job: job.clone(), reason: "the bench module returned no row".into() });
         }
     }
-    clocks.sort_by(f64::total_cmp);
-    machine.clock_ghz = clocks.get(clocks.len() / 2).copied();
+    let mut machine = measurer.machine();
+    machine.run = run.to_owned();
     Results::new(machine, rows, missing)
 }
 
@@ -185,7 +179,7 @@ mod tests {
                 cpu: "test CPU".into(),
                 cpus: 2,
                 backend: "portable".into(),
-                clock_ghz: None,
+                clock_ghz: Some(3.0),
                 clock_method: "synthetic".into(),
                 date: utc_now(),
                 nettle: "absent".into(),
@@ -201,8 +195,8 @@ mod tests {
             self.jobs = rest;
             badger.into_iter().map(|job| Missing { job, reason: "not in this build".into() }).collect()
         }
-        fn measure_size(&mut self, size: usize, _: Duration) -> (Vec<Row>, Option<f64>) {
-            let rows = self
+        fn measure_size(&mut self, size: usize, _: Duration) -> Vec<Row> {
+            self
                 .jobs
                 .iter()
                 .filter(|j| j.size == size)
@@ -219,8 +213,7 @@ mod tests {
                         json: serde_json::json!({"alg": job.alg, "size": job.size, "ns_per_msg": ns}),
                     }
                 })
-                .collect();
-            (rows, Some(3.0))
+                .collect()
         }
     }
 
