@@ -16,6 +16,8 @@ pub enum CliError {
     Hex { what: &'static str, reason: String },
     /// A file or stdin that could not be read.
     Io { what: String, source: io::Error },
+    /// Options that do not fit together (e.g. an SSH name without `--seq`).
+    Usage(String),
 }
 
 impl fmt::Display for CliError {
@@ -24,6 +26,7 @@ impl fmt::Display for CliError {
             CliError::Mac(err) => err.fmt(f),
             CliError::Hex { what, reason } => write!(f, "malformed hex in --{what}: {reason}"),
             CliError::Io { what, source } => write!(f, "cannot read {what}: {source}"),
+            CliError::Usage(message) => f.write_str(message),
         }
     }
 }
@@ -75,9 +78,9 @@ pub fn read_key(hex_key: Option<&str>, path: Option<&Path>, key_len: usize) -> R
     Ok(Zeroizing::new(key))
 }
 
-/// Streams a file (or stdin for `None` and `-`) into `mac` in 64 KiB reads,
+/// Streams a file (or stdin for `None` and `-`) into `sink` in 64 KiB reads,
 /// so input of any size runs in constant memory.
-pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result<(), CliError> {
+pub fn stream_into(path: Option<&Path>, sink: &mut dyn FnMut(&[u8])) -> Result<(), CliError> {
     let (mut reader, what): (Box<dyn Read>, String) = match path {
         None => (Box::new(io::stdin().lock()), "stdin".to_owned()),
         Some(p) if p == Path::new("-") => (Box::new(io::stdin().lock()), "stdin".to_owned()),
@@ -90,7 +93,7 @@ pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result
     loop {
         match reader.read(&mut buf) {
             Ok(0) => return Ok(()),
-            Ok(n) => mac.update(&buf[..n]),
+            Ok(n) => sink(&buf[..n]),
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
             Err(source) => return Err(CliError::Io { what, source }),
         }

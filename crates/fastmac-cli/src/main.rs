@@ -9,7 +9,8 @@ mod report;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use fastmac::{Algorithm, Error};
+use fastmac::ssh::{self, SshAlgorithm, SshMac};
+use fastmac::{Algorithm, DynMac, Error};
 use zeroize::Zeroizing;
 
 use input::{CliError, read_key, stream_into, unhex};
@@ -39,7 +40,8 @@ enum Command {
 
 #[derive(Args)]
 struct MacArgs {
-    /// Algorithm name, e.g. umac-64 (see `fastmac list`).
+    /// Algorithm name, e.g. umac-64, hmac-sha2-256, or with --seq an SSH
+    /// name such as umac-64-etm@openssh.com (see `fastmac list`).
     #[arg(long)]
     alg: String,
     /// Key in hex.
@@ -48,9 +50,13 @@ struct MacArgs {
     /// File holding the key: raw bytes of the key's length, or hex text.
     #[arg(long)]
     key_file: Option<std::path::PathBuf>,
-    /// Nonce in hex.
-    #[arg(long)]
-    nonce: String,
+    /// Nonce in hex (UMAC; HMAC takes none).
+    #[arg(long, conflicts_with = "seq")]
+    nonce: Option<String>,
+    /// SSH packet sequence number: MAC the input as SSH packet number N
+    /// under the SSH name given by --alg, exactly as OpenSSH does.
+    #[arg(long, value_name = "N")]
+    seq: Option<u32>,
     /// Input file; stdin when absent or "-".
     file: Option<std::path::PathBuf>,
 }
@@ -77,54 +83,115 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<Outcome, CliError> {
     match cli.command {
         Command::Tag(args) => {
-            let (mut mac, nonce) = keyed(&args)?;
-            stream_into(args.file.as_deref(), mac.as_mut())?;
-            let mut tag = vec![0u8; mac.tag_len()];
-            mac.finalize_reset_into(&nonce, &mut tag)?;
+            let tag = match keyed(&args)? {
+                Keyed::Plain { mut mac, nonce } => {
+                    stream_into(args.file.as_deref(), &mut |data| mac.update(data))?;
+                    let mut tag = vec![0u8; mac.tag_len()];
+                    mac.finalize_reset_into(&nonce, &mut tag)?;
+                    tag
+                }
+                Keyed::Ssh { mut mac, seq } => {
+                    let mut stream = mac.start(seq);
+                    stream_into(args.file.as_deref(), &mut |data| stream.update(data))?;
+                    stream.finish().to_vec()
+                }
+            };
             println!("{}", hex::encode(tag));
             Ok(Outcome::Done)
         }
         Command::Verify { mac: args, tag } => {
-            let (mut mac, nonce) = keyed(&args)?;
+            let keyed = keyed(&args)?;
             let tag = unhex("tag", &tag)?;
-            if tag.len() != mac.tag_len() {
-                return Err(Error::TagLength { expected: mac.tag_len(), got: tag.len() }.into());
+            if tag.len() != keyed.tag_len() {
+                return Err(Error::TagLength { expected: keyed.tag_len(), got: tag.len() }.into());
             }
-            stream_into(args.file.as_deref(), mac.as_mut())?;
-            match mac.verify_reset(&nonce, &tag) {
+            let verdict = match keyed {
+                Keyed::Plain { mut mac, nonce } => {
+                    stream_into(args.file.as_deref(), &mut |data| mac.update(data))?;
+                    mac.verify_reset(&nonce, &tag)
+                }
+                Keyed::Ssh { mut mac, seq } => {
+                    let mut stream = mac.start(seq);
+                    stream_into(args.file.as_deref(), &mut |data| stream.update(data))?;
+                    stream.verify(&tag)
+                }
+            };
+            match verdict {
                 Ok(()) => Ok(Outcome::Done),
                 Err(Error::InvalidTag) => Ok(Outcome::TagMismatch),
                 Err(err) => Err(err.into()),
             }
         }
         Command::List => {
-            println!("{:<12} {:>9} {:>11} {:>9}  forgery bound", "algorithm", "key (B)", "nonce (B)", "tag (B)");
-            for alg in Algorithm::ALL {
-                let info = alg.info();
-                let nonce = if info.min_nonce_len == info.max_nonce_len {
-                    info.min_nonce_len.to_string()
-                } else {
-                    format!("{}-{}", info.min_nonce_len, info.max_nonce_len)
-                };
-                println!(
-                    "{:<12} {:>9} {:>11} {:>9}  2^{} per attempt ({})",
-                    info.name, info.key_len, nonce, info.tag_len, info.forgery_bound_log2, info.bound_source
-                );
-            }
+            list();
             Ok(Outcome::Done)
         }
     }
 }
 
-/// The keyed MAC and the nonce, checked before any input is read.
-fn keyed(args: &MacArgs) -> Result<(Box<dyn fastmac::DynMac>, Vec<u8>), CliError> {
-    let alg = Algorithm::from_name(&args.alg)?;
+fn list() {
+    println!("{:<14} {:>9} {:>11} {:>9}  forgery bound", "algorithm", "key (B)", "nonce (B)", "tag (B)");
+    for alg in Algorithm::ALL {
+        let info = alg.info();
+        let nonce = if info.min_nonce_len == info.max_nonce_len {
+            info.min_nonce_len.to_string()
+        } else {
+            format!("{}-{}", info.min_nonce_len, info.max_nonce_len)
+        };
+        println!(
+            "{:<14} {:>9} {:>11} {:>9}  2^{} per attempt ({})",
+            info.name, info.key_len, nonce, info.tag_len, info.forgery_bound_log2, info.bound_source
+        );
+    }
+    println!();
+    println!("SSH MACs, as OpenSSH computes them (use --seq N in place of --nonce):");
+    println!("{:<31} {:>9} {:>9}  input", "ssh name", "key (B)", "tag (B)");
+    for alg in ssh::ALGORITHMS {
+        let input = if alg.etm { "uint32 length || ciphertext (etm)" } else { "packet" };
+        println!("{:<31} {:>9} {:>9}  {input}", alg.name, alg.key_len, alg.tag_len);
+    }
+}
+
+/// A keyed MAC ready to stream the input: nonce-based, or an SSH MAC with
+/// its packet sequence number.
+enum Keyed {
+    Plain { mac: Box<dyn DynMac>, nonce: Vec<u8> },
+    Ssh { mac: SshMac, seq: u32 },
+}
+
+impl Keyed {
+    fn tag_len(&self) -> usize {
+        match self {
+            Keyed::Plain { mac, .. } => mac.tag_len(),
+            Keyed::Ssh { mac, .. } => mac.tag_len(),
+        }
+    }
+}
+
+/// The keyed MAC and its nonce or sequence number, checked before any
+/// input is read.
+fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
+    if let Some(seq) = args.seq {
+        let alg = SshAlgorithm::from_name(&args.alg)?;
+        let key = read_key(args.key.as_deref(), args.key_file.as_deref(), alg.key_len)?;
+        return Ok(Keyed::Ssh { mac: SshMac::new(alg.name, &key)?, seq });
+    }
+    let alg = Algorithm::from_name(&args.alg).map_err(|err| {
+        if SshAlgorithm::from_name(&args.alg).is_ok() {
+            CliError::Usage(format!("{:?} is an SSH MAC: give the packet sequence number with --seq N", args.alg))
+        } else {
+            err.into()
+        }
+    })?;
     let info = alg.info();
-    let key: Zeroizing<Vec<u8>> = read_key(args.key.as_deref(), args.key_file.as_deref(), info.key_len)?;
-    let mac = alg.new_mac(&key)?;
-    let nonce = unhex("nonce", &args.nonce)?;
+    let nonce = match &args.nonce {
+        Some(text) => unhex("nonce", text)?,
+        None if info.max_nonce_len == 0 => Vec::new(),
+        None => return Err(CliError::Usage(format!("{} needs a nonce: --nonce HEX", info.name))),
+    };
     if !(info.min_nonce_len..=info.max_nonce_len).contains(&nonce.len()) {
         return Err(Error::NonceLength { min: info.min_nonce_len, max: info.max_nonce_len, got: nonce.len() }.into());
     }
-    Ok((mac, nonce))
+    let key: Zeroizing<Vec<u8>> = read_key(args.key.as_deref(), args.key_file.as_deref(), info.key_len)?;
+    Ok(Keyed::Plain { mac: alg.new_mac(&key)?, nonce })
 }

@@ -2,6 +2,7 @@
 //! (the CLI, and later the C and Python bindings).
 
 use crate::Error;
+use crate::hmac::{HashFunction, Hmac};
 use crate::umac::{self, Umac};
 
 /// A MAC algorithm fastmac implements.
@@ -16,6 +17,20 @@ pub enum Algorithm {
     Umac96,
     /// UMAC with 16-byte tags (RFC 4418).
     Umac128,
+    /// HMAC-MD5 (RFC 2104), 16-byte tags.
+    HmacMd5,
+    /// HMAC-MD5 truncated to 12 bytes (RFC 2403's HMAC-MD5-96).
+    HmacMd5Trunc96,
+    /// HMAC-SHA1, 20-byte tags.
+    HmacSha1,
+    /// HMAC-SHA1 truncated to 12 bytes (RFC 2404's HMAC-SHA-1-96).
+    HmacSha1Trunc96,
+    /// HMAC-RIPEMD160, 20-byte tags.
+    HmacRipemd160,
+    /// HMAC-SHA256, 32-byte tags.
+    HmacSha256,
+    /// HMAC-SHA512, 64-byte tags.
+    HmacSha512,
 }
 
 /// What a caller needs to know to use an algorithm.
@@ -39,8 +54,19 @@ pub struct AlgorithmInfo {
 
 impl Algorithm {
     /// Every algorithm, in the order `fastmac list` prints them.
-    pub const ALL: &'static [Algorithm] =
-        &[Algorithm::Umac32, Algorithm::Umac64, Algorithm::Umac96, Algorithm::Umac128];
+    pub const ALL: &'static [Algorithm] = &[
+        Algorithm::Umac32,
+        Algorithm::Umac64,
+        Algorithm::Umac96,
+        Algorithm::Umac128,
+        Algorithm::HmacMd5,
+        Algorithm::HmacMd5Trunc96,
+        Algorithm::HmacSha1,
+        Algorithm::HmacSha1Trunc96,
+        Algorithm::HmacRipemd160,
+        Algorithm::HmacSha256,
+        Algorithm::HmacSha512,
+    ];
 
     /// Looks an algorithm up by name (`umac-64`, ...), ignoring ASCII case.
     pub fn from_name(name: &str) -> Result<Algorithm, Error> {
@@ -63,11 +89,31 @@ impl Algorithm {
             forgery_bound_log2: -30.0 * (tag_len / 4) as f64,
             bound_source: "RFC 4418 section 1",
         };
+        // HMAC has no nonce; its key may have any length, the hash output
+        // length being RFC 2104 section 3's recommendation.
+        let hmac = |name, hash: HashFunction, tag_len: usize| AlgorithmInfo {
+            name,
+            key_len: hash.output_len(),
+            min_nonce_len: 0,
+            max_nonce_len: 0,
+            tag_len,
+            // Guessing a t-bit tag; HMAC is a PRF if the compression
+            // function is (Bellare, CRYPTO 2006), including for MD5 and SHA-1.
+            forgery_bound_log2: -8.0 * tag_len as f64,
+            bound_source: "tag guessing, if the compression function is a PRF: Bellare 2006",
+        };
         match self {
             Algorithm::Umac32 => umac("umac-32", 4),
             Algorithm::Umac64 => umac("umac-64", 8),
             Algorithm::Umac96 => umac("umac-96", 12),
             Algorithm::Umac128 => umac("umac-128", 16),
+            Algorithm::HmacMd5 => hmac("hmac-md5", HashFunction::Md5, 16),
+            Algorithm::HmacMd5Trunc96 => hmac("hmac-md5-96", HashFunction::Md5, 12),
+            Algorithm::HmacSha1 => hmac("hmac-sha1", HashFunction::Sha1, 20),
+            Algorithm::HmacSha1Trunc96 => hmac("hmac-sha1-96", HashFunction::Sha1, 12),
+            Algorithm::HmacRipemd160 => hmac("hmac-ripemd160", HashFunction::Ripemd160, 20),
+            Algorithm::HmacSha256 => hmac("hmac-sha2-256", HashFunction::Sha256, 32),
+            Algorithm::HmacSha512 => hmac("hmac-sha2-512", HashFunction::Sha512, 64),
         }
     }
 
@@ -78,6 +124,13 @@ impl Algorithm {
             Algorithm::Umac64 => Box::new(umac::Umac64::new_from_slice(key)?),
             Algorithm::Umac96 => Box::new(umac::Umac96::new_from_slice(key)?),
             Algorithm::Umac128 => Box::new(umac::Umac128::new_from_slice(key)?),
+            Algorithm::HmacMd5 => Box::new(Hmac::new(HashFunction::Md5, key)),
+            Algorithm::HmacMd5Trunc96 => Box::new(Hmac::new_truncated(HashFunction::Md5, key, 12)?),
+            Algorithm::HmacSha1 => Box::new(Hmac::new(HashFunction::Sha1, key)),
+            Algorithm::HmacSha1Trunc96 => Box::new(Hmac::new_truncated(HashFunction::Sha1, key, 12)?),
+            Algorithm::HmacRipemd160 => Box::new(Hmac::new(HashFunction::Ripemd160, key)),
+            Algorithm::HmacSha256 => Box::new(Hmac::new(HashFunction::Sha256, key)),
+            Algorithm::HmacSha512 => Box::new(Hmac::new(HashFunction::Sha512, key)),
         })
     }
 }
@@ -115,4 +168,29 @@ impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
     fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         Umac::verify_reset(self, nonce, tag)
     }
+}
+
+/// HMAC takes no nonce: only an empty one is accepted.
+impl DynMac for Hmac {
+    fn tag_len(&self) -> usize {
+        Hmac::tag_len(self)
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        Hmac::update(self, data);
+    }
+
+    fn finalize_reset_into(&mut self, nonce: &[u8], tag: &mut [u8]) -> Result<(), Error> {
+        check_no_nonce(nonce)?;
+        Hmac::finalize_reset_into(self, tag)
+    }
+
+    fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
+        check_no_nonce(nonce)?;
+        Hmac::verify_reset(self, tag)
+    }
+}
+
+fn check_no_nonce(nonce: &[u8]) -> Result<(), Error> {
+    if nonce.is_empty() { Ok(()) } else { Err(Error::NonceLength { min: 0, max: 0, got: nonce.len() }) }
 }

@@ -3,11 +3,16 @@
 //!
 //! * [`umac`]: UMAC (RFC 4418) with 32, 64, 96 and 128-bit tags,
 //!   byte-identical to OpenSSH's `umac-64/128@openssh.com`.
+//! * [`hmac`]: HMAC-MD5, -SHA1, -RIPEMD160, -SHA256 and -SHA512 (RustCrypto),
+//!   the baselines, with the `-96` truncations.
+//! * [`ssh`]: MACs by their SSH names, exactly as OpenSSH computes them.
 //! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
 //!   tools and bindings that choose at run time.
 
 pub mod algorithm;
 mod error;
+pub mod hmac;
+pub mod ssh;
 pub mod umac;
 
 pub use algorithm::{Algorithm, DynMac};

@@ -1,0 +1,149 @@
+//! The `ssh` module: MACs by SSH name, as OpenSSH's mac.c computes them.
+//! UMAC is checked against GNU Nettle with the sequence number as an 8-byte
+//! big-endian nonce; the HMACs against the RFC-checked `hmac` module over
+//! `uint32 seq || packet`. (The Python tests prove the same names against a
+//! real OpenSSH server.)
+
+mod common;
+
+use common::nettle::NettleUmac;
+use fastmac::Error;
+use fastmac::hmac::{HashFunction, Hmac};
+use fastmac::ssh::{ALGORITHMS, SshAlgorithm, SshMac};
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+const EXPECTED_NAMES: [&str; 19] = [
+    "umac-64@openssh.com",
+    "umac-128@openssh.com",
+    "umac-64-etm@openssh.com",
+    "umac-128-etm@openssh.com",
+    "hmac-sha2-256",
+    "hmac-sha2-512",
+    "hmac-sha1",
+    "hmac-sha1-96",
+    "hmac-md5",
+    "hmac-md5-96",
+    "hmac-ripemd160",
+    "hmac-ripemd160@openssh.com",
+    "hmac-sha2-256-etm@openssh.com",
+    "hmac-sha2-512-etm@openssh.com",
+    "hmac-sha1-etm@openssh.com",
+    "hmac-sha1-96-etm@openssh.com",
+    "hmac-md5-etm@openssh.com",
+    "hmac-md5-96-etm@openssh.com",
+    "hmac-ripemd160-etm@openssh.com",
+];
+
+#[test]
+fn every_openssh_name_is_listed_with_its_lengths() {
+    assert_eq!(ALGORITHMS.len(), EXPECTED_NAMES.len());
+    for name in EXPECTED_NAMES {
+        let alg = SshAlgorithm::from_name(name).unwrap();
+        assert_eq!(alg.etm, name.contains("-etm@"), "{name}");
+        // OpenSSH mac.c: key_len and tag length per name.
+        let (key_len, tag_len) = match name.split("-etm").next().unwrap().trim_end_matches("@openssh.com") {
+            "umac-64" => (16, 8),
+            "umac-128" => (16, 16),
+            "hmac-sha2-256" => (32, 32),
+            "hmac-sha2-512" => (64, 64),
+            "hmac-sha1" => (20, 20),
+            "hmac-sha1-96" => (20, 12),
+            "hmac-md5" => (16, 16),
+            "hmac-md5-96" => (16, 12),
+            "hmac-ripemd160" => (20, 20),
+            other => panic!("unexpected {other}"),
+        };
+        assert_eq!((alg.key_len, alg.tag_len), (key_len, tag_len), "{name}");
+        let mac = SshMac::new(name, &vec![1u8; key_len]).unwrap();
+        assert_eq!((mac.name(), mac.key_len(), mac.tag_len(), mac.is_etm()), (name, key_len, tag_len, alg.etm));
+    }
+}
+
+#[test]
+fn umac_names_equal_nettle_with_the_sequence_number_as_nonce() {
+    let mut rng = StdRng::seed_from_u64(0x5353_4800);
+    let mut buf = vec![0u8; 40_000];
+    for name in ["umac-64@openssh.com", "umac-128@openssh.com", "umac-64-etm@openssh.com", "umac-128-etm@openssh.com"] {
+        let key: [u8; 16] = rng.random();
+        let mut ours = SshMac::new(name, &key).unwrap();
+        let mut theirs = NettleUmac::new(ours.tag_len(), &key);
+        // Consecutive sequence numbers (the pad cache), wrap-around, random.
+        let seqs = (0..300u32).chain(u32::MAX - 5..=u32::MAX).chain((0..300).map(|_| rng.random::<u32>()).collect::<Vec<_>>());
+        for seq in seqs {
+            let len = rng.random_range(0..=buf.len());
+            rng.fill(&mut buf[..len]);
+            let packet = &buf[..len];
+            let tag = ours.compute(seq, packet);
+            let nonce = u64::from(seq).to_be_bytes();
+            assert_eq!(&tag[..], &theirs.mac(&nonce, packet)[..], "{name} seq {seq} len {len}");
+            ours.verify(seq, packet, &tag).unwrap();
+        }
+    }
+}
+
+#[test]
+fn hmac_names_hash_the_sequence_number_then_the_packet() {
+    let mut rng = StdRng::seed_from_u64(0x5353_4801);
+    for alg in ALGORITHMS.iter().filter(|a| a.name.starts_with("hmac-")) {
+        let hash = match alg.name {
+            n if n.starts_with("hmac-sha2-256") => HashFunction::Sha256,
+            n if n.starts_with("hmac-sha2-512") => HashFunction::Sha512,
+            n if n.starts_with("hmac-sha1") => HashFunction::Sha1,
+            n if n.starts_with("hmac-md5") => HashFunction::Md5,
+            n if n.starts_with("hmac-ripemd160") => HashFunction::Ripemd160,
+            n => panic!("{n}"),
+        };
+        let key: Vec<u8> = (0..alg.key_len).map(|_| rng.random()).collect();
+        let mut ours = SshMac::new(alg.name, &key).unwrap();
+        for _ in 0..200 {
+            let seq: u32 = rng.random();
+            let packet: Vec<u8> = (0..rng.random_range(0..3000)).map(|_| rng.random()).collect();
+            let mut reference = Hmac::new(hash, &key);
+            reference.update(&seq.to_be_bytes());
+            reference.update(&packet);
+            let mut full = vec![0u8; hash.output_len()];
+            reference.finalize_reset_into(&mut full).unwrap();
+            let tag = ours.compute(seq, &packet);
+            assert_eq!(&tag[..], &full[..alg.tag_len], "{}", alg.name);
+            // Streamed in two pieces.
+            let mut stream = ours.start(seq);
+            let (a, b) = packet.split_at(packet.len() / 3);
+            stream.update(a);
+            stream.update(b);
+            stream.verify(&tag).unwrap();
+        }
+    }
+}
+
+#[test]
+fn verify_rejects_wrong_tags_sequence_numbers_and_lengths() {
+    for alg in ALGORITHMS {
+        let mut mac = SshMac::new(alg.name, &vec![9u8; alg.key_len]).unwrap();
+        let packet = b"\x00\x00\x00\x0c\x0a\x05hello\x00\x00\x00";
+        let tag = mac.compute(7, packet);
+        mac.verify(7, packet, &tag).unwrap();
+        assert_eq!(mac.verify(8, packet, &tag), Err(Error::InvalidTag), "{}", alg.name);
+        for i in 0..tag.len() {
+            let mut bad = tag.to_vec();
+            bad[i] ^= 0x80;
+            assert_eq!(mac.verify(7, packet, &bad), Err(Error::InvalidTag), "{}", alg.name);
+        }
+        assert_eq!(
+            mac.verify(7, packet, &tag[..tag.len() - 1]),
+            Err(Error::TagLength { expected: alg.tag_len, got: alg.tag_len - 1 })
+        );
+        // Still in sync after the failures.
+        mac.verify(7, packet, &tag).unwrap();
+    }
+}
+
+#[test]
+fn bad_names_and_keys_are_typed_errors() {
+    assert_eq!(SshMac::new("umac-32@openssh.com", &[0; 16]).unwrap_err(), Error::UnknownAlgorithm("umac-32@openssh.com".into()));
+    // SSH names are case-sensitive.
+    assert!(matches!(SshMac::new("HMAC-SHA1", &[0; 20]), Err(Error::UnknownAlgorithm(_))));
+    assert_eq!(SshMac::new("umac-64@openssh.com", &[0; 15]).unwrap_err(), Error::KeyLength { expected: 16, got: 15 });
+    assert_eq!(SshMac::new("hmac-sha2-256", &[0; 16]).unwrap_err(), Error::KeyLength { expected: 32, got: 16 });
+    let err = SshMac::new("hmac-sha2-512", &[0xAB; 63]).unwrap_err().to_string();
+    assert_eq!(err, "wrong key length: expected 64 bytes, got 63");
+}
