@@ -35,6 +35,25 @@ pub enum Error {
     InvalidTag,
     /// No algorithm has this name.
     UnknownAlgorithm(String),
+    /// The all-zero nonce, which Badger reserves: its Rabbit pad would be
+    /// Badger key material (badger.md section 5).
+    ZeroNonce,
+    /// The message is longer than the keyed object can hash.
+    MessageTooLong {
+        /// Longest accepted message, in bytes.
+        max: u64,
+    },
+    /// A numeric parameter is outside its range.
+    OutOfRange {
+        /// What the parameter is.
+        what: &'static str,
+        /// Smallest accepted value.
+        min: usize,
+        /// Largest accepted value.
+        max: usize,
+        /// Value given.
+        got: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -54,6 +73,13 @@ impl fmt::Display for Error {
             }
             Error::InvalidTag => f.write_str("invalid tag: the message is not authentic"),
             Error::UnknownAlgorithm(name) => write!(f, "unknown algorithm {name:?}"),
+            Error::ZeroNonce => {
+                f.write_str("nonce 0 is reserved: its pad would repeat key material; use a nonzero nonce")
+            }
+            Error::MessageTooLong { max } => write!(f, "message too long: at most {max} bytes"),
+            Error::OutOfRange { what, min, max, got } => {
+                write!(f, "{what} must be {min} to {max}, got {got}")
+            }
         }
     }
 }

@@ -6,10 +6,14 @@
 //! * [`hmac`]: HMAC-MD5, -SHA1, -RIPEMD160, -SHA256 and -SHA512 (RustCrypto),
 //!   the baselines, with the `-96` truncations.
 //! * [`ssh`]: MACs by their SSH names, exactly as OpenSSH computes them.
+//! * [`badger`]: Badger (Boesgaard, Christensen, Zenner 2005), the tree-hash
+//!   MAC on Rabbit, with 32 to 160-bit tags, nonce and sequential modes and
+//!   verifier-selectable assurance.
 //! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
 //!   tools and bindings that choose at run time.
 
 pub mod algorithm;
+pub mod badger;
 mod error;
 pub mod hmac;
 pub mod ssh;

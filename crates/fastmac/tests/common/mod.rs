@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: the known-answer file reader.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod badger_ref;
 pub mod nettle;
 
 use std::path::PathBuf;
