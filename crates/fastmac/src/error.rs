@@ -54,6 +54,22 @@ pub enum Error {
         /// Value given.
         got: usize,
     },
+    /// A gears datagram is malformed.
+    Wire(crate::gears::WireError),
+    /// A payload longer than a gears datagram can carry.
+    PayloadTooLong {
+        /// Longest payload, in bytes.
+        max: usize,
+        /// Bytes given.
+        got: usize,
+    },
+    /// A gears sender used every sequence number of its epoch (they never
+    /// wrap): it must rekey.
+    SequenceExhausted,
+    /// A gears sender used every key epoch: a new session secret is needed.
+    EpochsExhausted,
+    /// A gears configuration that cannot work.
+    GearsConfig(&'static str),
 }
 
 impl fmt::Display for Error {
@@ -80,8 +96,19 @@ impl fmt::Display for Error {
             Error::OutOfRange { what, min, max, got } => {
                 write!(f, "{what} must be {min} to {max}, got {got}")
             }
+            Error::Wire(e) => write!(f, "malformed gears datagram: {e}"),
+            Error::PayloadTooLong { max, got } => write!(f, "payload of {got} bytes exceeds the {max}-byte maximum"),
+            Error::SequenceExhausted => f.write_str("sequence numbers of this epoch are used up: rekey"),
+            Error::EpochsExhausted => f.write_str("key epochs are used up: a new session secret is needed"),
+            Error::GearsConfig(why) => write!(f, "invalid gears configuration: {why}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl From<crate::gears::WireError> for Error {
+    fn from(e: crate::gears::WireError) -> Self {
+        Error::Wire(e)
+    }
+}

@@ -9,12 +9,15 @@
 //! * [`badger`]: Badger (Boesgaard, Christensen, Zenner 2005), the tree-hash
 //!   MAC on Rabbit, with 32 to 160-bit tags, nonce and sequential modes and
 //!   verifier-selectable assurance.
+//! * [`gears`]: adaptive datagram authentication whose receivers choose
+//!   how much to verify.
 //! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
 //!   tools and bindings that choose at run time.
 
 pub mod algorithm;
 pub mod badger;
 mod error;
+pub mod gears;
 pub mod hmac;
 pub mod ssh;
 pub mod umac;

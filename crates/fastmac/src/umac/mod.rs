@@ -29,6 +29,7 @@
 //! Use one tag length per key.
 
 mod kdf;
+mod nested;
 mod nh;
 mod uhash;
 
@@ -39,6 +40,7 @@ use zeroize::Zeroize;
 
 use crate::Error;
 pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
+pub use nested::{FIELD_LEN, NestedUmac};
 use kdf::{Pdf, check_nonce};
 use uhash::{UhashKey, UhashState};
 

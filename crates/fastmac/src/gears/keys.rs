@@ -1,0 +1,179 @@
+//! Per-epoch keys, derived from the session secret with HKDF-SHA-256
+//! (gears.md section 6.3), and the tag computations that use them.
+//!
+//! `K_umac`, `K_hmac` and `K_sample` come from distinct HKDF `info`
+//! strings that end in the big-endian epoch, so every algorithm and every
+//! epoch has its own key. The UMAC prefix gears share `K_umac`, which is
+//! safe because they all use the same whole-block pad (umac.md 3.5); the
+//! native UMAC-32/64 PDF is never called with it (umac.md 3.4).
+
+use hkdf::Hkdf;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+use zeroize::{Zeroize, Zeroizing};
+
+use super::HMAC_TAG_LEN;
+use super::level::{Level, SampleRate};
+use super::sample::Sampler;
+use crate::Error;
+use crate::umac::{FIELD_LEN, NestedUmac};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The session secret every epoch key is derived from (a PSK in the
+/// demonstration; a key-exchange exporter in a deployment).
+#[derive(Clone)]
+pub struct SessionSecret(Zeroizing<Vec<u8>>);
+
+impl SessionSecret {
+    /// Shortest secret accepted: 128 bits.
+    pub const MIN_LEN: usize = 16;
+
+    /// Wraps a secret of at least 16 bytes.
+    pub fn new(secret: &[u8]) -> Result<Self, Error> {
+        if secret.len() < Self::MIN_LEN {
+            return Err(Error::KeyLength { expected: Self::MIN_LEN, got: secret.len() });
+        }
+        Ok(SessionSecret(Zeroizing::new(secret.to_vec())))
+    }
+}
+
+impl core::fmt::Debug for SessionSecret {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SessionSecret(..)")
+    }
+}
+
+/// The keys of one epoch.
+#[derive(Clone)]
+pub struct EpochKeys {
+    epoch: u16,
+    umac: NestedUmac,
+    hmac: HmacSha256,
+    sampler: Sampler,
+}
+
+impl EpochKeys {
+    /// `K_x = HKDF-SHA-256(secret, info = "gears v1 x" || BE16(epoch))`.
+    pub fn derive(secret: &SessionSecret, epoch: u16) -> Self {
+        let hkdf = Hkdf::<Sha256>::new(None, &secret.0);
+        let expand = |label: &str, out: &mut [u8]| {
+            let mut info = label.as_bytes().to_vec();
+            info.extend_from_slice(&epoch.to_be_bytes());
+            hkdf.expand(&info, out).expect("HKDF-SHA-256 outputs up to 8160 bytes");
+        };
+        let mut k_umac = [0u8; 16];
+        let mut k_hmac = [0u8; 32];
+        let mut k_sample = [0u8; 32];
+        expand("gears v1 umac", &mut k_umac);
+        expand("gears v1 hmac", &mut k_hmac);
+        expand("gears v1 sample", &mut k_sample);
+        let keys = EpochKeys {
+            epoch,
+            umac: NestedUmac::new(&k_umac),
+            hmac: HmacSha256::new_from_slice(&k_hmac).expect("HMAC takes any key length"),
+            sampler: Sampler::new(&k_sample),
+        };
+        k_umac.zeroize();
+        k_hmac.zeroize();
+        k_sample.zeroize();
+        keys
+    }
+
+    /// The epoch these keys belong to.
+    pub fn epoch(&self) -> u16 {
+        self.epoch
+    }
+
+    /// The 16-byte UMAC-128 field of `msg` (one pass, four iterations).
+    pub fn field(&self, nonce: &[u8], msg: &[u8]) -> [u8; FIELD_LEN] {
+        self.umac.field(nonce, msg).expect("gear nonces are 8 or 12 bytes")
+    }
+
+    /// The first `out.len()` bytes of the field, with only the iterations
+    /// they need (sender-side gear lowering, gears.md 6.4).
+    pub fn field_prefix(&self, nonce: &[u8], msg: &[u8], out: &mut [u8]) {
+        self.umac.prefix_into(nonce, msg, out).expect("gear nonces are 8 or 12 bytes, prefixes 1 to 16")
+    }
+
+    /// HMAC-SHA-256 truncated to 128 bits (RFC 4868 style).
+    pub fn hmac_tag(&self, msg: &[u8]) -> [u8; HMAC_TAG_LEN] {
+        let mut mac = self.hmac.clone();
+        mac.update(msg);
+        let full = mac.finalize().into_bytes();
+        let mut tag = [0u8; HMAC_TAG_LEN];
+        tag.copy_from_slice(&full[..HMAC_TAG_LEN]);
+        tag
+    }
+
+    /// The tag of the experimental partial MAC S-L.
+    pub fn sample_tag(&self, rate: SampleRate, nonce: &[u8], header: &[u8], payload: &[u8]) -> [u8; 8] {
+        self.sampler.tag(rate, nonce, header, payload)
+    }
+
+    /// Checks a packet's tags at `level`, in constant time: the first
+    /// `level.umac_bytes()` of `umac_tag` (which must be at least that
+    /// long), and the HMAC tag when the level requires it.
+    pub fn verify_level(
+        &self,
+        level: Level,
+        nonce: &[u8],
+        msg: &[u8],
+        umac_tag: &[u8],
+        hmac_tag: Option<&[u8]>,
+    ) -> Result<(), Error> {
+        let n = level.umac_bytes();
+        let prefix = umac_tag.get(..n).ok_or(Error::TagLength { expected: n, got: umac_tag.len() })?;
+        let umac_ok = self.umac.verify_prefix(nonce, msg, prefix);
+        if level.checks_hmac() {
+            let tag = hmac_tag.ok_or(Error::TagLength { expected: HMAC_TAG_LEN, got: 0 })?;
+            if tag.len() != HMAC_TAG_LEN {
+                return Err(Error::TagLength { expected: HMAC_TAG_LEN, got: tag.len() });
+            }
+            let mut mac = self.hmac.clone();
+            mac.update(msg);
+            let hmac_ok = mac.verify_truncated_left(tag).is_ok();
+            // Both are computed before either result is looked at.
+            return if umac_ok.is_ok() & hmac_ok { Ok(()) } else { Err(Error::InvalidTag) };
+        }
+        umac_ok
+    }
+
+    /// Checks an S-L tag in constant time.
+    pub fn verify_sample(
+        &self,
+        rate: SampleRate,
+        nonce: &[u8],
+        header: &[u8],
+        payload: &[u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        self.sampler.verify(rate, nonce, header, payload, tag)
+    }
+}
+
+impl core::fmt::Debug for EpochKeys {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "EpochKeys {{ epoch: {}, .. }}", self.epoch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epochs_and_algorithms_get_distinct_keys() {
+        let secret = SessionSecret::new(&[7u8; 32]).unwrap();
+        let (k0, k1) = (EpochKeys::derive(&secret, 0), EpochKeys::derive(&secret, 1));
+        let nonce = [0u8; 12];
+        assert_ne!(k0.field(&nonce, b"m"), k1.field(&nonce, b"m"));
+        assert_ne!(k0.hmac_tag(b"m"), k1.hmac_tag(b"m"));
+        assert_ne!(k0.field(&nonce, b"m")[..], k0.hmac_tag(b"m")[..]);
+    }
+
+    #[test]
+    fn short_secret_is_rejected() {
+        assert_eq!(SessionSecret::new(&[1u8; 15]).unwrap_err(), Error::KeyLength { expected: 16, got: 15 });
+    }
+}

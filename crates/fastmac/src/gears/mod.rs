@@ -1,0 +1,59 @@
+//! Adaptive gears: datagram authentication whose receivers choose how much
+//! to verify (gears.md section 6, after DARPA's ACSA, section 2).
+//!
+//! * One pass, every strength: the sender computes the 16-byte UMAC-128
+//!   field once ([`crate::umac::NestedUmac`]); a receiver at depth `j`
+//!   checks its first `4j` bytes with `j` UHASH iterations.
+//! * [`wire`]: the v1 datagram format and its typed-error parser.
+//! * [`Receiver`]: replay pre-check (RFC 6479 window per epoch and
+//!   sender), the level from the [`policy`] engine, CPU-budget shedding,
+//!   constant-time verification, rekey with a grace period.
+//! * [`table`]: the gears with their bounds and calibrated costs.
+//!
+//! **Group keys authenticate the group, not the source**: any holder of
+//! the session secret can forge to the other receivers. Multicast source
+//! authentication needs signatures or TESLA (gears.md 6.1). The receiver's
+//! depth is never on the wire, so an attacker cannot tell how much a
+//! receiver checks.
+//!
+//! ```
+//! use std::time::Duration;
+//! use fastmac::gears::{Level, Profile, Receiver, ReceiverConfig, Sender, SenderConfig,
+//!     SessionSecret, Verdict, PolicyConfig};
+//!
+//! let secret = SessionSecret::new(&[42u8; 32])?;
+//! let t = Duration::ZERO;
+//! let mut sender = Sender::new(secret.clone(), SenderConfig::new(Profile::U128), t)?;
+//! let policy = PolicyConfig::new(Level::U64, Level::U128, Vec::new());
+//! let mut receiver = Receiver::new(secret, ReceiverConfig::new(policy, 1e9), t);
+//! let datagram = sender.seal(t, b"hello")?;
+//! let Verdict::Delivered(d) = receiver.receive(t, &datagram) else { panic!() };
+//! assert_eq!(d.payload, b"hello");
+//! assert!(matches!(receiver.receive(t, &datagram), Verdict::RejectedReplay(_)));
+//! # Ok::<(), fastmac::Error>(())
+//! ```
+
+mod cost;
+mod keys;
+mod level;
+pub mod policy;
+mod receiver;
+mod rekey;
+mod replay;
+mod sample;
+mod sender;
+pub mod table;
+pub mod wire;
+
+pub use cost::{CostModel, time_per_call};
+pub use keys::{EpochKeys, SessionSecret};
+pub use level::{Level, Profile, SampleRate};
+pub use policy::{Observation, PolicyConfig, PolicyState};
+pub use receiver::{Assurance, Counters, Delivery, FormatReject, Receiver, ReceiverConfig, Verdict};
+pub use rekey::RekeyLimits;
+pub use replay::{DEFAULT_WINDOW, ReplayError, ReplayWindow};
+pub use sender::{SEQ_HARD_STOP, SEQ_HARD_STOP_RFC_PREFIX, Sender, SenderConfig};
+pub use wire::{NonceMode, WireError};
+
+/// Bytes of the HMAC-SHA-256-128 tag of profile U128+H128.
+pub const HMAC_TAG_LEN: usize = 16;

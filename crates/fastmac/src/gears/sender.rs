@@ -1,0 +1,142 @@
+//! The sender (gears.md 6.4): numbers packets, tags them under the current
+//! epoch's keys, and rekeys on the usage limits of section 6.8.
+
+use std::time::Duration;
+
+use super::keys::{EpochKeys, SessionSecret};
+use super::level::Profile;
+use super::rekey::RekeyLimits;
+use super::wire::{HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
+use crate::Error;
+
+/// Highest sequence number a sender uses in an epoch: it never wraps
+/// (gears.md 6.4: hard stop at 2^64 - 2^16).
+pub const SEQ_HARD_STOP: u64 = u64::MAX - (1 << 16) + 1;
+/// In [`NonceMode::RfcPrefix`] the nonce is `4 * seq`, so seq stays below
+/// 2^62.
+pub const SEQ_HARD_STOP_RFC_PREFIX: u64 = 1 << 62;
+
+/// How a sender tags.
+#[derive(Clone, Debug)]
+pub struct SenderConfig {
+    /// The profile of every packet.
+    pub profile: Profile,
+    /// How the nonce is formed.
+    pub nonce_mode: NonceMode,
+    /// This sender's id in a group (0 for unicast).
+    pub sender_id: u32,
+    /// When to move to the next epoch.
+    pub limits: RekeyLimits,
+    /// The first epoch.
+    pub first_epoch: u16,
+}
+
+impl SenderConfig {
+    /// Unicast, group nonces, default limits, epoch 0.
+    pub fn new(profile: Profile) -> Self {
+        SenderConfig {
+            profile,
+            nonce_mode: NonceMode::Group,
+            sender_id: 0,
+            limits: RekeyLimits::default(),
+            first_epoch: 0,
+        }
+    }
+}
+
+/// A sender of gears datagrams.
+pub struct Sender {
+    secret: SessionSecret,
+    config: SenderConfig,
+    keys: EpochKeys,
+    next_seq: u64,
+    epoch_started: Duration,
+}
+
+impl Sender {
+    /// A sender starting its first epoch at time `now`.
+    pub fn new(secret: SessionSecret, config: SenderConfig, now: Duration) -> Result<Self, Error> {
+        if config.nonce_mode == NonceMode::RfcPrefix && config.sender_id != 0 {
+            return Err(Error::GearsConfig("the RFC-prefix nonce mode is unicast only (sender_id 0)"));
+        }
+        let keys = EpochKeys::derive(&secret, config.first_epoch);
+        Ok(Sender { secret, keys, next_seq: 0, epoch_started: now, config })
+    }
+
+    /// The current epoch.
+    pub fn epoch(&self) -> u16 {
+        self.keys.epoch()
+    }
+
+    /// The sequence number the next packet gets.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Moves to the next epoch now (sequence numbers restart at 0).
+    pub fn rekey(&mut self, now: Duration) -> Result<(), Error> {
+        let epoch = self.epoch().checked_add(1).ok_or(Error::EpochsExhausted)?;
+        self.keys = EpochKeys::derive(&self.secret, epoch);
+        self.next_seq = 0;
+        self.epoch_started = now;
+        Ok(())
+    }
+
+    /// Authenticates `payload` into a datagram, rekeying first if a usage
+    /// limit is reached.
+    pub fn seal(&mut self, now: Duration, payload: &[u8]) -> Result<Vec<u8>, Error> {
+        if payload.len() > MAX_PAYLOAD {
+            return Err(Error::PayloadTooLong { max: MAX_PAYLOAD, got: payload.len() });
+        }
+        if self.config.limits.sender_must_rekey(self.next_seq, now.saturating_sub(self.epoch_started)) {
+            self.rekey(now)?;
+        }
+        let stop = match self.config.nonce_mode {
+            NonceMode::Group => SEQ_HARD_STOP,
+            NonceMode::RfcPrefix => SEQ_HARD_STOP_RFC_PREFIX,
+        };
+        if self.next_seq >= stop {
+            return Err(Error::SequenceExhausted);
+        }
+        let profile = self.config.profile;
+        let header = Header {
+            profile,
+            epoch: self.epoch(),
+            sender_id: self.config.sender_id,
+            seq: self.next_seq,
+            payload_len: payload.len() as u16,
+        };
+        let mut out = Vec::with_capacity(HEADER_LEN + payload.len() + profile.tag_len());
+        out.extend_from_slice(&header.encode());
+        out.extend_from_slice(payload);
+        let nonce = header.nonce(self.config.nonce_mode);
+        match profile {
+            Profile::Sample(rate) => {
+                let tag = self.keys.sample_tag(rate, nonce.as_bytes(), &out[..HEADER_LEN], payload);
+                out.extend_from_slice(&tag);
+            }
+            Profile::U128H128 => {
+                let field = self.keys.field(nonce.as_bytes(), &out);
+                let hmac = self.keys.hmac_tag(&out);
+                out.extend_from_slice(&field);
+                out.extend_from_slice(&hmac);
+            }
+            _ => {
+                // The whole field for U128; a shorter profile computes only
+                // the iterations its prefix needs (gear lowering, 6.4).
+                let mut tag = [0u8; 16];
+                let len = profile.umac_len();
+                self.keys.field_prefix(nonce.as_bytes(), &out, &mut tag[..len]);
+                out.extend_from_slice(&tag[..len]);
+            }
+        }
+        self.next_seq += 1;
+        Ok(out)
+    }
+}
+
+impl core::fmt::Debug for Sender {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Sender {{ epoch: {}, next_seq: {}, .. }}", self.epoch(), self.next_seq)
+    }
+}
