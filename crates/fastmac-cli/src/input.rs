@@ -16,7 +16,8 @@ pub enum CliError {
     Hex { what: &'static str, reason: String },
     /// A file or stdin that could not be read.
     Io { what: String, source: io::Error },
-    /// Options that do not fit together (e.g. an SSH name without `--seq`).
+    /// A bad combination or value of options (e.g. an SSH name without
+    /// `--seq`).
     Usage(String),
 }
 

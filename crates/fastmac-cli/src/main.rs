@@ -3,6 +3,7 @@
 //! Exit status: 0 on success (and for a valid tag), 1 for a tag that does
 //! not verify, 2 for bad input (with a one-line message on stderr).
 
+mod bench;
 mod input;
 mod report;
 
@@ -36,6 +37,8 @@ enum Command {
     },
     /// List the algorithms with their key, nonce and tag lengths and forgery bounds.
     List,
+    /// Measure fastmac against Nettle, HMAC-SHA256, Poly1305 and the read limit.
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Args)]
@@ -121,6 +124,10 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
                 Err(Error::InvalidTag) => Ok(Outcome::TagMismatch),
                 Err(err) => Err(err.into()),
             }
+        }
+        Command::Bench(args) => {
+            bench::run(&args)?;
+            Ok(Outcome::Done)
         }
         Command::List => {
             list();

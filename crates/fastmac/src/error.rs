@@ -70,6 +70,9 @@ pub enum Error {
     EpochsExhausted,
     /// A gears configuration that cannot work.
     GearsConfig(&'static str),
+    /// An NH backend was asked for by a name that does not exist or that
+    /// this CPU cannot run (see `umac::Backend`).
+    Backend(String),
 }
 
 impl fmt::Display for Error {
@@ -101,6 +104,7 @@ impl fmt::Display for Error {
             Error::SequenceExhausted => f.write_str("sequence numbers of this epoch are used up: rekey"),
             Error::EpochsExhausted => f.write_str("key epochs are used up: a new session secret is needed"),
             Error::GearsConfig(why) => write!(f, "invalid gears configuration: {why}"),
+            Error::Backend(reason) => f.write_str(reason),
         }
     }
 }

@@ -31,6 +31,8 @@
 mod kdf;
 mod nested;
 mod nh;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod uhash;
 
 use aes::Aes128;
@@ -41,8 +43,9 @@ use zeroize::Zeroize;
 use crate::Error;
 pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use nested::{FIELD_LEN, NestedUmac};
+pub use nh::Backend;
 use kdf::{Pdf, check_nonce};
-use uhash::{UhashKey, UhashState};
+use uhash::{L1_CHUNK, UhashKey, UhashState, uhash_short};
 
 /// UMAC key length in bytes (an AES-128 key).
 pub const KEY_LEN: usize = 16;
@@ -77,13 +80,32 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
         TAG_LEN / 4
     };
 
-    /// Expands a 16-byte key (all key derivation happens here, once).
+    /// Expands a 16-byte key (all key derivation happens here, once), for
+    /// the NH backend [`Backend::detect`] picks.
     pub fn new(key: &[u8; KEY_LEN]) -> Self {
+        Self::expand(key, Backend::detect())
+    }
+
+    /// Like [`Umac::new`] with a chosen NH backend, for tests and
+    /// benchmarks; an error if this CPU cannot run it.
+    pub fn with_backend(key: &[u8; KEY_LEN], backend: Backend) -> Result<Self, Error> {
+        if !backend.is_supported() {
+            return Err(Error::Backend(format!("NH backend {backend} is not supported on this CPU or target")));
+        }
+        Ok(Self::expand(key, backend))
+    }
+
+    /// The NH backend this object hashes with.
+    pub fn backend(&self) -> Backend {
+        self.key.l1.backend()
+    }
+
+    fn expand(key: &[u8; KEY_LEN], backend: Backend) -> Self {
         let mut key_bytes = Array::from(*key);
         let cipher = Aes128::new(&key_bytes);
         key_bytes.zeroize();
         Umac {
-            key: UhashKey::derive(&cipher, Self::ITERS),
+            key: UhashKey::derive(&cipher, Self::ITERS, backend),
             pdf: Pdf::new(&cipher),
             stream: UhashState::default(),
         }
@@ -99,6 +121,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// The tag of `msg` under `nonce` (1 to 16 bytes), in one call.
     ///
     /// Leaves any streamed input (see [`Umac::update`]) untouched.
+    #[inline]
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
         let mut tag = self.uhash(msg);
@@ -116,11 +139,16 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// UHASH alone (RFC 4418 section 5.1): the tag before the pad is XORed
     /// in. It is not a MAC; it is exposed for constructions such as the
     /// gears layer that pad it themselves.
+    #[inline]
     pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
-        let mut state = UhashState::default();
-        state.update(&self.key, Self::ITERS, msg);
         let mut out = [0u8; TAG_LEN];
-        state.finalize(&self.key, Self::ITERS, &mut out);
+        if msg.len() <= L1_CHUNK {
+            uhash_short(&self.key, Self::ITERS, msg, &mut out);
+        } else {
+            let mut state = UhashState::default();
+            state.update(&self.key, Self::ITERS, msg);
+            state.finalize(&self.key, Self::ITERS, &mut out);
+        }
         out
     }
 

@@ -20,7 +20,7 @@ use zeroize::Zeroize;
 
 use super::kdf::{check_nonce, kdf};
 use super::uhash::{MAX_ITERS, UhashKey, UhashState};
-use super::KEY_LEN;
+use super::{Backend, KEY_LEN};
 use crate::Error;
 
 /// Longest prefix: the whole UMAC-128 field.
@@ -57,7 +57,8 @@ impl NestedUmac {
         kdf(&cipher, 0, &mut k_prime);
         let pad_cipher = Aes128::new(&Array::from(k_prime));
         k_prime.zeroize();
-        NestedUmac { key: UhashKey::derive(&cipher, MAX_ITERS), pad_cipher }
+        // The NH backend the CPU supports, as for Umac::new.
+        NestedUmac { key: UhashKey::derive(&cipher, MAX_ITERS, Backend::detect()), pad_cipher }
     }
 
     /// The whole 16-byte field: exactly the RFC 4418 UMAC-128 tag.

@@ -17,14 +17,14 @@ use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::kdf::kdf;
-use super::nh::{BLOCK, nh_update};
+use super::nh::{self, BLOCK, Backend, NhKey};
 
 /// Most UHASH iterations (UMAC-128 has 4; one per 32 bits of tag).
 pub(crate) const MAX_ITERS: usize = 4;
 /// L1-HASH chunk: 1024 bytes of message.
 pub(crate) const L1_CHUNK: usize = 1024;
 /// L1 key words: 1024 bytes plus 16 more per extra iteration (Toeplitz shift).
-pub(crate) const L1_KEY_WORDS: usize = (L1_CHUNK + 16 * (MAX_ITERS - 1)) / 4;
+const L1_KEY_WORDS: usize = nh::KEY_WORDS;
 
 /// L1 outputs hashed under POLY64 before L2-HASH moves to POLY128: 2^17 bytes
 /// of L1 output, 8 bytes each (RFC 4418 section 5.3.1).
@@ -41,8 +41,8 @@ const P128: u128 = 0u128.wrapping_sub(159); // 2^128 - 159
 /// shorter tag would derive.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct UhashKey {
-    /// L1Key as big-endian 32-bit words.
-    pub(crate) l1: [u32; L1_KEY_WORDS],
+    /// L1Key, laid out for the NH backend that hashes with it.
+    pub(crate) l1: NhKey,
     /// Per iteration: k64 of L2-HASH, masked with 0x01ffffff01ffffff.
     l2_64: [u64; MAX_ITERS],
     /// Per iteration: k128 of L2-HASH, masked likewise.
@@ -54,11 +54,13 @@ pub(crate) struct UhashKey {
 }
 
 impl UhashKey {
-    /// Derives key material for `iters` iterations from the AES key K.
-    pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
+    /// Derives key material for `iters` iterations from the AES key K, with
+    /// L1Key laid out for `backend` (which the caller checked is supported).
+    pub(crate) fn derive(cipher: &Aes128, iters: usize, backend: Backend) -> Self {
         debug_assert!((1..=MAX_ITERS).contains(&iters));
+        let mut l1_words = [0u32; L1_KEY_WORDS];
         let mut key = UhashKey {
-            l1: [0; L1_KEY_WORDS],
+            l1: NhKey::new(&l1_words, backend),
             l2_64: [0; MAX_ITERS],
             l2_128: [0; MAX_ITERS],
             l3_1: [[0; 8]; MAX_ITERS],
@@ -69,9 +71,11 @@ impl UhashKey {
         // L1Key = KDF(K, 1, 1024 + (iters - 1) * 16)
         let l1_len = L1_CHUNK + 16 * (iters - 1);
         kdf(cipher, 1, &mut buf[..l1_len]);
-        for (word, bytes) in key.l1.iter_mut().zip(buf[..l1_len].chunks_exact(4)) {
+        for (word, bytes) in l1_words.iter_mut().zip(buf[..l1_len].chunks_exact(4)) {
             *word = u32::from_be_bytes(bytes.try_into().expect("4 bytes"));
         }
+        key.l1 = NhKey::new(&l1_words, backend);
+        l1_words.zeroize();
 
         // L2Key = KDF(K, 2, iters * 24): per iteration k64 then k128, masked.
         kdf(cipher, 2, &mut buf[..24 * iters]);
@@ -144,6 +148,18 @@ impl UhashState {
             if self.chunk_len == L1_CHUNK {
                 self.close_chunk(key, iters);
             }
+            #[cfg(feature = "parallel")]
+            if self.chunk_len == 0 && data.len() >= super::parallel::PARALLEL_MIN {
+                // At a chunk boundary (so no partial block is buffered):
+                // hash every whole chunk but the last on all cores. The last
+                // one stays for the sequential path, in case it ends the
+                // message (it then skips the L2 step of close_chunk).
+                let whole = (data.len() - 1) / L1_CHUNK * L1_CHUNK;
+                let (chunks, rest) = data.split_at(whole);
+                super::parallel::l1_in_batches(key, iters, chunks, |outputs| self.absorb_l1(key, iters, outputs));
+                data = rest;
+                continue;
+            }
             if self.buf_len > 0 || data.len() < BLOCK {
                 let take = (BLOCK - self.buf_len).min(data.len());
                 self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
@@ -164,8 +180,20 @@ impl UhashState {
     }
 
     fn hash_blocks(&mut self, key: &UhashKey, iters: usize, blocks: &[u8]) {
-        nh_update(&key.l1[self.chunk_len / 4..], blocks, &mut self.nh[..iters]);
+        key.l1.hash(self.chunk_len / BLOCK, blocks, &mut self.nh[..iters]);
         self.chunk_len += blocks.len();
+    }
+
+    /// Feeds the L1 outputs of whole chunks (hashed elsewhere) to L2.
+    #[cfg(feature = "parallel")]
+    fn absorb_l1(&mut self, key: &UhashKey, iters: usize, outputs: &[super::parallel::L1Output]) {
+        debug_assert!(self.chunk_len == 0 && self.buf_len == 0);
+        for out in outputs {
+            for i in 0..iters {
+                self.l2[i].absorb(key.l2_64[i], key.l2_128[i], self.chunks, out[i]);
+            }
+            self.chunks += 1;
+        }
     }
 
     /// Ends a full 1024-byte chunk: its L1 output `NH + 8192` goes to L2.
@@ -206,6 +234,26 @@ impl UhashState {
         }
         // Assigning drops (and so zeroizes) the finished state.
         *self = UhashState::default();
+    }
+}
+
+/// UHASH of a message of at most one L1 chunk (1024 bytes), the short-message
+/// path: one NH call straight over the message (the backend zero-pads the
+/// last block without a copy), then L3 on `NH + bit length`, since such a
+/// message skips L2-HASH (section 5.3.1: B = zeroes(8) || A). No state, no
+/// buffer, no allocation.
+#[inline]
+pub(crate) fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+    debug_assert!(msg.len() <= L1_CHUNK);
+    debug_assert_eq!(out.len(), 4 * iters);
+    let mut nh = [0u64; MAX_ITERS];
+    // The empty message is hashed as one block of zeros (section 5.2.1).
+    let data = if msg.is_empty() { &[0u8; BLOCK][..] } else { msg };
+    key.l1.hash(0, data, &mut nh[..iters]);
+    let bit_len = 8 * msg.len() as u64;
+    for (i, c) in out.chunks_exact_mut(4).enumerate() {
+        let a = nh[i].wrapping_add(bit_len);
+        c.copy_from_slice(&l3_hash_short(&key.l3_1[i], key.l3_2[i], a).to_be_bytes());
     }
 }
 
@@ -348,6 +396,14 @@ fn l3_hash(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
     (reduce_p36(y) as u32) ^ k2
 }
 
+/// L3-HASH of `B = zeroes(8) || A` (a message of at most one chunk): the
+/// four top 16-bit words of B are zero, so only four terms remain.
+#[inline]
+fn l3_hash_short(k1: &[u64; 8], k2: u32, a: u64) -> u32 {
+    let y = (a >> 48) * k1[4] + ((a >> 32) & 0xffff) * k1[5] + ((a >> 16) & 0xffff) * k1[6] + (a & 0xffff) * k1[7];
+    (reduce_p36(y) as u32) ^ k2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,6 +455,14 @@ mod tests {
         ];
         for (k, y, a) in cases {
             assert_eq!(mul_add_mod_p128(k, y, a), slow(k, y, a), "k={k:x} y={y:x} a={a:x}");
+        }
+    }
+
+    #[test]
+    fn short_l3_equals_full_l3() {
+        let k1 = [P36 - 1, 1, 2, 3, P36 - 2, 0x0f_ffff_ffff % P36, 12345, P36 - 1];
+        for a in [0, u64::MAX, 0x0123_4567_89ab_cdef, 1 << 63] {
+            assert_eq!(l3_hash_short(&k1, 0xdead_beef, a), l3_hash(&k1, 0xdead_beef, u128::from(a)));
         }
     }
 

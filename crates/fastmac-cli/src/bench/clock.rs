@@ -1,0 +1,64 @@
+//! The core clock, measured in-process.
+//!
+//! This VM has no performance counters, and its TSC runs at a fixed
+//! 2.6 GHz in 10 ns steps (`design/limits.md` section 2), so neither gives
+//! core cycles. Instead a chain of dependent 64-bit `imul` instructions is
+//! timed on the monotonic clock: `imul r64` has a latency of 3 cycles on
+//! every x86-64 core of the last decade (Intel since Nehalem, AMD since
+//! Zen), so `3 * imuls / ns` is the core frequency in GHz. (A chain of
+//! `add reg, 1` does not work: Intel cores since Golden Cove fold such
+//! adds at rename, and it reads as 11 GHz.) Cycle figures are then
+//! `ns * GHz`, with the clock measured just before each message size.
+
+use std::time::Instant;
+
+/// How [`core_ghz`] measures, for the report.
+pub const METHOD: &str = "dependent chain of 3-cycle imul r64 (inline asm) timed with the monotonic clock \
+    before each size, median of 5 runs of about 2 ms; cycles = ns x GHz";
+
+/// Core clock in GHz, or `None` where the add chain is not implemented.
+pub fn core_ghz() -> Option<f64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let rounds = 20_000u64; // 8 imuls each: 0.5 M cycles
+        imul_chain(rounds); // warm up the core's clock and caches
+        let mut samples: Vec<f64> = (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                imul_chain(12 * rounds);
+                (12 * rounds * 8 * 3) as f64 / start.elapsed().as_nanos() as f64
+            })
+            .collect();
+        samples.sort_by(f64::total_cmp);
+        Some(samples[samples.len() / 2])
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = Instant::now;
+        None
+    }
+}
+
+/// `rounds` x 8 dependent `imul`s: 24 cycles per round, since each waits
+/// for the previous product (the loop counter runs alongside).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+fn imul_chain(rounds: u64) {
+    let mut x = 1u64;
+    let mut n = rounds;
+    // SAFETY: register-only arithmetic and a backward branch; touches no
+    // memory and clobbers only the two named registers and the flags.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            "imul {x}, {x}", "imul {x}, {x}", "imul {x}, {x}", "imul {x}, {x}",
+            "imul {x}, {x}", "imul {x}, {x}", "imul {x}, {x}", "imul {x}, {x}",
+            "dec {n}",
+            "jnz 2b",
+            x = inout(reg) x,
+            n = inout(reg) n,
+            options(nomem, nostack),
+        );
+    }
+    std::hint::black_box((x, n));
+}

@@ -1,0 +1,88 @@
+//! `fastmac bench`: fastmac against other MACs and the memory read limit,
+//! in one process, so that the ratios hold even on a noisy machine.
+//!
+//! * [`subjects`] is the registry of what can be measured (an algorithm and
+//!   an implementation each); adding a row to its table adds a benchmark.
+//! * [`measure`] times them: loops of at least 0.5 ms on the monotonic
+//!   clock, subjects interleaved round by round, medians.
+//! * [`clock`] measures the core clock in-process, to turn ns into cycles.
+//! * [`report`] is the results type: a table, or the JSON schema.
+
+mod clock;
+mod measure;
+mod nettle;
+mod read_limit;
+mod report;
+mod subjects;
+
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::input::CliError;
+pub use report::{Machine, Report};
+
+/// Default message sizes: packets, a page, and bulk.
+const DEFAULT_SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65_536, 1_048_576];
+
+/// Arguments of `fastmac bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Algorithms to run, comma-separated (default: all). Names: umac-32,
+    /// umac-64, umac-96, umac-128, hmac-sha256, poly1305, read-limit.
+    #[arg(long, value_delimiter = ',')]
+    algs: Vec<String>,
+    /// Message sizes in bytes, comma-separated; suffixes K and M (x1024).
+    #[arg(long, value_delimiter = ',', value_parser = parse_size)]
+    sizes: Vec<usize>,
+    /// Measuring time per algorithm and size, in seconds.
+    #[arg(long, default_value_t = 0.2)]
+    seconds: f64,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_size(text: &str) -> Result<usize, String> {
+    let (digits, scale) = match text.as_bytes().last() {
+        Some(b'K' | b'k') => (&text[..text.len() - 1], 1 << 10),
+        Some(b'M' | b'm') => (&text[..text.len() - 1], 1 << 20),
+        _ => (text, 1),
+    };
+    let n: usize = digits.parse().map_err(|_| format!("not a size: {text:?}"))?;
+    n.checked_mul(scale).filter(|&s| s > 0).ok_or_else(|| format!("size out of range: {text:?}"))
+}
+
+/// Runs the benchmark and prints the report.
+pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 600.0) {
+        return Err(CliError::Usage(format!("--seconds must be in (0, 600], got {}", args.seconds)));
+    }
+    // A bad FASTMAC_BACKEND is reported here rather than silently ignored.
+    fastmac::umac::Backend::from_env()?;
+    let sizes = if args.sizes.is_empty() { DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
+    let registry = subjects::registry();
+    for alg in &args.algs {
+        if !registry.iter().any(|entry| entry.alg == alg) {
+            let known: Vec<&str> = subjects::alg_names(&registry);
+            return Err(CliError::Usage(format!("unknown benchmark algorithm {alg:?} (known: {})", known.join(", "))));
+        }
+    }
+    let wanted = |alg: &str| args.algs.is_empty() || args.algs.iter().any(|a| a == alg);
+    let (mut subjects, notes) = subjects::instantiate(&registry, wanted);
+    let budget = Duration::from_secs_f64(args.seconds);
+    let mut machine = Machine::describe(notes);
+    let mut rows = Vec::new();
+    for &size in &sizes {
+        let ghz = clock::core_ghz();
+        machine.record_clock(ghz);
+        rows.extend(measure::measure_size(&mut subjects, size, budget, ghz));
+    }
+    let report = Report { machine, results: rows };
+    if args.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.to_table());
+    }
+    Ok(())
+}

@@ -1,0 +1,44 @@
+//! Criterion benchmarks of UMAC: each tag length, on every NH backend this
+//! CPU supports, at packet and bulk sizes, with counter nonces (as SSH's
+//! sequence numbers). `fastmac bench` is the cross-implementation report;
+//! these track the library itself between commits.
+//!
+//! `cargo bench -p fastmac --bench umac [-- FILTER]`; with
+//! `--features parallel`, sizes of 1 MiB and more use all cores.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use fastmac::umac::{Backend, Umac};
+
+const SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65536, 1 << 20];
+const KEY: &[u8; 16] = b"abcdefghijklmnop";
+
+fn bench_tag<const N: usize>(c: &mut Criterion) {
+    let data: Vec<u8> = (0..*SIZES.last().unwrap()).map(|i| (i * 131 + 7) as u8).collect();
+    let mut group = c.benchmark_group(format!("umac-{}", 8 * N));
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+        let mut mac = Umac::<N>::with_backend(KEY, backend).expect("supported backend");
+        let mut counter = 0u64;
+        for size in SIZES {
+            group.throughput(Throughput::Bytes(size as u64));
+            group.bench_with_input(BenchmarkId::new(backend.name(), size), &data[..size], |b, msg| {
+                b.iter(|| {
+                    counter = counter.wrapping_add(1);
+                    black_box(mac.mac(&counter.to_be_bytes(), black_box(msg)).expect("8-byte nonce"))
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
+fn umac(c: &mut Criterion) {
+    bench_tag::<4>(c);
+    bench_tag::<8>(c);
+    bench_tag::<12>(c);
+    bench_tag::<16>(c);
+}
+
+criterion_group!(benches, umac);
+criterion_main!(benches);

@@ -1,0 +1,144 @@
+//! NH with AVX2 (256-bit), in the two layouts `design/limits.md` section 7
+//! measured best on this class of CPU:
+//!
+//! * T = 2 and 4, iteration-parallel: a block's low and high 16-byte quads
+//!   are broadcast to both 128-bit lanes, and lane `l` adds the key of
+//!   iteration `2p + l`. The Toeplitz shift of 16 bytes per iteration makes
+//!   those keys one contiguous load of the natural key: no permutes at all.
+//! * T = 1 and 3, X/Y: two blocks' low quads gathered into X and their high
+//!   quads into Y (one `vperm2i128` each per 64 bytes), with the key read
+//!   from the even/odd quad tables of [`NhKey`] laid out the same way.
+#![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
+
+use core::arch::x86_64::{
+    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256,
+    _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_storeu_si256,
+};
+
+use super::{BLOCK, NhKey, split_tail};
+
+const ODD_TO_EVEN: i32 = 0b11_11_01_01;
+
+/// AVX2 NH; see [`NhKey::hash`].
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    // SAFETY: AVX2 is enabled here, as both layouts need.
+    unsafe {
+        if T % 2 == 0 { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }
+    }
+}
+
+/// # Safety
+/// AVX2; `T` is 2 or 4.
+#[target_feature(enable = "avx2")]
+unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    let (blocks, tail) = split_tail(data);
+    // sums[p][s]: iteration pair p, accumulator s (even/odd products).
+    let mut sums = [[_mm256_setzero_si256(); 2]; 2];
+    let mut index = first_block;
+    for block in blocks.chunks_exact(BLOCK) {
+        // SAFETY: `block` is 32 readable bytes.
+        unsafe { pair_block::<T>(key, index, block.as_ptr(), &mut sums) };
+        index += 1;
+    }
+    if let Some(tail) = tail {
+        // SAFETY: the zero-padded copy of the last block, 32 bytes.
+        unsafe { pair_block::<T>(key, index, tail.as_ptr(), &mut sums) };
+    }
+    for p in 0..T / 2 {
+        let lanes = store(_mm256_add_epi64(sums[p][0], sums[p][1]));
+        // Lane l (qwords 2l, 2l + 1) holds iteration 2p + l.
+        acc[2 * p] = acc[2 * p].wrapping_add(lanes[0]).wrapping_add(lanes[1]);
+        acc[2 * p + 1] = acc[2 * p + 1].wrapping_add(lanes[2]).wrapping_add(lanes[3]);
+    }
+}
+
+/// One block, iteration-parallel.
+///
+/// # Safety
+/// AVX2; `block` points to 32 readable bytes; `index` is below 32.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn pair_block<const T: usize>(key: &NhKey, index: usize, block: *const u8, sums: &mut [[__m256i; 2]; 2]) {
+    // SAFETY: 32 bytes at `block` (caller); key words
+    // 8 * index + 8 * p + 4 + 8 <= 8 * 31 + 20 < KEY_WORDS + 4.
+    unsafe {
+        let low = _mm256_broadcastsi128_si256(_mm_loadu_si128(block.cast()));
+        let high = _mm256_broadcastsi128_si256(_mm_loadu_si128(block.add(16).cast()));
+        let words = key.words.as_ptr().add(8 * index);
+        for p in 0..T / 2 {
+            let x = _mm256_add_epi32(low, _mm256_loadu_si256(words.add(8 * p).cast()));
+            let y = _mm256_add_epi32(high, _mm256_loadu_si256(words.add(8 * p + 4).cast()));
+            sums[p][0] = _mm256_add_epi64(sums[p][0], _mm256_mul_epu32(x, y));
+            sums[p][1] = _mm256_add_epi64(
+                sums[p][1],
+                _mm256_mul_epu32(_mm256_shuffle_epi32(x, ODD_TO_EVEN), _mm256_shuffle_epi32(y, ODD_TO_EVEN)),
+            );
+        }
+    }
+}
+
+/// # Safety
+/// AVX2; `T` is 1 or 3 (any T works, the others are slower than above).
+#[target_feature(enable = "avx2")]
+unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    let mut even = [_mm256_setzero_si256(); T];
+    let mut odd = [_mm256_setzero_si256(); T];
+    let pairs = data.len() / (2 * BLOCK);
+    let ptr = data.as_ptr();
+    for pair in 0..pairs {
+        let b = first_block + 2 * pair;
+        // SAFETY: 64 bytes at 64 * pair are inside `blocks`; the tables hold
+        // quads b + 2 + 1 < TABLE_QUADS for b <= 30.
+        unsafe {
+            let a = _mm256_loadu_si256(ptr.add(64 * pair).cast());
+            let c = _mm256_loadu_si256(ptr.add(64 * pair + 32).cast());
+            let x = _mm256_permute2x128_si256(a, c, 0x20); // low quads of both blocks
+            let y = _mm256_permute2x128_si256(a, c, 0x31); // high quads
+            for t in 0..T {
+                let (kx, ky) = xy_keys(key, b, t);
+                let sx = _mm256_add_epi32(x, _mm256_loadu_si256(kx.cast()));
+                let sy = _mm256_add_epi32(y, _mm256_loadu_si256(ky.cast()));
+                even[t] = _mm256_add_epi64(even[t], _mm256_mul_epu32(sx, sy));
+                odd[t] = _mm256_add_epi64(
+                    odd[t],
+                    _mm256_mul_epu32(_mm256_shuffle_epi32(sx, ODD_TO_EVEN), _mm256_shuffle_epi32(sy, ODD_TO_EVEN)),
+                );
+            }
+        }
+    }
+    for t in 0..T {
+        let lanes = store(_mm256_add_epi64(even[t], odd[t]));
+        acc[t] = lanes.iter().fold(acc[t], |s, &l| s.wrapping_add(l));
+    }
+    // A single leftover block (whole or partial) goes through SSE2.
+    let done = 2 * pairs * BLOCK;
+    let rest_len = data.len() - done;
+    if rest_len > 0 {
+        // SAFETY: SSE2 is implied by AVX2.
+        unsafe { super::sse2::nh::<T>(key, first_block + 2 * pairs, &data[done..], acc) };
+    }
+}
+
+/// Key pointers (X, Y) for iteration `t` of the two blocks from block `b`:
+/// X lane i is key quad 2(b + i) + t, Y lane i is quad 2(b + i) + 1 + t.
+#[inline(always)]
+pub(super) fn xy_keys(key: &NhKey, b: usize, t: usize) -> (*const u32, *const u32) {
+    let (even, odd) = (key.even.as_ptr().cast::<u32>(), key.odd.as_ptr().cast::<u32>());
+    // SAFETY of the offsets: b + t / 2 + 1 < TABLE_QUADS, checked by callers.
+    let q = |table: *const u32, quad: usize| table.wrapping_add(4 * quad);
+    if t % 2 == 0 { (q(even, b + t / 2), q(odd, b + t / 2)) } else { (q(odd, b + t / 2), q(even, b + t / 2 + 1)) }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store(v: __m256i) -> [u64; 4] {
+    let mut lanes = [0u64; 4];
+    // SAFETY: `lanes` is 32 writable bytes.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+    lanes
+}

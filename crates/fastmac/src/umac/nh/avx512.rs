@@ -1,0 +1,214 @@
+//! NH with AVX-512 (F + BW + VL), in the layouts `design/limits.md`
+//! sections 3 and 7 measured best on Zen 5:
+//!
+//! * T = 4, iteration-parallel ("zt4"): a block's low and high quads are
+//!   broadcast to all four 128-bit lanes (a pure load), and lane `t` adds
+//!   the key of iteration `t`; the 16-byte Toeplitz shift makes that one
+//!   contiguous load of the natural key. No permute in the loop.
+//! * T = 1 to 3, X/Y: per 128 bytes, the low quads of four blocks are
+//!   gathered into X and the high quads into Y (one `vshufi64x2` each), the
+//!   key coming pre-arranged from the even/odd tables of [`NhKey`].
+//!
+//! Partial blocks are read with byte-masked loads (zeros past the end, no
+//! fault), so a short message is hashed in place, never copied.
+#![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
+
+use core::arch::x86_64::{
+    __m512i, __mmask8, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm512_add_epi32, _mm512_add_epi64,
+    _mm512_broadcast_i32x4, _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32,
+    _mm512_reduce_add_epi64, _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_storeu_si512,
+    _MM_PERM_DDBB,
+};
+
+use super::{BLOCK, NhKey, avx2::xy_keys};
+
+/// AVX-512 NH; see [`NhKey::hash`].
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VL.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    // SAFETY: the features both layouts need are enabled here.
+    unsafe {
+        if T == 4 { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }
+    }
+}
+
+/// # Safety
+/// AVX-512 F/BW/VL; `T` is 4.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    // Two accumulator sets (alternate blocks) times even/odd products: four
+    // independent add chains hide the 2-cycle `vpaddq` latency.
+    let mut sums = [_mm512_setzero_si512(); 4];
+    let ptr = data.as_ptr();
+    let whole = data.len() / BLOCK;
+    let words = key.words.as_ptr();
+    let mut i = 0;
+    while i + 2 <= whole {
+        // SAFETY: blocks i and i + 1 are inside `data`; key words up to
+        // 8 * 31 + 4 + 16 = 268 < KEY_WORDS + 4.
+        unsafe {
+            let (s, rest) = sums.split_at_mut(2);
+            zt4_block(words.add(8 * (first_block + i)), load_quads(ptr.add(BLOCK * i)), s);
+            zt4_block(words.add(8 * (first_block + i + 1)), load_quads(ptr.add(BLOCK * (i + 1))), rest);
+        }
+        i += 2;
+    }
+    let left = data.len() - BLOCK * i;
+    if left > 0 {
+        // One whole block, or a partial one, or a whole block and a partial.
+        // SAFETY: masked loads read only the `left` bytes that exist.
+        unsafe {
+            let (s, _) = sums.split_at_mut(2);
+            let first = left.min(BLOCK);
+            zt4_block(words.add(8 * (first_block + i)), load_quads_masked(ptr.add(BLOCK * i), first), s);
+            if left > BLOCK {
+                let (_, rest) = sums.split_at_mut(2);
+                zt4_block(
+                    words.add(8 * (first_block + i + 1)),
+                    load_quads_masked(ptr.add(BLOCK * (i + 1)), left - BLOCK),
+                    rest,
+                );
+            }
+        }
+    }
+    let total = _mm512_add_epi64(_mm512_add_epi64(sums[0], sums[1]), _mm512_add_epi64(sums[2], sums[3]));
+    let mut lanes = [0u64; 8];
+    // SAFETY: `lanes` is 64 writable bytes.
+    unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), total) };
+    for t in 0..T {
+        // 128-bit lane t (qwords 2t, 2t + 1) holds iteration t.
+        acc[t] = acc[t].wrapping_add(lanes[2 * t]).wrapping_add(lanes[2 * t + 1]);
+    }
+}
+
+/// A block's low and high quads, each broadcast to all four lanes.
+///
+/// # Safety
+/// 32 readable bytes at `block`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn load_quads(block: *const u8) -> (__m512i, __m512i) {
+    // SAFETY: the caller guarantees the 32 bytes.
+    unsafe {
+        (
+            _mm512_broadcast_i32x4(_mm_loadu_si128(block.cast())),
+            _mm512_broadcast_i32x4(_mm_loadu_si128(block.add(16).cast())),
+        )
+    }
+}
+
+/// As [`load_quads`] for the first `len` (1..=32) bytes, the rest zero.
+///
+/// # Safety
+/// `len` readable bytes at `block`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn load_quads_masked(block: *const u8, len: usize) -> (__m512i, __m512i) {
+    let low_mask = byte_mask16(len);
+    let high_mask = byte_mask16(len.saturating_sub(16));
+    // SAFETY: masked-off bytes are neither read nor faulted on.
+    unsafe {
+        (
+            _mm512_broadcast_i32x4(_mm_maskz_loadu_epi8(low_mask, block.cast())),
+            _mm512_broadcast_i32x4(_mm_maskz_loadu_epi8(high_mask, block.add(16).cast())),
+        )
+    }
+}
+
+/// One block, all four iterations, into `sums` (even, odd products).
+///
+/// # Safety
+/// 20 key words readable at `words`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn zt4_block(words: *const u32, (low, high): (__m512i, __m512i), sums: &mut [__m512i]) {
+    // SAFETY: the caller guarantees words[0..20].
+    unsafe {
+        let x = _mm512_add_epi32(low, _mm512_loadu_si512(words.cast()));
+        let y = _mm512_add_epi32(high, _mm512_loadu_si512(words.add(4).cast()));
+        sums[0] = _mm512_add_epi64(sums[0], _mm512_mul_epu32(x, y));
+        sums[1] = _mm512_add_epi64(
+            sums[1],
+            _mm512_mul_epu32(_mm512_shuffle_epi32(x, _MM_PERM_DDBB), _mm512_shuffle_epi32(y, _MM_PERM_DDBB)),
+        );
+    }
+}
+
+/// # Safety
+/// AVX-512 F/BW/VL; `T` is 1 to 3 (any T works).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    let mut even = [_mm512_setzero_si512(); T];
+    let mut odd = [_mm512_setzero_si512(); T];
+    let ptr = data.as_ptr();
+    let groups = data.len() / (4 * BLOCK);
+    for g in 0..groups {
+        // SAFETY: 128 bytes at 128 * g are inside `data`.
+        let (a, c) = unsafe { (_mm512_loadu_si512(ptr.add(128 * g).cast()), _mm512_loadu_si512(ptr.add(128 * g + 64).cast())) };
+        // SAFETY: table quads up to b + 1 + 1 + 3 < TABLE_QUADS for b <= 31.
+        unsafe { xy_group(key, first_block + 4 * g, a, c, 0xff, &mut even, &mut odd) };
+    }
+    let left = data.len() - 128 * groups;
+    if left > 0 {
+        let base = 128 * groups;
+        // SAFETY: masked loads read only the `left` bytes that exist.
+        let (a, c) = unsafe {
+            (
+                _mm512_maskz_loadu_epi8(byte_mask64(left), ptr.add(base).cast()),
+                _mm512_maskz_loadu_epi8(byte_mask64(left.saturating_sub(64)), ptr.add(base + 64).cast()),
+            )
+        };
+        // Only the qwords of the blocks that exist are accumulated.
+        let blocks = left.div_ceil(BLOCK);
+        let lanes: __mmask8 = ((1u32 << (2 * blocks)) - 1) as u8;
+        // SAFETY: as above.
+        unsafe { xy_group(key, first_block + 4 * groups, a, c, lanes, &mut even, &mut odd) };
+    }
+    for t in 0..T {
+        acc[t] = acc[t].wrapping_add(_mm512_reduce_add_epi64(_mm512_add_epi64(even[t], odd[t])) as u64);
+    }
+}
+
+/// Four blocks (`a` = blocks 0-1, `c` = blocks 2-3) at block `b`, adding
+/// only the qwords in `lanes` (a partial group has fewer blocks).
+///
+/// # Safety
+/// Table quads up to `b + T / 2 + 4` exist.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn xy_group<const T: usize>(
+    key: &NhKey,
+    b: usize,
+    a: __m512i,
+    c: __m512i,
+    lanes: __mmask8,
+    even: &mut [__m512i; T],
+    odd: &mut [__m512i; T],
+) {
+    let x = _mm512_shuffle_i64x2(a, c, 0b10_00_10_00); // low quads of blocks 0..3
+    let y = _mm512_shuffle_i64x2(a, c, 0b11_01_11_01); // high quads
+    for t in 0..T {
+        let (kx, ky) = xy_keys(key, b, t);
+        // SAFETY: the caller guarantees the table quads.
+        let (kx, ky) = unsafe { (_mm512_loadu_si512(kx.cast()), _mm512_loadu_si512(ky.cast())) };
+        let sx = _mm512_add_epi32(x, kx);
+        let sy = _mm512_add_epi32(y, ky);
+        even[t] = _mm512_mask_add_epi64(even[t], lanes, even[t], _mm512_mul_epu32(sx, sy));
+        odd[t] = _mm512_mask_add_epi64(
+            odd[t],
+            lanes,
+            odd[t],
+            _mm512_mul_epu32(_mm512_shuffle_epi32(sx, _MM_PERM_DDBB), _mm512_shuffle_epi32(sy, _MM_PERM_DDBB)),
+        );
+    }
+}
+
+fn byte_mask16(len: usize) -> u16 {
+    if len >= 16 { u16::MAX } else { (1u16 << len) - 1 }
+}
+
+fn byte_mask64(len: usize) -> u64 {
+    if len >= 64 { u64::MAX } else { (1u64 << len) - 1 }
+}

@@ -1,0 +1,144 @@
+//! NH (RFC 4418 section 5.2.2), the hash at the heart of L1-HASH, with one
+//! backend per instruction set in the BLAKE3 style: [`portable`] is the
+//! specification and the oracle the others are tested against, and
+//! [`platform`] picks the fastest one the CPU has, once.
+//!
+//! Every backend computes all Toeplitz iterations (section 5.1: iteration
+//! `t` uses the key shifted by `16 * t` bytes) in one sweep over the data,
+//! and treats a trailing partial block as zero-padded (section 5.2.1), so
+//! short messages are never copied into a padded buffer by the caller.
+//!
+//! Layouts per tag length follow the measurements in
+//! `design/limits.md` section 7: the iteration-parallel layout (message
+//! quads broadcast, one Toeplitz iteration per 128-bit lane, natural key)
+//! where the lanes divide evenly by the iterations, and the X/Y layout (the
+//! low and high 16-byte halves of several blocks gathered into two
+//! registers, key pre-arranged to match in [`NhKey`]) otherwise.
+
+mod platform;
+mod portable;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+
+pub use platform::Backend;
+
+use zeroize::Zeroize;
+
+/// Bytes NH consumes per step: eight 32-bit words.
+pub(crate) const BLOCK: usize = 32;
+/// Blocks in one 1024-byte L1 chunk.
+pub(crate) const CHUNK_BLOCKS: usize = 32;
+/// Most UHASH iterations (UMAC-128).
+const MAX_ITERS: usize = 4;
+/// L1 key words: 1024 bytes plus 16 more per extra iteration (Toeplitz).
+pub(crate) const KEY_WORDS: usize = (CHUNK_BLOCKS * BLOCK + 16 * (MAX_ITERS - 1)) / 4;
+/// Quads (16-byte key groups) in the even and odd tables, padded so that a
+/// 4-quad load starting at any block of the chunk plus the largest Toeplitz
+/// shift stays inside the table.
+const TABLE_QUADS: usize = CHUNK_BLOCKS + 8;
+
+/// The NH key (L1Key) as every backend wants it, laid out once at key setup.
+#[derive(Clone, Zeroize)]
+#[repr(C, align(64))]
+pub(crate) struct NhKey {
+    /// L1Key as 32-bit words read big-endian (RFC 4418 section 5.2.2), padded
+    /// with zeros so that full-width loads at the last block stay inside.
+    words: [u32; KEY_WORDS + 4],
+    /// `even[i]` is key quad `2i` (words `8i..8i+4`): for the X/Y layout.
+    even: [[u32; 4]; TABLE_QUADS],
+    /// `odd[i]` is key quad `2i + 1`.
+    odd: [[u32; 4]; TABLE_QUADS],
+    /// The backend this key was laid out for and that hashes with it.
+    #[zeroize(skip)]
+    backend: Backend,
+}
+
+impl NhKey {
+    /// Lays out `words` (L1Key, big-endian words) for `backend`. A backend
+    /// this CPU cannot run is replaced by the portable one: the SIMD calls in
+    /// [`NhKey::hash`] rely on that check.
+    pub(crate) fn new(words: &[u32; KEY_WORDS], backend: Backend) -> Self {
+        debug_assert!(backend.is_supported(), "callers check support first");
+        let backend = if backend.is_supported() { backend } else { Backend::Portable };
+        let mut key = NhKey {
+            words: [0; KEY_WORDS + 4],
+            even: [[0; 4]; TABLE_QUADS],
+            odd: [[0; 4]; TABLE_QUADS],
+            backend,
+        };
+        key.words[..KEY_WORDS].copy_from_slice(words);
+        for (q, quad) in words.chunks_exact(4).enumerate() {
+            let table = if q % 2 == 0 { &mut key.even } else { &mut key.odd };
+            table[q / 2].copy_from_slice(quad);
+        }
+        key
+    }
+
+    /// The backend that [`NhKey::hash`] runs.
+    pub(crate) fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Adds `NH(K, data)` to `acc[t]` for each of the `acc.len()` (1 to 4)
+    /// iterations. `data` starts at block `first_block` of an L1 chunk and
+    /// ends inside it; a trailing partial block counts as zero-padded.
+    #[inline]
+    pub(crate) fn hash(&self, first_block: usize, data: &[u8], acc: &mut [u64]) {
+        debug_assert!(first_block * BLOCK + data.len() <= CHUNK_BLOCKS * BLOCK);
+        match acc.len() {
+            1 => self.hash_t::<1>(first_block, data, acc.try_into().expect("1 iteration")),
+            2 => self.hash_t::<2>(first_block, data, acc.try_into().expect("2 iterations")),
+            3 => self.hash_t::<3>(first_block, data, acc.try_into().expect("3 iterations")),
+            4 => self.hash_t::<4>(first_block, data, acc.try_into().expect("4 iterations")),
+            n => unreachable!("UHASH has 1 to 4 iterations, not {n}"),
+        }
+    }
+
+    #[inline]
+    #[allow(unsafe_code)] // calls into the SIMD backends
+    fn hash_t<const T: usize>(&self, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+        match self.backend {
+            Backend::Portable => portable::nh::<T>(self, first_block, data, acc),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `NhKey::new` keeps a SIMD backend only after
+            // `Backend::is_supported` confirmed it on this CPU.
+            Backend::Sse2 => unsafe { sse2::nh::<T>(self, first_block, data, acc) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, AVX2 was detected.
+            Backend::Avx2 => unsafe { avx2::nh::<T>(self, first_block, data, acc) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, AVX-512 F/BW/VL were detected.
+            Backend::Avx512 => unsafe { avx512::nh::<T>(self, first_block, data, acc) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: as above, NEON was detected.
+            Backend::Neon => unsafe { neon::nh::<T>(self, first_block, data, acc) },
+            #[allow(unreachable_patterns)] // every variant exists on some target only
+            _ => unreachable!("a key is only laid out for a supported backend"),
+        }
+    }
+}
+
+/// Copies the last partial block of `data` (if any) into a zeroed block.
+/// Returns the whole blocks of `data` and the padded tail, if there is one.
+#[inline]
+fn split_tail(data: &[u8]) -> (&[u8], Option<[u8; BLOCK]>) {
+    let whole = data.len() / BLOCK * BLOCK;
+    let (blocks, rest) = data.split_at(whole);
+    if rest.is_empty() {
+        (blocks, None)
+    } else {
+        let mut tail = [0u8; BLOCK];
+        tail[..rest.len()].copy_from_slice(rest);
+        (blocks, Some(tail))
+    }
+}
+
+#[cfg(test)]
+mod tests;

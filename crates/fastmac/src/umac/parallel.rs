@@ -1,0 +1,55 @@
+//! Multi-core L1-HASH for large inputs (cargo feature `parallel`).
+//!
+//! L1-HASH hashes each 1024-byte chunk independently (RFC 4418 section
+//! 5.2.1), so the chunks of a large input are NH-hashed on all cores with
+//! rayon; L2-HASH (section 5.3) is a polynomial evaluated in chunk order,
+//! so it stays sequential. It overlaps the NH of the next batch: while the
+//! pool hashes batch n + 1, L2 absorbs the outputs of batch n, and rayon's
+//! work stealing gives the rest of the pool to NH.
+//!
+//! Run inside a one-thread rayon pool, the same code is the single-core
+//! path, which is how the benchmark compares the two in one process.
+
+use rayon::prelude::*;
+
+use super::uhash::{L1_CHUNK, MAX_ITERS, UhashKey};
+
+/// Inputs of at least this many bytes take the multi-core path.
+pub(crate) const PARALLEL_MIN: usize = 1 << 20;
+/// Chunks per batch: 4 MiB of message, 128 KiB of L1 outputs.
+const BATCH_CHUNKS: usize = 4096;
+/// Chunks per rayon task: 64 KiB, long enough to amortize a steal.
+const TASK_CHUNKS: usize = 64;
+
+/// The L1 outputs of whole chunks, one `[u64; MAX_ITERS]` per chunk.
+pub(crate) type L1Output = [u64; MAX_ITERS];
+
+/// Hashes `data` (whole chunks, none of them the message's last) in
+/// batches, handing each batch's L1 outputs to `absorb` in order.
+pub(crate) fn l1_in_batches(key: &UhashKey, iters: usize, data: &[u8], mut absorb: impl FnMut(&[L1Output]) + Send) {
+    debug_assert_eq!(data.len() % L1_CHUNK, 0);
+    let mut current = vec![[0u64; MAX_ITERS]; BATCH_CHUNKS];
+    let mut previous = vec![[0u64; MAX_ITERS]; BATCH_CHUNKS];
+    let mut previous_len = 0;
+    for batch in data.chunks(BATCH_CHUNKS * L1_CHUNK) {
+        let outputs = &mut current[..batch.len() / L1_CHUNK];
+        let done = &previous[..previous_len];
+        rayon::join(|| absorb(done), || l1_outputs(key, iters, batch, outputs));
+        previous_len = outputs.len();
+        core::mem::swap(&mut current, &mut previous);
+    }
+    absorb(&previous[..previous_len]);
+}
+
+/// L1-HASH of each whole chunk: `NH(chunk) + 8 * 1024` per iteration.
+fn l1_outputs(key: &UhashKey, iters: usize, data: &[u8], outputs: &mut [L1Output]) {
+    outputs.par_chunks_mut(TASK_CHUNKS).zip(data.par_chunks(TASK_CHUNKS * L1_CHUNK)).for_each(|(outs, chunks)| {
+        for (out, chunk) in outs.iter_mut().zip(chunks.chunks_exact(L1_CHUNK)) {
+            *out = [0; MAX_ITERS];
+            key.l1.hash(0, chunk, &mut out[..iters]);
+            for sum in &mut out[..iters] {
+                *sum = sum.wrapping_add(8 * L1_CHUNK as u64);
+            }
+        }
+    });
+}
