@@ -8,24 +8,53 @@
 //! budget, and how to show it.
 
 mod chart;
+mod gears;
 mod html;
 mod json;
+mod live;
 mod model;
 mod paper;
 mod plan;
 mod progress;
+mod subjects;
 mod tables;
 mod text;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use model::{Machine, Missing, Results, Row};
-pub use plan::{Impl, Job};
+use model::{Machine, Missing, Results, Row};
+use plan::Job;
 
 use chart::Chart;
 use model::Table;
 use progress::Progress;
+
+use crate::input::CliError;
+
+/// `fastmac bench` with no algorithm list: measure, print the tables,
+/// write the folder.
+pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
+    // A bad FASTMAC_BACKEND is reported, not silently ignored.
+    fastmac::umac::Backend::from_env()?;
+    let (budget, mode) = if quick { (Budget::QUICK, "--quick") } else { (Budget::DEFAULT, "default") };
+    let started = std::time::Instant::now();
+    let mut results = measure(&mut live::Live::default(), budget, "");
+    results.machine.run = format!(
+        "{mode}: {} measurements in {:.0} s of measuring time, medians of interleaved loops",
+        results.rows.len(),
+        budget.measuring.as_secs_f64()
+    );
+    let report = Report::new(results);
+    print!("{}", report.to_text());
+    let files = report.write(out).map_err(|source| CliError::Write { what: out.display().to_string(), source })?;
+    eprintln!(
+        "fastmac bench: {:.1} s; wrote {}",
+        started.elapsed().as_secs_f64(),
+        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+    );
+    Ok(())
+}
 
 /// The time a whole run may take: the limits, less what key setup,
 /// clock calibration and writing the folder cost.
@@ -81,6 +110,11 @@ pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> Result
     }
     let mut machine = measurer.machine();
     machine.run = run.to_owned();
+    if let Some(ghz) = machine.clock_ghz {
+        for row in &mut rows {
+            row.use_clock(ghz);
+        }
+    }
     Results::new(machine, rows, missing)
 }
 

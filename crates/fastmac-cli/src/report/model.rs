@@ -25,6 +25,20 @@ pub struct Row {
     pub json: serde_json::Value,
 }
 
+impl Row {
+    /// Recomputes the cycle figures with one clock for the whole run: a
+    /// clock measured while this process was descheduled reads low, and
+    /// would skew the cycles of one size only.
+    pub fn use_clock(&mut self, ghz: f64) {
+        let cycles_per_msg = self.ns_per_msg * ghz;
+        self.cycles_per_byte = (self.size > 0).then(|| cycles_per_msg / self.size as f64);
+        if let serde_json::Value::Object(fields) = &mut self.json {
+            fields.insert("cycles_per_byte".into(), serde_json::json!(self.cycles_per_byte));
+            fields.insert("cycles_per_msg".into(), serde_json::json!(cycles_per_msg));
+        }
+    }
+}
+
 /// A job that was not run, and why (the algorithm is not in this build,
 /// or a comparator library is absent).
 #[derive(Debug, Clone, PartialEq)]

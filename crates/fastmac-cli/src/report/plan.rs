@@ -130,7 +130,7 @@ pub const SWEEP_COMPARATORS: &[(&str, Impl)] = &[
 pub fn extra_acsa_algs(known: &[String]) -> Vec<String> {
     known
         .iter()
-        .filter(|name| name.starts_with("gear") || name.starts_with("pmac") || name.starts_with("partial"))
+        .filter(|name| name.starts_with("gear"))
         .cloned()
         .collect()
 }

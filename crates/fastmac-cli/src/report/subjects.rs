@@ -19,6 +19,9 @@ pub fn by_name(alg: &str) -> Result<Box<dyn Subject>, String> {
     if alg == plan::BADGER_KEY_SETUP || alg == plan::BADGER_SEQUENTIAL {
         return badger_part(alg);
     }
+    if alg.starts_with("gear") {
+        return super::gears::subject(alg);
+    }
     let algorithm = Algorithm::from_name(alg).map_err(|_| "not in this build of fastmac".to_owned())?;
     Ok(Box::new(Named::new(algorithm)?))
 }

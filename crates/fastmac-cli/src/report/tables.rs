@@ -11,7 +11,9 @@ use super::plan::{self, Impl};
 /// How an algorithm is printed: `UMAC-64`, `HMAC-SHA1-96`, `Badger-64`,
 /// `UMAC-64 (Nettle)`.
 pub fn display(alg: &str, imp: Impl) -> String {
-    let base = if let Some(rest) = alg.strip_prefix("badger") {
+    let base = if let Some(gear) = super::gears::display(alg) {
+        gear
+    } else if let Some(rest) = alg.strip_prefix("badger") {
         format!("Badger{rest}")
     } else if alg == "poly1305" {
         "Poly1305".to_owned()
@@ -182,7 +184,8 @@ pub fn sweep_chart(results: &Results) -> Chart {
 fn acsa_algs(results: &Results) -> Vec<(String, Impl)> {
     let known: Vec<String> = results.rows.iter().map(|r| r.alg.clone()).collect();
     let mut extra = plan::extra_acsa_algs(&known);
-    extra.sort();
+    let order = super::gears::names();
+    extra.sort_by_key(|alg| order.iter().position(|n| n == alg));
     extra.dedup();
     plan::ACSA_ALGS.iter().map(|&a| a.to_owned()).chain(extra).map(|a| (a, Impl::Fastmac)).collect()
 }
@@ -374,6 +377,7 @@ pub fn go(results: &Results) -> Table {
 pub fn strength_bits(alg: &str, imp: Impl, size: usize) -> Option<f64> {
     match (alg, imp) {
         ("poly1305", _) => Some(106.0 - (8.0 * size.div_ceil(16) as f64).log2()),
+        (gear, Impl::Fastmac) if gear.starts_with("gear") => super::gears::strength_bits(gear),
         (_, Impl::Fastmac | Impl::Nettle) => Algorithm::from_name(alg).ok().map(|a| -a.info().forgery_bound_log2),
         ("hmac-sha256", Impl::RustCrypto) => strength_bits("hmac-sha2-256", Impl::Fastmac, size),
         _ => None,
