@@ -50,6 +50,17 @@ pub fn strength_bits(alg: &str) -> Option<f64> {
     LEVELS.iter().find(|l| l.0 == alg).map(|l| -f64::from(l.1.bound_log2()))
 }
 
+/// Why a gear has no strength figure.
+pub fn no_strength(alg: &str) -> Option<&'static str> {
+    if alg == FIELD {
+        Some("receiver's choice")
+    } else if SAMPLES.iter().any(|s| s.0 == alg) {
+        Some("detection rate only")
+    } else {
+        None
+    }
+}
+
 /// The subject timing `alg`, or why there is none.
 pub fn subject(alg: &str) -> Result<Box<dyn Subject>, String> {
     let name = std::iter::once(FIELD)

@@ -409,7 +409,10 @@ pub fn strength(results: &Results) -> Table {
                 kind(*imp),
                 vec![
                     display(alg, *imp),
-                    opt(strength_bits(alg, *imp, size)),
+                    match super::gears::no_strength(alg) {
+                        Some(why) => why.to_owned(),
+                        None => opt(strength_bits(alg, *imp, size)),
+                    },
                     opt(row.and_then(|r| r.cycles_per_byte)),
                     opt(row.map(|r| r.gb_per_s)),
                 ],
@@ -419,7 +422,8 @@ pub fn strength(results: &Results) -> Table {
     let refs: Vec<(&str, Impl)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
     let mut notes = vec![
         cycles_note(results),
-        "strength = -log2 of the forgery probability per attempt (UMAC: RFC 4418 section 1; Badger: its paper's bound; HMAC: the tag length; Poly1305: 8*ceil(L/16)/2^106)".to_owned(),
+        "strength = -log2 of the forgery probability per attempt (UMAC: RFC 4418 section 1; Badger: its paper's bound for any length; HMAC: the tag length; Poly1305: 8*ceil(L/16)/2^106; gears: their level's UMAC bound)".to_owned(),
+        "the chart plots every row with a strength; the partial MACs S-L guarantee a detection rate, not a forgery bound, and the gears field's strength is what the receiver checks".to_owned(),
     ];
     if let Some(limit) = results.get("read-limit", Impl::ReadLimit, size).and_then(|r| r.cycles_per_byte) {
         notes.push(format!("the pure read pass costs {} c/B at {size} B: no MAC can go below it", sig3(limit)));
