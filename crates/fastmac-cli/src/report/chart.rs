@@ -107,8 +107,9 @@ impl Chart {
                 escape(label)
             );
         }
+        let mut labels = Vec::new();
         for (i, series) in self.series.iter().enumerate() {
-            self.draw_series(&mut svg, series, PALETTE[i % PALETTE.len()], &x_map, &y_map);
+            self.draw_series(&mut svg, series, PALETTE[i % PALETTE.len()], &x_map, &y_map, &mut labels);
         }
         self.legend(&mut svg);
         svg.push_str("</svg>\n");
@@ -160,7 +161,15 @@ impl Chart {
         );
     }
 
-    fn draw_series(&self, svg: &mut String, series: &Series, colour: &str, x_map: &Mapper, y_map: &Mapper) {
+    fn draw_series(
+        &self,
+        svg: &mut String,
+        series: &Series,
+        colour: &str,
+        x_map: &Mapper,
+        y_map: &Mapper,
+        labels: &mut Vec<Rect>,
+    ) {
         let _ = write!(svg, r#"<g class="series" data-series="{}">"#, escape(&series.name));
         let points: Vec<(f64, f64)> = series.points.iter().map(|p| (x_map.at(p.0), y_map.at(p.1))).collect();
         if series.style != Style::Points && points.len() > 1 {
@@ -175,14 +184,17 @@ impl Chart {
         let radius = if series.style == Style::Points { 5.0 } else { 3.0 };
         for ((px, py), point) in points.iter().zip(&series.points) {
             let _ = write!(svg, r#"<circle cx="{px:.1}" cy="{py:.1}" r="{radius}" fill="{colour}"/>"#);
-            if let Some(label) = &point.2 {
+            if let Some(label) = &point.2
+                && let Some(rect) = place_label(*px, *py, label, labels)
+            {
                 let _ = write!(
                     svg,
                     r#"<text x="{:.1}" y="{:.1}" font-size="10" fill="{colour}">{}</text>"#,
-                    px + 7.0,
-                    py - 5.0,
+                    rect.x,
+                    rect.y + rect.h - 2.0,
                     escape(label)
                 );
+                labels.push(rect);
             }
         }
         svg.push_str("</g>");
@@ -213,6 +225,32 @@ impl Chart {
         }
         svg.push_str("</g>");
     }
+}
+
+/// A label's box, in pixels.
+#[derive(Debug, Clone, Copy)]
+struct Rect {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+impl Rect {
+    fn overlaps(&self, other: &Rect) -> bool {
+        self.x < other.x + other.w && other.x < self.x + self.w && self.y < other.y + other.h && other.y < self.y + self.h
+    }
+}
+
+/// A spot beside the point (right, then below, above, left) where the
+/// label overlaps no label already drawn; `None` leaves it to the legend.
+fn place_label(px: f64, py: f64, label: &str, placed: &[Rect]) -> Option<Rect> {
+    let (w, h) = (5.6 * label.chars().count() as f64, 11.0);
+    let offsets = [(7.0, -14.0), (7.0, 2.0), (7.0, -26.0), (7.0, 14.0), (-w - 7.0, -14.0), (-w - 7.0, 2.0)];
+    offsets
+        .iter()
+        .map(|&(dx, dy)| Rect { x: px + dx, y: py + dy, w, h })
+        .find(|r| r.x >= LEFT && r.x + r.w <= RIGHT + 10.0 && r.y >= TOP - 10.0 && !placed.iter().any(|p| p.overlaps(r)))
 }
 
 fn axis_text(axis: &Axis) -> String {

@@ -447,7 +447,7 @@ fn family(alg: &str, imp: Impl) -> String {
         a if a.starts_with("hmac") => "HMAC",
         a if a.starts_with("badger") => "Badger",
         "poly1305" => "Poly1305",
-        _ => "gears and partial MACs",
+        _ => "gears",
     };
     match imp {
         Impl::Fastmac | Impl::ReadLimit => format!("{base} (fastmac)"),
@@ -467,7 +467,15 @@ pub fn strength_chart(results: &Results) -> Chart {
         };
         let Some(cost) = row.cycles_per_byte.or(Some(row.ns_per_msg / size as f64)) else { continue };
         let name = family(&alg, imp);
-        let point = (cost, bits, Some(display(&alg, Impl::Fastmac)));
+        // Labels for fastmac's points and Poly1305; the legend tells the
+        // other comparators, which sit on fastmac's UMAC and HMAC rows.
+        let label = match (imp, super::gears::display(&alg)) {
+            (Impl::Fastmac, Some(_)) => Some(alg.replacen("gear-", "gear ", 1).to_ascii_uppercase().replace("GEAR", "gear")),
+            (Impl::Fastmac, None) => Some(display(&alg, imp)),
+            _ if alg == "poly1305" => Some(display(&alg, Impl::Fastmac)),
+            _ => None,
+        };
+        let point = (cost, bits, label);
         match series.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push(point),
             None => series.push(Series { name, style: Style::Points, points: vec![point] }),
