@@ -15,9 +15,9 @@ define apt_install
 	apt-get install -y -qq --no-install-recommends $(1)
 endef
 
-.PHONY: test deps deps-nettle deps-chromium test-rust build
+.PHONY: test deps deps-nettle deps-chromium test-rust build test-backends test-parallel
 
-test: deps test-rust
+test: deps test-rust test-backends test-parallel
 
 deps: deps-nettle deps-chromium
 
@@ -41,3 +41,21 @@ test-rust:
 
 build:
 	$(CARGO) build --workspace --release
+
+# Every NH backend this CPU supports, forced in turn through FASTMAC_BACKEND,
+# under the library's tests (the backends test checks the variable took).
+NH_BACKENDS := portable \
+	$(if $(shell grep -qw sse2 /proc/cpuinfo 2>/dev/null && echo y),sse2) \
+	$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo y),avx2) \
+	$(if $(shell grep -w avx512f /proc/cpuinfo 2>/dev/null | grep -w avx512bw | grep -qw avx512vl && echo y),avx512) \
+	$(if $(shell grep -qw asimd /proc/cpuinfo 2>/dev/null && echo y),neon)
+
+test-backends: deps
+	@for backend in $(NH_BACKENDS); do \
+		echo "== NH backend $$backend"; \
+		FASTMAC_BACKEND=$$backend $(CARGO) test --release -p fastmac --lib --tests || exit 1; \
+	done
+
+# The multi-core path (feature `parallel`) against the sequential one.
+test-parallel: deps
+	$(CARGO) test --release -p fastmac --features parallel --test parallel

@@ -82,9 +82,14 @@ pub fn read_key(hex_key: Option<&str>, path: Option<&Path>, key_len: usize) -> R
     Ok(Zeroizing::new(key))
 }
 
-/// Streams a file (or stdin for `None` and `-`) into `sink` in 64 KiB reads,
-/// so input of any size runs in constant memory.
-pub fn stream_into(path: Option<&Path>, sink: &mut dyn FnMut(&[u8])) -> Result<(), CliError> {
+/// Read buffer: 8 MiB, so that each update of a large file is big enough
+/// for the library's multi-core path (feature `parallel`, 1 MiB and more).
+const READ_BUF: usize = 8 << 20;
+
+/// Streams a file (or stdin for `None` and `-`) into `mac` in 8 MiB pieces,
+/// so input of any size runs in constant memory and large files are hashed
+/// on all cores.
+pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result<(), CliError> {
     let (mut reader, what): (Box<dyn Read>, String) = match path {
         None => (Box::new(io::stdin().lock()), "stdin".to_owned()),
         Some(p) if p == Path::new("-") => (Box::new(io::stdin().lock()), "stdin".to_owned()),
@@ -93,13 +98,21 @@ pub fn stream_into(path: Option<&Path>, sink: &mut dyn FnMut(&[u8])) -> Result<(
             p.display().to_string(),
         ),
     };
-    let mut buf = vec![0u8; 1 << 16];
+    let mut buf = vec![0u8; READ_BUF];
     loop {
-        match reader.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => sink(&buf[..n]),
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(source) => return Err(CliError::Io { what, source }),
+        // Fill the buffer (reads may return less than asked) before hashing.
+        let mut filled = 0;
+        while filled < buf.len() {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(source) => return Err(CliError::Io { what, source }),
+            }
+        }
+        mac.update(&buf[..filled]);
+        if filled < buf.len() {
+            return Ok(());
         }
     }
 }

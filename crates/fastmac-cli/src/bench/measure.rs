@@ -5,7 +5,6 @@
 //! processes falls on all of them alike; each figure is the median of the
 //! rounds.
 
-use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use super::report::ResultRow;
@@ -104,7 +103,5 @@ pub fn measure_size(subjects: &mut [Box<dyn Subject>], size: usize, budget: Dura
 }
 
 fn time(subject: &mut dyn Subject, first: u64, count: u64, msg: &[u8]) -> Duration {
-    let start = Instant::now();
-    black_box(subject.run(first, count, msg));
-    start.elapsed()
+    subject.timed_run(first, count, msg)
 }

@@ -94,11 +94,21 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let budget = Duration::from_secs_f64(seconds);
     let mut machine = Machine::describe(notes);
     let mut rows = Vec::new();
-    for &size in &sizes {
-        let ghz = clock::core_ghz();
-        machine.record_clock(ghz);
-        rows.extend(measure::measure_size(&mut subjects, size, budget, ghz));
-    }
+    // Everything is measured on the one thread of a one-thread rayon pool:
+    // there the library's large-input path is sequential (the single-core
+    // figure), with no thread hand-off per loop; the parallel subjects
+    // install their loops into a pool of their own.
+    let single = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start the benchmark thread: {e}")))?;
+    single.install(|| {
+        for &size in &sizes {
+            let ghz = clock::core_ghz();
+            machine.record_clock(ghz);
+            rows.extend(measure::measure_size(&mut subjects, size, budget, ghz));
+        }
+    });
     let report = Report { machine, results: rows };
     if args.json {
         println!("{}", report.to_json());

@@ -7,6 +7,7 @@
 //! cache works as it does in a protocol.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use fastmac::umac::{Backend, Umac};
 use hmac::{Hmac, KeyInit as _, Mac as _};
@@ -22,7 +23,7 @@ const KEY: &[u8; 16] = b"abcdefghijklmnop";
 const PARALLEL_MIN: usize = 1 << 20;
 
 /// Something to time.
-pub trait Subject {
+pub trait Subject: Send {
     /// Algorithm name in the report (`umac-64`, `hmac-sha256`, ...).
     fn alg(&self) -> &'static str;
     /// Implementation name in the report (`fastmac`, `nettle`, ...).
@@ -42,6 +43,13 @@ pub trait Subject {
     /// Processes `count` messages `msg`, numbered from `first`; returns a
     /// byte that depends on every output, so no work can be optimized away.
     fn run(&mut self, first: u64, count: u64, msg: &[u8]) -> u8;
+
+    /// Times [`Subject::run`] on the monotonic clock.
+    fn timed_run(&mut self, first: u64, count: u64, msg: &[u8]) -> Duration {
+        let start = Instant::now();
+        black_box(self.run(first, count, msg));
+        start.elapsed()
+    }
 }
 
 /// A row of the registry.
@@ -118,19 +126,28 @@ fn nonce(n: u64) -> [u8; 8] {
 
 /// fastmac's UMAC on one core, or (`parallel`) with the L1 layer of inputs
 /// of 1 MiB and more on all cores.
+///
+/// The benchmark runs inside a one-thread rayon pool (see `bench::run`), so
+/// the library takes its sequential path on the calling thread; the
+/// parallel subject hands each loop to a pool with a thread per core.
 struct FastmacUmac<const N: usize> {
     mac: Umac<N>,
-    pool: rayon::ThreadPool,
-    parallel: bool,
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl<const N: usize> FastmacUmac<N> {
     fn new(parallel: bool) -> Result<Self, String> {
-        let threads = if parallel { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { 1 };
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
-        Ok(FastmacUmac { mac: Umac::new(KEY), pool, parallel })
+        let pool = if parallel {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if threads < 2 {
+                return Err("one CPU: no parallel path to measure".to_owned());
+            }
+            Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?)
+        } else {
+            None
+        };
+        Ok(FastmacUmac { mac: Umac::new(KEY), pool })
     }
-
 }
 
 fn tag_many<const N: usize>(mac: &mut Umac<N>, first: u64, count: u64, msg: &[u8]) -> u8 {
@@ -147,25 +164,39 @@ impl<const N: usize> Subject for FastmacUmac<N> {
         ["umac-32", "umac-64", "umac-96", "umac-128"][N / 4 - 1]
     }
     fn implementation(&self) -> String {
-        if self.parallel { "fastmac-parallel".to_owned() } else { "fastmac".to_owned() }
+        if self.pool.is_some() { "fastmac-parallel".to_owned() } else { "fastmac".to_owned() }
     }
     fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.pool.as_ref().map_or(1, |p| p.current_num_threads())
     }
     fn backend(&self) -> Option<Backend> {
         Some(self.mac.backend())
     }
     fn applies_to(&self, size: usize) -> bool {
         // The parallel rows exist only where the parallel path runs.
-        !self.parallel || size >= PARALLEL_MIN
+        self.pool.is_none() || size >= PARALLEL_MIN
     }
     fn run(&mut self, first: u64, count: u64, msg: &[u8]) -> u8 {
-        let FastmacUmac { mac, pool, .. } = self;
-        if msg.len() >= PARALLEL_MIN {
-            // The pool decides the threads: one, or all cores.
-            pool.install(|| tag_many(mac, first, count, msg))
-        } else {
-            tag_many(mac, first, count, msg)
+        let FastmacUmac { mac, pool } = self;
+        match pool {
+            Some(pool) => pool.install(|| tag_many(mac, first, count, msg)),
+            None => tag_many(mac, first, count, msg),
+        }
+    }
+    /// The parallel subject is timed from inside its pool: handing the
+    /// loop to the pool's thread costs a wake-up, which is not part of
+    /// hashing (an application that hashes on all cores already runs there)
+    /// and on a loaded machine can take milliseconds.
+    fn timed_run(&mut self, first: u64, count: u64, msg: &[u8]) -> Duration {
+        let FastmacUmac { mac, pool } = self;
+        let timed = |mac: &mut Umac<N>| {
+            let start = Instant::now();
+            black_box(tag_many(mac, first, count, msg));
+            start.elapsed()
+        };
+        match pool {
+            Some(pool) => pool.install(|| timed(mac)),
+            None => timed(mac),
         }
     }
 }

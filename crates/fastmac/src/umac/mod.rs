@@ -45,7 +45,7 @@ pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use nested::{FIELD_LEN, NestedUmac};
 pub use nh::Backend;
 use kdf::{Pdf, check_nonce};
-use uhash::{L1_CHUNK, UhashKey, UhashState, uhash_short};
+use uhash::{L1_CHUNK, UhashKey, UhashState, uhash_long, uhash_short};
 
 /// UMAC key length in bytes (an AES-128 key).
 pub const KEY_LEN: usize = 16;
@@ -145,9 +145,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
         if msg.len() <= L1_CHUNK {
             uhash_short(&self.key, Self::ITERS, msg, &mut out);
         } else {
-            let mut state = UhashState::default();
-            state.update(&self.key, Self::ITERS, msg);
-            state.finalize(&self.key, Self::ITERS, &mut out);
+            uhash_long(&self.key, Self::ITERS, msg, &mut out);
         }
         out
     }

@@ -7,8 +7,8 @@
 //! pool hashes batch n + 1, L2 absorbs the outputs of batch n, and rayon's
 //! work stealing gives the rest of the pool to NH.
 //!
-//! Run inside a one-thread rayon pool, the same code is the single-core
-//! path, which is how the benchmark compares the two in one process.
+//! Inside a one-thread rayon pool the sequential code runs instead, which
+//! is how the benchmark compares the two paths in one process.
 
 use rayon::prelude::*;
 
@@ -16,8 +16,16 @@ use super::uhash::{L1_CHUNK, MAX_ITERS, UhashKey};
 
 /// Inputs of at least this many bytes take the multi-core path.
 pub(crate) const PARALLEL_MIN: usize = 1 << 20;
-/// Chunks per batch: 4 MiB of message, 128 KiB of L1 outputs.
-const BATCH_CHUNKS: usize = 4096;
+
+/// Whether `len` bytes should be hashed on several cores: large enough, and
+/// more than one thread in the current rayon pool (in a one-thread pool the
+/// sequential loop is the faster single-core path).
+pub(crate) fn worth_it(len: usize) -> bool {
+    len >= PARALLEL_MIN && rayon::current_num_threads() > 1
+}
+/// Chunks per batch: 1 MiB of message, 32 KiB of L1 outputs (small enough
+/// for the allocator to reuse heap memory rather than map fresh pages).
+const BATCH_CHUNKS: usize = 1024;
 /// Chunks per rayon task: 64 KiB, long enough to amortize a steal.
 const TASK_CHUNKS: usize = 64;
 

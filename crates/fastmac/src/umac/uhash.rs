@@ -149,8 +149,8 @@ impl UhashState {
                 self.close_chunk(key, iters);
             }
             #[cfg(feature = "parallel")]
-            if self.chunk_len == 0 && data.len() >= super::parallel::PARALLEL_MIN {
-                // At a chunk boundary (so no partial block is buffered):
+            if self.chunk_len == 0 && self.buf_len == 0 && super::parallel::worth_it(data.len()) {
+                // At a chunk boundary with no partial block buffered:
                 // hash every whole chunk but the last on all cores. The last
                 // one stays for the sequential path, in case it ends the
                 // message (it then skips the L2 step of close_chunk).
@@ -318,12 +318,26 @@ fn mask64(cond: u64) -> u64 {
 /// One word of POLY (RFC 4418 section 5.3.2) with 64-bit words. A word in
 /// the top range (`m >= 2^64 - 2^32`) is hashed as the marker `p - 1` then
 /// `m - offset`. Both paths are computed and one is selected without a
-/// branch, since `m` depends on the key.
+/// branch, since `m` depends on the key. They share one multiplication:
+/// with `u = k * y + (p - 1)`, the plain result `k * y + m` is `u + m + 1`,
+/// and the marked one is `k * u + (m - 59)`.
 fn poly64_step(k: u64, y: u64, m: u64) -> u64 {
     let in_top_range = mask64(((m >> 32) + 1) >> 32);
-    let plain = mul_add_mod_p64(k, y, m);
-    let marked = mul_add_mod_p64(k, mul_add_mod_p64(k, y, P64 - 1), m.wrapping_sub(59));
+    let u = mul_add_mod_p64(k, y, P64 - 1);
+    // Only used when m < 2^64 - 2^32, so m + 1 does not wrap.
+    let plain = add_mod_p64(u, m.wrapping_add(1));
+    let marked = mul_add_mod_p64(k, u, m.wrapping_sub(59));
     (marked & in_top_range) | (plain & !in_top_range)
+}
+
+/// `(a + b) mod (2^64 - 59)` for `a < p` and any 64-bit `b`.
+fn add_mod_p64(a: u64, b: u64) -> u64 {
+    let (sum, carry) = a.overflowing_add(b);
+    // 2^64 = 59 (mod p); with a carry, sum < a < p, so this cannot wrap.
+    let t = sum + 59 * u64::from(carry);
+    let (reduced, borrow) = t.overflowing_sub(P64);
+    let keep = mask64(u64::from(borrow));
+    (t & keep) | (reduced & !keep)
 }
 
 /// One word of POLY with 128-bit words (range limit `2^128 - 2^96`).
@@ -394,6 +408,55 @@ fn l3_hash(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
         y += m * k; // each term < 2^52, the sum < 2^55
     }
     (reduce_p36(y) as u32) ^ k2
+}
+
+/// UHASH of a whole message longer than one chunk, in one call: every
+/// chunk is NH-hashed straight from `msg` (the last one zero-padded by the
+/// backend), with L2 and L3 on the stack. Unlike [`UhashState`] it keeps no
+/// buffer and has no state to wipe, which matters for messages of a few
+/// KiB; with the `parallel` feature, inputs of 1 MiB and more hash their
+/// chunks on all cores.
+pub(crate) fn uhash_long(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+    debug_assert!(msg.len() > L1_CHUNK);
+    debug_assert_eq!(out.len(), 4 * iters);
+    let mut l2 = [L2Hash::default(); MAX_ITERS];
+    let mut chunks = 0u64;
+    // Every chunk but the last is a full one and goes through L2 with the
+    // bit length 8192; the last one carries the real length.
+    let (full, last) = msg.split_at((msg.len() - 1) / L1_CHUNK * L1_CHUNK);
+    let mut absorb = |outputs: &[[u64; MAX_ITERS]]| {
+        for out in outputs {
+            for i in 0..iters {
+                l2[i].absorb(key.l2_64[i], key.l2_128[i], chunks, out[i]);
+            }
+            chunks += 1;
+        }
+    };
+    #[cfg(feature = "parallel")]
+    let sequential = !super::parallel::worth_it(msg.len());
+    #[cfg(not(feature = "parallel"))]
+    let sequential = true;
+    if sequential {
+        for chunk in full.chunks_exact(L1_CHUNK) {
+            let mut nh = [0u64; MAX_ITERS];
+            key.l1.hash(0, chunk, &mut nh[..iters]);
+            for sum in &mut nh[..iters] {
+                *sum = sum.wrapping_add(8 * L1_CHUNK as u64);
+            }
+            absorb(core::slice::from_ref(&nh));
+        }
+    } else {
+        #[cfg(feature = "parallel")]
+        super::parallel::l1_in_batches(key, iters, full, absorb);
+    }
+    let mut nh = [0u64; MAX_ITERS];
+    key.l1.hash(0, last, &mut nh[..iters]);
+    let bit_len = 8 * last.len() as u64;
+    for (i, c) in out.chunks_exact_mut(4).enumerate() {
+        l2[i].absorb(key.l2_64[i], key.l2_128[i], chunks, nh[i].wrapping_add(bit_len));
+        let b = l2[i].finish(key.l2_128[i], chunks + 1);
+        c.copy_from_slice(&l3_hash(&key.l3_1[i], key.l3_2[i], b).to_be_bytes());
+    }
 }
 
 /// L3-HASH of `B = zeroes(8) || A` (a message of at most one chunk): the
@@ -470,6 +533,14 @@ mod tests {
     fn p36_reduction_matches_remainder() {
         for x in [0, P36 - 1, P36, P36 + 1, u64::MAX, 1 << 36, (1 << 55) - 1, 0x0123_4567_89ab_cdef] {
             assert_eq!(reduce_p36(x), x % P36, "x={x:x}");
+        }
+    }
+
+    #[test]
+    fn add_mod_p64_matches_u128_remainder() {
+        for (a, b) in [(P64 - 1, u64::MAX), (0, u64::MAX), (P64 - 1, 59), (12, 34), (P64 - 1, 0)] {
+            let expect = ((u128::from(a) + u128::from(b)) % u128::from(P64)) as u64;
+            assert_eq!(add_mod_p64(a, b), expect, "a={a:x} b={b:x}");
         }
     }
 

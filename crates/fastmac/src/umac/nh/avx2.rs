@@ -26,6 +26,11 @@ const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    if data.len() <= BLOCK {
+        // One block does not fill a 256-bit register pair: 128-bit code is
+        // shorter. SAFETY: SSE2 is part of x86-64.
+        return unsafe { super::sse2::nh::<T>(key, first_block, data, acc) };
+    }
     // SAFETY: AVX2 is enabled here, as both layouts need.
     unsafe {
         if T % 2 == 0 { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }
