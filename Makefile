@@ -15,9 +15,9 @@ define apt_install
 	apt-get install -y -qq --no-install-recommends $(1)
 endef
 
-.PHONY: test deps deps-nettle deps-chromium test-rust build test-backends test-parallel
+.PHONY: test deps deps-nettle deps-chromium test-rust build test-backends test-parallel deps-python test-python python-wheel bench-python
 
-test: deps test-rust test-backends test-parallel
+test: deps test-rust test-backends test-parallel test-python
 
 deps: deps-nettle deps-chromium
 
@@ -59,3 +59,41 @@ test-backends: deps
 # The multi-core path (feature `parallel`) against the sequential one.
 test-parallel: deps
 	$(CARGO) test --release -p fastmac --features parallel --test parallel
+
+# --- Python package (crates/fastmac-py) and the real OpenSSH tests ----------
+# A venv under target/ holds maturin, pytest, paramiko, numpy and the PyPI
+# `umac` package (the compatibility oracle); the wheel is built by maturin in
+# its own target dir (its PyO3 build flags differ from `cargo test`'s).
+PYTHON ?= python3
+PYENV := $(CURDIR)/target/pyenv
+PY := $(PYENV)/bin/python
+PY_PACKAGES := 'paramiko>=5,<6' 'maturin>=1.15,<2' pytest numpy 'umac==2.0'
+
+deps-python:
+	@if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then \
+		echo "installing openssh-server and openssh-client (real-server tests)"; \
+		$(call apt_install,openssh-server openssh-client); \
+	fi
+	@if [ ! -x $(PY) ]; then \
+		$(PYTHON) -m venv $(PYENV) || { $(call apt_install,python3-venv); $(PYTHON) -m venv $(PYENV); }; \
+	fi
+	@if ! $(PY) -c 'import paramiko, maturin, pytest, numpy, umac' 2>/dev/null; then \
+		echo "installing $(PY_PACKAGES) into $(PYENV)"; \
+		$(PY) -m pip install -q --disable-pip-version-check $(PY_PACKAGES); \
+	fi
+
+python-wheel: deps-python
+	rm -rf target/wheels
+	cd crates/fastmac-py && CARGO_TARGET_DIR=$(CURDIR)/target/maturin $(PYENV)/bin/maturin build --release \
+		-i $(PY) -o $(CURDIR)/target/wheels
+	$(PY) -m pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheels/fastmac-*.whl
+
+# The differential tests call the Rust CLI; the whole run is bounded in time.
+test-python: deps deps-python python-wheel
+	$(CARGO) build --release -p fastmac-cli
+	cd crates/fastmac-py && FASTMAC_CLI=$(CURDIR)/target/release/fastmac \
+		timeout 1500 $(PY) -m pytest -p no:cacheprovider -q tests
+
+# Per-packet cost of fastmac.ssh.MAC.compute vs the PyPI umac package.
+bench-python: python-wheel
+	$(PY) crates/fastmac-py/bench/ssh_mac_cost.py

@@ -91,14 +91,14 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
         Command::Tag(args) => {
             let tag = match keyed(&args)? {
                 Keyed::Plain { mut mac, nonce } => {
-                    stream_into(args.file.as_deref(), &mut |data| mac.update(data))?;
+                    stream_into(args.file.as_deref(), mac.as_mut())?;
                     let mut tag = vec![0u8; mac.tag_len()];
                     mac.finalize_reset_into(&nonce, &mut tag)?;
                     tag
                 }
                 Keyed::Ssh { mut mac, seq } => {
                     let mut stream = mac.start(seq);
-                    stream_into(args.file.as_deref(), &mut |data| stream.update(data))?;
+                    stream_into(args.file.as_deref(), &mut stream)?;
                     stream.finish().to_vec()
                 }
             };
@@ -113,12 +113,12 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
             }
             let verdict = match keyed {
                 Keyed::Plain { mut mac, nonce } => {
-                    stream_into(args.file.as_deref(), &mut |data| mac.update(data))?;
+                    stream_into(args.file.as_deref(), mac.as_mut())?;
                     mac.verify_reset(&nonce, &tag)
                 }
                 Keyed::Ssh { mut mac, seq } => {
                     let mut stream = mac.start(seq);
-                    stream_into(args.file.as_deref(), &mut |data| stream.update(data))?;
+                    stream_into(args.file.as_deref(), &mut stream)?;
                     stream.verify(&tag)
                 }
             };

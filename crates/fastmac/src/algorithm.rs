@@ -113,8 +113,9 @@ impl Algorithm {
             min_nonce_len: 0,
             max_nonce_len: 0,
             tag_len,
-            // Guessing a t-bit tag; HMAC is a PRF if the compression
-            // function is (Bellare, CRYPTO 2006), including for MD5 and SHA-1.
+            // Guessing a t-bit tag, which holds while HMAC is a PRF: it is
+            // if the compression function is (Bellare, CRYPTO 2006), an
+            // assumption much weaker for MD5 and SHA-1 than for SHA-2.
             forgery_bound_log2: -8.0 * tag_len as f64,
             bound_source: "tag guessing, if the compression function is a PRF: Bellare 2006",
         };
@@ -228,7 +229,8 @@ impl DynMac for Hmac {
     }
 }
 
-fn check_no_nonce(nonce: &[u8]) -> Result<(), Error> {
+/// For MACs without a nonce (HMAC, SSH packets): only an empty one.
+pub(crate) fn check_no_nonce(nonce: &[u8]) -> Result<(), Error> {
     if nonce.is_empty() { Ok(()) } else { Err(Error::NonceLength { min: 0, max: 0, got: nonce.len() }) }
 }
 

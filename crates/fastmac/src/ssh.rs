@@ -33,6 +33,7 @@ use core::ops::Deref;
 use zeroize::Zeroize;
 
 use crate::Error;
+use crate::algorithm::{DynMac, check_no_nonce};
 use crate::hmac::{HashFunction, Hmac, MAX_TAG_LEN, ct_compare};
 use crate::umac::{Umac64, Umac128};
 
@@ -225,6 +226,11 @@ pub struct SshStream<'a> {
 }
 
 impl SshStream<'_> {
+    /// Tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.mac.algorithm.tag_len
+    }
+
     /// Streams more of the packet.
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.mac.engine {
@@ -235,7 +241,17 @@ impl SshStream<'_> {
     }
 
     /// The packet's tag; the [`SshMac`] is ready for the next packet.
-    pub fn finish(self) -> SshTag {
+    pub fn finish(mut self) -> SshTag {
+        self.tag()
+    }
+
+    /// Checks `tag` for the streamed packet in constant time.
+    pub fn verify(mut self, tag: &[u8]) -> Result<(), Error> {
+        self.check(tag)
+    }
+
+    /// Finishes the tag, leaving the keyed state reset (no packet started).
+    fn tag(&mut self) -> SshTag {
         // The UMAC nonce: the sequence number as 8 big-endian bytes (mac.c).
         let nonce = u64::from(self.seq).to_be_bytes();
         let mut tag = SshTag { bytes: [0; MAX_TAG_LEN], len: self.mac.algorithm.tag_len };
@@ -248,15 +264,51 @@ impl SshStream<'_> {
         tag
     }
 
-    /// Checks `tag` for the streamed packet in constant time.
-    pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
+    fn check(&mut self, tag: &[u8]) -> Result<(), Error> {
         let expected_len = self.mac.algorithm.tag_len;
-        let mut expected = self.finish();
+        let mut expected = self.tag();
         if tag.len() != expected_len {
             expected.bytes.zeroize();
             return Err(Error::TagLength { expected: expected_len, got: tag.len() });
         }
         ct_compare(&mut expected.bytes[..expected_len], tag)
+    }
+
+    /// Starts the same packet number again (after a tag, for [`DynMac`]).
+    fn restart(&mut self) {
+        let seq = self.seq;
+        let _ = self.mac.start(seq);
+    }
+}
+
+/// A packet stream behind the run-time interface of [`crate::Algorithm`]'s
+/// MACs (used by the CLI). The sequence number was given to
+/// [`SshMac::start`], so the nonce must be empty; after each tag the stream
+/// starts the same packet number again.
+impl DynMac for SshStream<'_> {
+    fn tag_len(&self) -> usize {
+        SshStream::tag_len(self)
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        SshStream::update(self, data);
+    }
+
+    fn finalize_reset_into(&mut self, nonce: &[u8], tag: &mut [u8]) -> Result<(), Error> {
+        check_no_nonce(nonce)?;
+        if tag.len() != self.tag_len() {
+            return Err(Error::TagLength { expected: self.tag_len(), got: tag.len() });
+        }
+        tag.copy_from_slice(&self.tag());
+        self.restart();
+        Ok(())
+    }
+
+    fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
+        check_no_nonce(nonce)?;
+        let verdict = self.check(tag);
+        self.restart();
+        verdict
     }
 }
 

@@ -1,0 +1,41 @@
+//! fastmac's errors as Python exceptions: one base class, a `ValueError`,
+//! and one subclass per kind, so callers can catch exactly what they mean.
+//! Messages come from `fastmac::Error`'s Display: lengths and names only,
+//! never key or tag bytes.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+create_exception!(fastmac, Error, PyValueError, "Base class of fastmac's errors (a ValueError).");
+create_exception!(fastmac, KeyLengthError, Error, "The key does not have the length the algorithm needs.");
+create_exception!(fastmac, NonceLengthError, Error, "The nonce length is outside what the algorithm accepts.");
+create_exception!(fastmac, TagLengthError, Error, "A tag or digest size has the wrong length.");
+create_exception!(fastmac, UnknownAlgorithmError, Error, "No algorithm has this name.");
+create_exception!(fastmac, SequenceNumberError, Error, "An SSH sequence number outside 0 .. 2**32 - 1.");
+create_exception!(fastmac, InvalidTag, Error, "The tag does not authenticate the message (raised by verify).");
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("KeyLengthError", py.get_type::<KeyLengthError>())?;
+    m.add("NonceLengthError", py.get_type::<NonceLengthError>())?;
+    m.add("TagLengthError", py.get_type::<TagLengthError>())?;
+    m.add("UnknownAlgorithmError", py.get_type::<UnknownAlgorithmError>())?;
+    m.add("SequenceNumberError", py.get_type::<SequenceNumberError>())?;
+    m.add("InvalidTag", py.get_type::<InvalidTag>())?;
+    Ok(())
+}
+
+/// The Python exception for a library error.
+pub fn to_py(err: fastmac::Error) -> PyErr {
+    let message = err.to_string();
+    match err {
+        fastmac::Error::KeyLength { .. } => KeyLengthError::new_err(message),
+        fastmac::Error::NonceLength { .. } => NonceLengthError::new_err(message),
+        fastmac::Error::TagLength { .. } => TagLengthError::new_err(message),
+        fastmac::Error::InvalidTag => InvalidTag::new_err(message),
+        fastmac::Error::UnknownAlgorithm(_) => UnknownAlgorithmError::new_err(message),
+        _ => Error::new_err(message),
+    }
+}

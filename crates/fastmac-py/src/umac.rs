@@ -1,0 +1,280 @@
+//! `fastmac.UMAC` (a keyed object, built once) and `fastmac.UMACState`
+//! (its streaming state, hashlib style).
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use fastmac::umac::{Umac32, Umac64, Umac96, Umac128};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::GIL_MINSIZE;
+use crate::buffer::with_bytes;
+use crate::errors::{TagLengthError, to_py};
+
+/// A UMAC of any of the four tag lengths.
+#[derive(Clone)]
+enum AnyUmac {
+    U32(Box<Umac32>),
+    U64(Box<Umac64>),
+    U96(Box<Umac96>),
+    U128(Box<Umac128>),
+}
+
+/// Runs `$body` with `$m` bound to the concrete UMAC and turns the tag
+/// array it returns into a `Tag`.
+macro_rules! with_umac {
+    ($umac:expr, $m:ident => $body:expr) => {
+        match $umac {
+            AnyUmac::U32($m) => Tag::from($body),
+            AnyUmac::U64($m) => Tag::from($body),
+            AnyUmac::U96($m) => Tag::from($body),
+            AnyUmac::U128($m) => Tag::from($body),
+        }
+    };
+}
+
+/// A UMAC tag held inline.
+struct Tag {
+    bytes: [u8; 16],
+    len: usize,
+}
+
+impl<const N: usize> From<[u8; N]> for Tag {
+    fn from(tag: [u8; N]) -> Tag {
+        let mut bytes = [0u8; 16];
+        bytes[..N].copy_from_slice(&tag);
+        Tag { bytes, len: N }
+    }
+}
+
+impl Tag {
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl AnyUmac {
+    fn new(key: &[u8], digest_size: usize) -> PyResult<AnyUmac> {
+        Ok(match digest_size {
+            4 => AnyUmac::U32(Box::new(Umac32::new_from_slice(key).map_err(to_py)?)),
+            8 => AnyUmac::U64(Box::new(Umac64::new_from_slice(key).map_err(to_py)?)),
+            12 => AnyUmac::U96(Box::new(Umac96::new_from_slice(key).map_err(to_py)?)),
+            16 => AnyUmac::U128(Box::new(Umac128::new_from_slice(key).map_err(to_py)?)),
+            other => {
+                return Err(TagLengthError::new_err(format!("digest_size must be 4, 8, 12 or 16, got {other}")));
+            }
+        })
+    }
+
+    fn mac(&mut self, nonce: &[u8], data: &[u8]) -> Result<Tag, fastmac::Error> {
+        Ok(with_umac!(self, m => m.mac(nonce, data)?))
+    }
+
+    fn verify(&mut self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), fastmac::Error> {
+        match self {
+            AnyUmac::U32(m) => m.verify(nonce, data, tag),
+            AnyUmac::U64(m) => m.verify(nonce, data, tag),
+            AnyUmac::U96(m) => m.verify(nonce, data, tag),
+            AnyUmac::U128(m) => m.verify(nonce, data, tag),
+        }
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            AnyUmac::U32(m) => m.update(data),
+            AnyUmac::U64(m) => m.update(data),
+            AnyUmac::U96(m) => m.update(data),
+            AnyUmac::U128(m) => m.update(data),
+        }
+    }
+
+    fn finalize_reset(&mut self, nonce: &[u8]) -> Result<Tag, fastmac::Error> {
+        Ok(with_umac!(self, m => m.finalize_reset(nonce)?))
+    }
+
+    fn reset(&mut self) {
+        match self {
+            AnyUmac::U32(m) => m.reset(),
+            AnyUmac::U64(m) => m.reset(),
+            AnyUmac::U96(m) => m.reset(),
+            AnyUmac::U128(m) => m.reset(),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // No code path panics while holding the lock; recover anyway.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs `work` with the GIL released when the input is large enough to pay
+/// for it.
+fn maybe_detached<R: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> R + Send) -> R {
+    if len >= GIL_MINSIZE { py.detach(work) } else { work() }
+}
+
+fn name_of(digest_size: usize) -> &'static str {
+    match digest_size {
+        4 => "umac-32",
+        8 => "umac-64",
+        12 => "umac-96",
+        _ => "umac-128",
+    }
+}
+
+/// UMAC (RFC 4418) under one 16-byte key: the key is expanded once, here,
+/// and the object tags any number of messages.
+///
+/// ``UMAC(key, digest_size=8)``: ``key`` is any 16-byte buffer;
+/// ``digest_size`` is 4, 8, 12 or 16 (UMAC-32, -64, -96, -128).
+///
+/// A nonce (1 to 16 bytes) must never repeat under one key for two different
+/// messages. Use one digest_size per key. Thread-safe; inputs of 2 KiB and
+/// more are processed with the GIL released.
+#[pyclass(module = "fastmac", name = "UMAC", frozen)]
+pub struct Umac {
+    inner: Mutex<AnyUmac>,
+    digest_size: usize,
+}
+
+#[pymethods]
+impl Umac {
+    #[new]
+    #[pyo3(signature = (key, digest_size = 8))]
+    fn py_new(key: &Bound<'_, PyAny>, digest_size: usize) -> PyResult<Umac> {
+        let inner = with_bytes(key, |key| AnyUmac::new(key, digest_size))?;
+        Ok(Umac { inner: Mutex::new(inner), digest_size })
+    }
+
+    /// mac(nonce, data) -> bytes
+    ///
+    /// The tag of ``data`` under ``nonce`` (1 to 16 bytes). Both accept any
+    /// buffer (bytes, bytearray, memoryview, numpy arrays, ...).
+    fn mac<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        let tag = with_bytes(nonce, |nonce| {
+            with_bytes(data, |data| {
+                maybe_detached(py, data.len(), || lock(&self.inner).mac(nonce, data)).map_err(to_py)
+            })
+        })?;
+        Ok(PyBytes::new(py, tag.as_slice()))
+    }
+
+    /// verify(nonce, data, tag) -> None
+    ///
+    /// Checks ``tag`` in constant time; raises ``fastmac.InvalidTag`` if it
+    /// does not authenticate ``data`` under ``nonce``, and
+    /// ``fastmac.TagLengthError`` if it has the wrong length.
+    fn verify(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+        with_bytes(nonce, |nonce| {
+            with_bytes(tag, |tag| {
+                with_bytes(data, |data| {
+                    maybe_detached(py, data.len(), || lock(&self.inner).verify(nonce, data, tag)).map_err(to_py)
+                })
+            })
+        })
+    }
+
+    /// new(data=None) -> UMACState
+    ///
+    /// A streaming state under this key, optionally fed ``data`` first.
+    #[pyo3(name = "new", signature = (data = None))]
+    fn new_state(&self, py: Python<'_>, data: Option<&Bound<'_, PyAny>>) -> PyResult<UmacState> {
+        let mut umac = lock(&self.inner).clone();
+        umac.reset();
+        let state = UmacState { inner: Mutex::new(umac), digest_size: self.digest_size };
+        if let Some(data) = data {
+            state.update(py, data)?;
+        }
+        Ok(state)
+    }
+
+    /// Tag length in bytes: 4, 8, 12 or 16.
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.digest_size
+    }
+
+    /// Key length in bytes (16).
+    #[getter]
+    fn key_size(&self) -> usize {
+        fastmac::umac::KEY_LEN
+    }
+
+    /// ``"umac-32"``, ``"umac-64"``, ``"umac-96"`` or ``"umac-128"``.
+    #[getter]
+    fn name(&self) -> &'static str {
+        name_of(self.digest_size)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<fastmac.UMAC {}>", name_of(self.digest_size))
+    }
+}
+
+/// A message being streamed into a UMAC (from ``UMAC.new()``).
+///
+/// ``update(data)`` appends; ``digest(nonce)`` returns the tag of everything
+/// so far under ``nonce`` and leaves the state as it was (hashlib style), so
+/// one state must not be given the same nonce for two different messages.
+#[pyclass(module = "fastmac", name = "UMACState", frozen)]
+pub struct UmacState {
+    inner: Mutex<AnyUmac>,
+    digest_size: usize,
+}
+
+#[pymethods]
+impl UmacState {
+    /// update(data) -> None
+    ///
+    /// Appends ``data`` (any buffer) to the message.
+    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        with_bytes(data, |data| {
+            maybe_detached(py, data.len(), || lock(&self.inner).update(data));
+            Ok(())
+        })
+    }
+
+    /// digest(nonce) -> bytes
+    ///
+    /// The tag of the message so far under ``nonce`` (1 to 16 bytes).
+    fn digest<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        let tag = with_bytes(nonce, |nonce| {
+            // Finalize a copy: the state itself goes on (PEP 452).
+            let mut copy = lock(&self.inner).clone();
+            copy.finalize_reset(nonce).map_err(to_py)
+        })?;
+        Ok(PyBytes::new(py, tag.as_slice()))
+    }
+
+    /// hexdigest(nonce) -> str
+    ///
+    /// ``digest(nonce)`` in lowercase hex.
+    fn hexdigest<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+        let digest = self.digest(py, nonce)?;
+        let hex: String = digest.as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        Ok(PyString::new(py, &hex))
+    }
+
+    /// copy() -> UMACState
+    ///
+    /// An independent copy of the state (same key, same message so far).
+    fn copy(&self) -> UmacState {
+        UmacState { inner: Mutex::new(lock(&self.inner).clone()), digest_size: self.digest_size }
+    }
+
+    /// Tag length in bytes.
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.digest_size
+    }
+
+    /// ``"umac-64"`` etc.
+    #[getter]
+    fn name(&self) -> &'static str {
+        name_of(self.digest_size)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<fastmac.UMACState {}>", name_of(self.digest_size))
+    }
+}

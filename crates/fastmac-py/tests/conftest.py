@@ -1,0 +1,37 @@
+"""Shared helpers of the Python tests: the repository's vector files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+VECTORS = REPO / "tests" / "vectors"
+
+
+def rfc4418_vectors():
+    """(key, nonce, [(message, {4: tag, 8: tag, 12: tag, 16: tag})]) from
+    tests/vectors/rfc4418.txt."""
+    key = nonce = None
+    rows = []
+    for line in (VECTORS / "rfc4418.txt").read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split()
+        if fields[0] == "key":
+            key = fields[1].encode()
+        elif fields[0] == "nonce":
+            nonce = fields[1].encode()
+        else:
+            pattern, repeat = fields[0], int(fields[1])
+            message = (b"" if pattern == "-" else pattern.encode()) * repeat
+            rows.append((message, {4: bytes.fromhex(fields[2]), 8: bytes.fromhex(fields[3]),
+                                   12: bytes.fromhex(fields[4]), 16: bytes.fromhex(fields[5])}))
+    return key, nonce, rows
+
+
+@pytest.fixture(scope="session")
+def rfc4418():
+    return rfc4418_vectors()
