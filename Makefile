@@ -97,3 +97,12 @@ test-python: deps deps-python python-wheel
 # Per-packet cost of fastmac.ssh.MAC.compute vs the PyPI umac package.
 bench-python: python-wheel
 	$(PY) crates/fastmac-py/bench/ssh_mac_cost.py
+
+# Badger's costs in the shape of the paper's table 1 (ns and core cycles),
+# and its criterion benchmarks (with Badger-64 against UMAC-64).
+.PHONY: badger-table bench-badger
+badger-table:
+	$(CARGO) run --release -p fastmac --example badger_table
+
+bench-badger:
+	$(CARGO) bench -p fastmac --bench badger

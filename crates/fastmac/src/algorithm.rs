@@ -128,7 +128,7 @@ impl Algorithm {
             // Worst case, messages up to 2^61 - 1 bytes: 2^-26.12 per tree.
             // Shorter limits give table 2's bounds (badger::forgery_bound_log2).
             forgery_bound_log2: (badger::forgery_bound_log2(tag_len / 4, (1 << 61) - 1) * 100.0).round() / 100.0,
-            bound_source: "Badger paper section 6, any length; nonce 0 rejected",
+            bound_source: "Badger paper section 6 at 2^61-1 B; 2^-31 per tree up to 8 B, table 2 for limits",
         };
         match self {
             Algorithm::Badger32 => badger("badger-32", 4),

@@ -68,8 +68,8 @@ mod tests {
             // Q as one 128-bit number, split by shifting: an independent form.
             let q = u128::from(bit_len) << 64 | u128::from(hash);
             let mut sum = u128::from(key[5]);
-            for r in 0..5 {
-                sum += (q >> (27 * r) & u128::from(PIECE as u32)) * u128::from(key[r]);
+            for (r, key) in key[..5].iter().enumerate() {
+                sum += (q >> (27 * r) & u128::from(PIECE as u32)) * u128::from(*key);
             }
             assert_eq!(u128::from(f(&key, bit_len, hash)), sum % u128::from(P));
         }

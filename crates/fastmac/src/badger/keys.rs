@@ -3,7 +3,7 @@
 
 use rabbit::RabbitKeyOnly;
 use rabbit::cipher::StreamCipher;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use super::{MAX_LEVELS, MAX_TREES, P};
 
@@ -24,14 +24,6 @@ pub(crate) trait KeyStream {
         value
     }
 
-    /// `PRG_Nextbit(64)`: the next 8 bytes, least significant first.
-    fn next_u64(&mut self) -> u64 {
-        let mut word = [0u8; 8];
-        self.read(&mut word);
-        let value = u64::from_le_bytes(word);
-        word.zeroize();
-        value
-    }
 }
 
 impl KeyStream for RabbitKeyOnly {
@@ -59,14 +51,17 @@ impl Keys {
     pub(crate) fn setup(stream: &mut impl KeyStream, trees: usize, levels: usize) -> Keys {
         debug_assert!((1..=MAX_TREES).contains(&trees) && (1..=MAX_LEVELS).contains(&levels));
         let mut keys = Keys { final_key: [[0; 6]; MAX_TREES], level_key: [[0; MAX_LEVELS]; MAX_TREES], levels };
-        let mut words_used = 0usize;
+        // The 6u first draws in one read (the crate then runs whole blocks).
+        let mut first = Zeroizing::new([0u8; 4 * 6 * MAX_TREES]);
+        stream.read(&mut first[..4 * 6 * trees]);
+        let mut words = first.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes")));
         // j outer, i inner: the key-to-word assignment depends on u.
         for j in 0..6 {
             for tree in &mut keys.final_key[..trees] {
-                tree[j] = stream.next_u32();
-                words_used += 1;
+                tree[j] = words.next().expect("6u words");
             }
         }
+        let mut words_used = 6 * trees;
         // Redraws come after all 6u first draws, in the same (j, i) order.
         // Whether a key is redrawn depends on secret key bits, but this runs
         // once per key, with probability about 2^-30 per key.
@@ -79,14 +74,25 @@ impl Keys {
             }
         }
         // "Empty buffer": level keys start on a 128-bit Rabbit block.
-        while words_used % 4 != 0 {
+        while !words_used.is_multiple_of(4) {
             stream.next_u32();
             words_used += 1;
         }
-        for j in 0..levels {
-            for tree in &mut keys.level_key[..trees] {
-                tree[j] = stream.next_u64();
+        // Level keys through a one-cache-line buffer: bulk reads, and a
+        // small buffer to wipe.
+        let mut buffer = Zeroizing::new([0u8; 64]);
+        let mut used = buffer.len();
+        let total = levels * trees;
+        for n in 0..total {
+            if used == buffer.len() {
+                let fill = buffer.len().min(8 * (total - n));
+                stream.read(&mut buffer[..fill]);
+                used = 0;
             }
+            let word = u64::from_le_bytes(buffer[used..used + 8].try_into().expect("8 bytes"));
+            // n = j * u + i: j outer, i inner.
+            keys.level_key[n % trees][n / trees] = word;
+            used += 8;
         }
         keys
     }

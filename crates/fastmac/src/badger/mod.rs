@@ -93,7 +93,7 @@ pub type Badger160 = Badger<20>;
 
 /// `u` for a tag length; evaluating it rejects other lengths at compile time.
 const fn trees_for(tag_len: usize) -> usize {
-    assert!(tag_len % 4 == 0 && tag_len >= 4 && tag_len <= 4 * MAX_TREES);
+    assert!(tag_len.is_multiple_of(4) && tag_len >= 4 && tag_len <= 4 * MAX_TREES);
     tag_len / 4
 }
 

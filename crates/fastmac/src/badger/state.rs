@@ -36,7 +36,8 @@ pub(crate) fn hash_once(keys: &Keys, trees: usize, msg: &[u8]) -> Result<[u32; M
         }
         *s = finalize::f(&keys.final_key[tree], 8 * msg.len() as u64, tree::root(level_key, &nodes, count));
     }
-    nodes.zeroize();
+    // Only the slots up to the highest pending node were written.
+    nodes[..(u64::BITS - count.leading_zeros()) as usize].zeroize();
     last.zeroize();
     Ok(out)
 }

@@ -22,7 +22,20 @@ pub(crate) const NODE_SLOTS: usize = super::MAX_LEVELS + 1;
 /// height `h`. Called through [`super::backend::absorb`], which compiles it
 /// per instruction set.
 #[inline(always)]
-pub(crate) fn absorb_portable(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], mut count: u64, mut blocks: &[u8]) {
+pub(crate) fn absorb_portable(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8]) {
+    absorb_with(level_key, nodes, count, blocks, enh::subtree_root);
+}
+
+/// [`absorb_portable`] with another form of [`enh::subtree_root`] (a
+/// vector backend's).
+#[inline(always)]
+pub(crate) fn absorb_with(
+    level_key: &[u64],
+    nodes: &mut [u64; NODE_SLOTS],
+    mut count: u64,
+    mut blocks: &[u8],
+    subtree_root: impl Fn(&[u64], &[u8], u32) -> u64,
+) {
     debug_assert_eq!(blocks.len() % 8, 0);
     while !blocks.is_empty() {
         let available = (blocks.len() / 8) as u64;
@@ -32,7 +45,7 @@ pub(crate) fn absorb_portable(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], 
         let node = if height == 0 {
             u64::from_le_bytes(blocks[..8].try_into().expect("8 bytes"))
         } else {
-            enh::subtree_root(level_key, &blocks[..size], height)
+            subtree_root(level_key, &blocks[..size], height)
         };
         insert(level_key, nodes, count, node, height);
         count += 1 << height;

@@ -3,6 +3,7 @@
 //! the key-only keystream, the tree hashed level by level (figure 3, whole
 //! levels in vectors), F over a 128-bit Q with `%`. Slow and simple on
 //! purpose; it shares no code with the library.
+#![allow(clippy::needless_range_loop)] // indexed like the paper's figures
 
 use rabbit::cipher::{KeyInit, KeyIvInit, StreamCipher};
 use rabbit::{Rabbit, RabbitKeyOnly};
