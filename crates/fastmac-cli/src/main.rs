@@ -4,6 +4,7 @@
 //! not verify, 2 for bad input (with a one-line message on stderr).
 
 mod bench;
+mod gears;
 mod input;
 mod report;
 
@@ -42,6 +43,9 @@ enum Command {
     /// --sizes, --seconds or --json: fastmac against Nettle, HMAC-SHA256,
     /// Poly1305 and the read limit.
     Bench(bench::BenchArgs),
+    /// Adaptive gears: the gear table and the UDP demonstration on 127.0.0.1.
+    #[command(subcommand)]
+    Gears(gears::GearsCommand),
 }
 
 #[derive(Args)]
@@ -130,6 +134,10 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
         }
         Command::Bench(args) => {
             bench::run(&args)?;
+            Ok(Outcome::Done)
+        }
+        Command::Gears(command) => {
+            gears::run(command)?;
             Ok(Outcome::Done)
         }
         Command::List => {

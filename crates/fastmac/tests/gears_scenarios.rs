@@ -116,6 +116,10 @@ fn forge(g: &[u8], tag_len: usize, kind: u64, rng: &mut Rng) -> Vec<u8> {
 }
 
 fn forgery_run(level: Level, profile: Profile, genuine: u64, per_genuine: u64, seed: u64) -> (u64, u64) {
+    let expected = match profile {
+        Profile::Badger160 => Assurance::Badger { trees: level.badger_trees() },
+        p => Assurance::Level(level.min(p.max_level().unwrap())),
+    };
     // Budget enough for 9000-byte packets at full depth: this run tests
     // forgeries, not load.
     let mut r = receiver(level, level, 100.0);
@@ -146,7 +150,7 @@ fn forgery_run(level: Level, profile: Profile, genuine: u64, per_genuine: u64, s
         link.deliver(step * n, &g, &mut [&mut r], |_, v| match v {
             Verdict::Delivered(d) => {
                 assert_eq!(d.payload, &payload(i, len)[..]);
-                assert_eq!(d.assurance, Assurance::Level(level.min(profile.max_level().unwrap())));
+                assert_eq!(d.assurance, expected);
                 assert!(delivered.insert(d.seq));
             }
             other => panic!("genuine packet {i} refused: {other:?}"),
@@ -179,6 +183,17 @@ fn scenario_c_no_forgery_accepted_at_stronger_levels() {
         total += forged;
     }
     assert!(total >= 50_000);
+}
+
+/// The Badger gears: a Badger-160 stream checked on 2 trees (policy depth
+/// U64) and on all 5, with the same forgeries: none accepted.
+#[test]
+fn scenario_c_badger_gears_reject_forgeries() {
+    for (i, level) in [Level::U64, Level::U128H128].into_iter().enumerate() {
+        let (forged, accepted) = forgery_run(level, Profile::Badger160, 8_000, 3, 20 + i as u64);
+        println!("Badger, {} trees: {forged} forgeries, {accepted} accepted", level.badger_trees());
+        assert_eq!(accepted, 0);
+    }
 }
 
 /// Scenario C: every replay is rejected, in-window reordering delivers
@@ -339,4 +354,64 @@ fn forgery_budget_retires_the_epoch() {
     let g = s.seal(Duration::ZERO, b"new epoch").unwrap();
     link.deliver(t * (n + 2), &g, &mut [&mut r], |_, v| assert!(matches!(v, Verdict::Delivered(_))));
     assert_conserved("budget", link.sent, r.counters());
+}
+
+/// Group senders share the session secret: their sequence numbers overlap,
+/// their nonces (seq || sender_id) do not, and each (epoch, sender) has its
+/// own replay window, so both streams arrive whole and replays across
+/// senders are still caught.
+#[test]
+fn group_senders_have_their_own_windows() {
+    let mut r = receiver(Level::U64, Level::U128, 1.0);
+    let mut link = Link::new(1);
+    let mut senders: Vec<Sender> = (1..=3u32)
+        .map(|id| {
+            let mut c = SenderConfig::new(if id == 3 { Profile::Badger160 } else { Profile::U128 });
+            c.sender_id = id;
+            Sender::new(secret(), c, Duration::ZERO).unwrap()
+        })
+        .collect();
+    let t = Duration::from_micros(10);
+    let mut n = 0;
+    let mut kept = Vec::new();
+    for i in 0..3000u64 {
+        for s in senders.iter_mut() {
+            let d = s.seal(Duration::ZERO, &payload(i, 100)).unwrap();
+            n += 1;
+            link.deliver(t * n, &d, &mut [&mut r], |_, v| assert!(matches!(v, Verdict::Delivered(_)), "{v:?}"));
+            if i == 2990 {
+                kept.push(d);
+            }
+        }
+    }
+    for d in &kept {
+        n += 1;
+        link.deliver(t * n, d, &mut [&mut r], |_, v| assert_eq!(*v, Verdict::RejectedReplay(ReplayError::Duplicate)));
+    }
+    let c = r.counters();
+    assert_eq!(c.delivered, 9000);
+    assert_conserved("group", link.sent, c);
+}
+
+/// gears.md 6.8: a receiver refuses an epoch older than 1.5 x T_rekey (a
+/// sender that fails to rekey), and accepts the next one.
+#[test]
+fn receiver_refuses_an_epoch_past_its_time_limit() {
+    let limits = RekeyLimits { time: Duration::from_secs(1), ..RekeyLimits::default() };
+    let mut rc = ReceiverConfig::new(PolicyConfig::new(Level::U64, Level::U128, emulated_costs()), 1e9);
+    rc.limits = limits;
+    let mut r = receiver_with(rc);
+    let mut s = sender(Profile::U128); // its own limit is the default 120 s
+    let mut link = Link::new(1);
+    let at = |ms: u64| Duration::from_millis(ms);
+    let d = s.seal(at(0), b"early").unwrap();
+    link.deliver(at(100), &d, &mut [&mut r], |_, v| assert!(matches!(v, Verdict::Delivered(_))));
+    let d = s.seal(at(0), b"late").unwrap();
+    link.deliver(at(1500), &d, &mut [&mut r], |_, v| {
+        assert_eq!(*v, Verdict::RejectedFormat(FormatReject::EpochRetired(0)));
+    });
+    s.rekey(at(1500)).unwrap();
+    let d = s.seal(at(1500), b"fresh").unwrap();
+    link.deliver(at(1501), &d, &mut [&mut r], |_, v| assert!(matches!(v, Verdict::Delivered(_))));
+    assert_conserved("time limit", link.sent, r.counters());
 }

@@ -55,36 +55,33 @@ impl CostModel {
     }
 }
 
-/// Median ns per call of `f` over a few rounds of about `round` each.
-/// The median of rounds resists a neighbour stealing the CPU for a moment.
+/// ns per call of `f`: the fastest of many short batches (about 20 us
+/// each) run for about `round` in all. Other processes only ever add time,
+/// and a batch shorter than a scheduler time slice often runs undisturbed,
+/// so the minimum is the estimate least affected by a busy machine.
 pub fn time_per_call(round: Duration, mut f: impl FnMut()) -> f64 {
-    // Size a batch to about a tenth of a round.
+    const BATCH: Duration = Duration::from_micros(20);
     let mut batch = 1u64;
     loop {
         let start = Instant::now();
         for _ in 0..batch {
-            f();
+            black_box(&mut f)();
         }
-        if start.elapsed() >= round / 10 || batch >= 1 << 24 {
+        if start.elapsed() >= BATCH || batch >= 1 << 24 {
             break;
         }
         batch *= 2;
     }
-    let mut samples: Vec<f64> = (0..5)
-        .map(|_| {
-            let start = Instant::now();
-            let mut calls = 0u64;
-            while start.elapsed() < round / 5 {
-                for _ in 0..batch {
-                    black_box(&mut f)();
-                }
-                calls += batch;
-            }
-            start.elapsed().as_nanos() as f64 / calls as f64
-        })
-        .collect();
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
+    let begin = Instant::now();
+    let mut best = f64::INFINITY;
+    while begin.elapsed() < round {
+        let start = Instant::now();
+        for _ in 0..batch {
+            black_box(&mut f)();
+        }
+        best = best.min(start.elapsed().as_nanos() as f64 / batch as f64);
+    }
+    best
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use super::HMAC_TAG_LEN;
 use super::level::{Level, SampleRate};
 use super::sample::Sampler;
 use crate::Error;
+use crate::badger::Badger160;
 use crate::umac::{FIELD_LEN, NestedUmac};
 
 type HmacSha256 = Hmac<Sha256>;
@@ -51,6 +52,7 @@ pub struct EpochKeys {
     umac: NestedUmac,
     hmac: HmacSha256,
     sampler: Sampler,
+    badger: Badger160,
 }
 
 impl EpochKeys {
@@ -65,6 +67,8 @@ impl EpochKeys {
         let mut k_umac = [0u8; 16];
         let mut k_hmac = [0u8; 32];
         let mut k_sample = [0u8; 32];
+        let mut k_badger = [0u8; 16];
+        expand("gears v1 badger", &mut k_badger);
         expand("gears v1 umac", &mut k_umac);
         expand("gears v1 hmac", &mut k_hmac);
         expand("gears v1 sample", &mut k_sample);
@@ -73,7 +77,9 @@ impl EpochKeys {
             umac: NestedUmac::new(&k_umac),
             hmac: HmacSha256::new_from_slice(&k_hmac).expect("HMAC takes any key length"),
             sampler: Sampler::new(&k_sample),
+            badger: Badger160::new(&k_badger),
         };
+        k_badger.zeroize();
         k_umac.zeroize();
         k_hmac.zeroize();
         k_sample.zeroize();
@@ -137,6 +143,17 @@ impl EpochKeys {
             return if umac_ok.is_ok() & hmac_ok { Ok(()) } else { Err(Error::InvalidTag) };
         }
         umac_ok
+    }
+
+    /// The Badger-160 tag of `msg` (nonce: 8 bytes, never zero).
+    pub fn badger_tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; 20], Error> {
+        self.badger.mac(nonce, msg)
+    }
+
+    /// Checks the first `trees` 32-bit chunks of a Badger-160 tag, computing
+    /// only those trees, in constant time.
+    pub fn verify_badger(&self, trees: usize, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        self.badger.verify_prefix(nonce, msg, tag, trees)
     }
 
     /// Checks an S-L tag in constant time.

@@ -40,7 +40,8 @@ impl SampleRate {
 /// The profile byte of a packet: which tags its tag block carries.
 ///
 /// Codes (gears.md 6.5): 0x10 U128, 0x11 U128+H128, 0x12 U96, 0x13 U64,
-/// 0x14 U32, 0x20 + log2(L) for S-L (0x23, 0x26, 0x29), 0xFE T8 (only with
+/// 0x14 U32, 0x20 + log2(L) for S-L (0x23, 0x26, 0x29), 0x35 Badger-160
+/// (0x30 + trees), 0xFE T8 (only with
 /// the `gears-t8` feature; without it the code is unknown).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Profile {
@@ -57,6 +58,9 @@ pub enum Profile {
     U32,
     /// Experimental partial MAC over a keyed sample of the payload.
     Sample(SampleRate),
+    /// One Badger-160 tag: five independent 32-bit trees, of which a
+    /// receiver checks the first `w` (verifier-selectable assurance).
+    Badger160,
     /// Test only: the 1-byte prefix, so that forgeries succeed often enough
     /// to be counted.
     #[cfg(feature = "gears-t8")]
@@ -68,6 +72,7 @@ impl Profile {
     pub fn all() -> Vec<Profile> {
         let mut all = vec![Profile::U128, Profile::U128H128, Profile::U96, Profile::U64, Profile::U32];
         all.extend(SampleRate::ALL.map(Profile::Sample));
+        all.push(Profile::Badger160);
         #[cfg(feature = "gears-t8")]
         all.push(Profile::T8);
         all
@@ -82,6 +87,7 @@ impl Profile {
             Profile::U64 => 0x13,
             Profile::U32 => 0x14,
             Profile::Sample(rate) => 0x20 + rate.log2(),
+            Profile::Badger160 => 0x35,
             #[cfg(feature = "gears-t8")]
             Profile::T8 => 0xFE,
         }
@@ -100,6 +106,7 @@ impl Profile {
             Profile::U96 => 12,
             Profile::U64 | Profile::Sample(_) => 8,
             Profile::U32 => 4,
+            Profile::Badger160 => 20,
             #[cfg(feature = "gears-t8")]
             Profile::T8 => 1,
         }
@@ -114,8 +121,8 @@ impl Profile {
         }
     }
 
-    /// The strongest level a receiver can check on this profile; `None`
-    /// for the partial-MAC profiles, which have one fixed check.
+    /// The strongest UMAC level a receiver can check on this profile;
+    /// `None` for the partial-MAC and Badger profiles.
     pub const fn max_level(self) -> Option<Level> {
         match self {
             Profile::U128H128 => Some(Level::U128H128),
@@ -123,7 +130,7 @@ impl Profile {
             Profile::U96 => Some(Level::U96),
             Profile::U64 => Some(Level::U64),
             Profile::U32 => Some(Level::U32),
-            Profile::Sample(_) => None,
+            Profile::Sample(_) | Profile::Badger160 => None,
             #[cfg(feature = "gears-t8")]
             Profile::T8 => Some(Level::T8),
         }
@@ -140,6 +147,7 @@ impl Profile {
             Profile::Sample(SampleRate::L8) => "s-8",
             Profile::Sample(SampleRate::L64) => "s-64",
             Profile::Sample(SampleRate::L512) => "s-512",
+            Profile::Badger160 => "b160",
             #[cfg(feature = "gears-t8")]
             Profile::T8 => "t8",
         }
@@ -195,6 +203,15 @@ impl Level {
             Level::U64 => 8,
             Level::U96 => 12,
             Level::U128 | Level::U128H128 => 16,
+        }
+    }
+
+    /// Badger trees checked at this level on a Badger-160 packet: one per
+    /// 32-bit word of the UMAC level, all five at U128+H128.
+    pub const fn badger_trees(self) -> usize {
+        match self {
+            Level::U128H128 => 5,
+            other => other.umac_bytes().div_ceil(4),
         }
     }
 

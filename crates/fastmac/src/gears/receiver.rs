@@ -58,6 +58,8 @@ pub struct ReceiverConfig {
     pub accept_sample: bool,
     /// Cost of checking each partial-MAC profile.
     pub sample_costs: Vec<(SampleRate, CostModel)>,
+    /// Cost of checking 1 to 5 Badger trees.
+    pub badger_costs: Vec<(usize, CostModel)>,
     /// Epoch expected first.
     pub first_epoch: u16,
     /// Most senders tracked per epoch (windows are created only after a
@@ -78,6 +80,7 @@ impl ReceiverConfig {
             limits: RekeyLimits::default(),
             accept_sample: false,
             sample_costs: Vec::new(),
+            badger_costs: Vec::new(),
             first_epoch: 0,
             max_senders: 1024,
         }
@@ -91,6 +94,11 @@ pub enum Assurance {
     Level(Level),
     /// A partial MAC: detection probability only.
     Sample(SampleRate),
+    /// The first `trees` trees of a Badger-160 tag.
+    Badger {
+        /// Trees checked (1 to 5).
+        trees: usize,
+    },
 }
 
 /// A delivered packet.
@@ -228,6 +236,8 @@ enum Check {
     Prefix { full: Level },
     /// The partial MAC.
     Sample(SampleRate),
+    /// Badger trees, up to all five.
+    Badger,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -381,6 +391,10 @@ impl Receiver {
                 return self.reject_format(FormatReject::ProfileNotAccepted(h.profile));
             }
             Profile::Sample(rate) => Check::Sample(rate),
+            Profile::Badger160 if h.badger_nonce().is_none() => {
+                return self.reject_format(FormatReject::ProfileNotAccepted(h.profile));
+            }
+            Profile::Badger160 => Check::Badger,
             profile => match profile.max_level() {
                 Some(max) if max >= self.config.policy.floor => Check::Prefix { full: max },
                 _ => return self.reject_format(FormatReject::ProfileNotAccepted(profile)),
@@ -407,6 +421,15 @@ impl Receiver {
         // 3. Choose the level.
         let assurance = match check {
             Check::Sample(rate) => Assurance::Sample(rate),
+            Check::Badger => {
+                const ALL_TREES: usize = 5;
+                let mut trees = self.policy.depth.badger_trees().min(ALL_TREES);
+                if (jump > jump_limit || slot == Slot::Next) && trees < ALL_TREES {
+                    trees = ALL_TREES;
+                    self.counters.forced_full += 1;
+                }
+                Assurance::Badger { trees }
+            }
             Check::Prefix { full } => {
                 let mut level = self.policy.depth.min(full);
                 if (jump > jump_limit || slot == Slot::Next) && level < full {
@@ -421,6 +444,7 @@ impl Receiver {
         let cost = match assurance {
             Assurance::Level(level) => self.config.policy.costs.iter().find(|(l, _)| *l == level).map(|(_, c)| *c),
             Assurance::Sample(rate) => self.config.sample_costs.iter().find(|(r, _)| *r == rate).map(|(_, c)| *c),
+            Assurance::Badger { trees } => self.config.badger_costs.iter().find(|(t, _)| *t == trees).map(|(_, c)| *c),
         }
         .unwrap_or(CostModel::ZERO)
         .ns(datagram.len());
@@ -441,6 +465,10 @@ impl Receiver {
                 packet.umac_tag,
                 packet.hmac_tag,
             ),
+            Assurance::Badger { trees } => match h.badger_nonce() {
+                Some(nonce) => epoch_state.keys.verify_badger(trees, &nonce, packet.authenticated, packet.umac_tag),
+                None => Err(crate::Error::InvalidTag),
+            },
             Assurance::Sample(rate) => epoch_state.keys.verify_sample(
                 rate,
                 nonce.as_bytes(),
@@ -451,11 +479,14 @@ impl Receiver {
         };
         if verified.is_err() {
             let bound = match assurance {
-                Assurance::Level(level) => level.bound_log2(),
+                Assurance::Level(level) => f64::from(level.bound_log2()),
                 // A partial MAC's tag is a UMAC-64-strength check.
-                Assurance::Sample(_) => -60,
+                Assurance::Sample(_) => -60.0,
+                Assurance::Badger { trees } => {
+                    crate::badger::forgery_bound_log2(trees, packet.authenticated.len() as u64)
+                }
             };
-            epoch_state.forgery_sum += 2f64.powi(bound);
+            epoch_state.forgery_sum += bound.exp2();
             if epoch_state.forgery_sum >= limits.forgery_budget && !epoch_state.retired {
                 epoch_state.retired = true;
                 self.counters.epochs_retired += 1;
@@ -482,6 +513,7 @@ impl Receiver {
         match assurance {
             Assurance::Level(level) => self.counters.count_level(level.name()),
             Assurance::Sample(rate) => self.counters.count_level(Profile::Sample(rate).name()),
+            Assurance::Badger { trees } => self.counters.count_level(&format!("B{}", 32 * trees)),
         }
         Verdict::Delivered(Delivery { payload: packet.payload, epoch: h.epoch, sender_id: h.sender_id, seq: h.seq, assurance })
     }

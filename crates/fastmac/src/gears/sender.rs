@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::keys::{EpochKeys, SessionSecret};
 use super::level::Profile;
 use super::rekey::RekeyLimits;
-use super::wire::{HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
+use super::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
 use crate::Error;
 
 /// Highest sequence number a sender uses in an epoch: it never wraps
@@ -59,6 +59,9 @@ impl Sender {
         if config.nonce_mode == NonceMode::RfcPrefix && config.sender_id != 0 {
             return Err(Error::GearsConfig("the RFC-prefix nonce mode is unicast only (sender_id 0)"));
         }
+        if config.profile == Profile::Badger160 && config.sender_id > BADGER_MAX_SENDER {
+            return Err(Error::GearsConfig("Badger-160 packets carry sender ids up to 65535"));
+        }
         let keys = EpochKeys::derive(&secret, config.first_epoch);
         Ok(Sender { secret, keys, next_seq: 0, epoch_started: now, config })
     }
@@ -91,9 +94,10 @@ impl Sender {
         if self.config.limits.sender_must_rekey(self.next_seq, now.saturating_sub(self.epoch_started)) {
             self.rekey(now)?;
         }
-        let stop = match self.config.nonce_mode {
-            NonceMode::Group => SEQ_HARD_STOP,
-            NonceMode::RfcPrefix => SEQ_HARD_STOP_RFC_PREFIX,
+        let stop = match (self.config.profile, self.config.nonce_mode) {
+            (Profile::Badger160, _) => BADGER_SEQ_LIMIT,
+            (_, NonceMode::Group) => SEQ_HARD_STOP,
+            (_, NonceMode::RfcPrefix) => SEQ_HARD_STOP_RFC_PREFIX,
         };
         if self.next_seq >= stop {
             return Err(Error::SequenceExhausted);
@@ -111,6 +115,10 @@ impl Sender {
         out.extend_from_slice(payload);
         let nonce = header.nonce(self.config.nonce_mode);
         match profile {
+            Profile::Badger160 => {
+                let nonce = header.badger_nonce().ok_or(Error::SequenceExhausted)?;
+                out.extend_from_slice(&self.keys.badger_tag(&nonce, &out)?);
+            }
             Profile::Sample(rate) => {
                 let tag = self.keys.sample_tag(rate, nonce.as_bytes(), &out[..HEADER_LEN], payload);
                 out.extend_from_slice(&tag);
@@ -138,5 +146,66 @@ impl Sender {
 impl core::fmt::Debug for Sender {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Sender {{ epoch: {}, next_seq: {}, .. }}", self.epoch(), self.next_seq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sender(profile: Profile, mode: NonceMode) -> Sender {
+        let mut config = SenderConfig::new(profile);
+        config.nonce_mode = mode;
+        Sender::new(SessionSecret::new(&[1u8; 16]).unwrap(), config, Duration::ZERO).unwrap()
+    }
+
+    #[test]
+    fn sequence_numbers_never_wrap() {
+        for (profile, mode, stop) in [
+            (Profile::U128, NonceMode::Group, SEQ_HARD_STOP),
+            (Profile::U64, NonceMode::RfcPrefix, SEQ_HARD_STOP_RFC_PREFIX),
+            (Profile::Badger160, NonceMode::Group, BADGER_SEQ_LIMIT),
+        ] {
+            let mut s = sender(profile, mode);
+            // No real sender gets here before rekeying; jump to the edge.
+            s.config.limits.packets = u64::MAX;
+            s.next_seq = stop - 1;
+            assert!(s.seal(Duration::ZERO, b"last").is_ok());
+            assert_eq!(s.seal(Duration::ZERO, b"one more"), Err(Error::SequenceExhausted));
+            assert_eq!(s.next_seq(), stop);
+        }
+    }
+
+    #[test]
+    fn rekeys_on_time_and_packets() {
+        let mut s = sender(Profile::U128, NonceMode::Group);
+        s.config.limits.time = Duration::from_secs(1);
+        s.config.limits.packets = 3;
+        s.seal(Duration::from_millis(500), b"a").unwrap();
+        assert_eq!(s.epoch(), 0);
+        s.seal(Duration::from_millis(1000), b"b").unwrap();
+        assert_eq!((s.epoch(), s.next_seq()), (1, 1));
+        for _ in 0..3 {
+            s.seal(Duration::from_millis(1100), b"c").unwrap();
+        }
+        assert_eq!((s.epoch(), s.next_seq()), (2, 1));
+    }
+
+    #[test]
+    fn bad_configurations_and_payloads_are_typed_errors() {
+        let mut config = SenderConfig::new(Profile::U64);
+        config.nonce_mode = NonceMode::RfcPrefix;
+        config.sender_id = 7;
+        let secret = SessionSecret::new(&[1u8; 16]).unwrap();
+        assert!(matches!(Sender::new(secret.clone(), config, Duration::ZERO), Err(Error::GearsConfig(_))));
+        let mut config = SenderConfig::new(Profile::Badger160);
+        config.sender_id = 1 << 16;
+        assert!(matches!(Sender::new(secret, config, Duration::ZERO), Err(Error::GearsConfig(_))));
+        let mut s = sender(Profile::U128, NonceMode::Group);
+        let big = vec![0u8; MAX_PAYLOAD + 1];
+        assert_eq!(s.seal(Duration::ZERO, &big), Err(Error::PayloadTooLong { max: MAX_PAYLOAD, got: MAX_PAYLOAD + 1 }));
+        let mut s = sender(Profile::U128, NonceMode::Group);
+        s.keys = EpochKeys::derive(&s.secret, u16::MAX);
+        assert_eq!(s.rekey(Duration::ZERO), Err(Error::EpochsExhausted));
     }
 }

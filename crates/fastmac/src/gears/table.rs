@@ -23,13 +23,16 @@ pub enum Gear {
     H128,
     /// Experimental partial MAC S-L.
     Sample(SampleRate),
+    /// The first `trees` (1 to 5) trees of a Badger-160 tag.
+    Badger(usize),
 }
 
 /// How strong a gear is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Strength {
-    /// log2 of the forgery probability per attempt.
-    Forgery(i32),
+    /// log2 of the forgery probability per attempt (for Badger, at the
+    /// longest datagram).
+    Forgery(f64),
     /// A detection probability, not a forgery bound: a change confined to
     /// `w` regions of `L` words escapes with probability `(1 - 1/L)^w`.
     Detection {
@@ -42,7 +45,8 @@ impl Strength {
     /// The table's wording.
     pub fn describe(&self) -> String {
         match self {
-            Strength::Forgery(log2) => format!("2^{log2} per forgery"),
+            Strength::Forgery(log2) if log2.fract() == 0.0 => format!("2^{log2} per forgery"),
+            Strength::Forgery(log2) => format!("2^{log2:.1} per forgery (64 KiB datagram)"),
             Strength::Detection { region_words } => {
                 format!("detect 1/{region_words} per changed word (not a forgery bound)")
             }
@@ -70,6 +74,7 @@ impl Gear {
     pub fn all() -> Vec<Gear> {
         let mut all: Vec<Gear> = [Level::U128, Level::U96, Level::U64, Level::U32].map(Gear::Umac).to_vec();
         all.push(Gear::H128);
+        all.extend((1..=5).rev().map(Gear::Badger));
         all.extend(SampleRate::ALL.map(Gear::Sample));
         #[cfg(feature = "gears-t8")]
         all.push(Gear::Umac(Level::T8));
@@ -79,7 +84,7 @@ impl Gear {
     /// Its static facts.
     pub fn info(self) -> GearInfo {
         let (name, tag_bytes, strength, availability) = match self {
-            Gear::Umac(Level::U128H128) => ("U128+H128", 32, Strength::Forgery(-128), "optional high assurance"),
+            Gear::Umac(Level::U128H128) => ("U128+H128", 32, Strength::Forgery(-128.0), "optional high assurance"),
             Gear::Umac(level) => {
                 let availability = match level {
                     Level::U32 => "opt-in (light)",
@@ -88,9 +93,15 @@ impl Gear {
                     Level::T8 => "test builds only",
                     _ => "yes",
                 };
-                (level.name(), level.umac_bytes(), Strength::Forgery(level.bound_log2()), availability)
+                (level.name(), level.umac_bytes(), Strength::Forgery(f64::from(level.bound_log2())), availability)
             }
-            Gear::H128 => ("H128", 16, Strength::Forgery(-128), "optional, own key"),
+            Gear::H128 => ("H128", 16, Strength::Forgery(-128.0), "optional, own key"),
+            Gear::Badger(trees) => {
+                let name = ["B32", "B64", "B96", "B128", "B160"][trees.clamp(1, 5) - 1];
+                let longest = (super::wire::HEADER_LEN + super::wire::MAX_PAYLOAD) as u64;
+                let bound = crate::badger::forgery_bound_log2(trees, longest);
+                (name, 4 * trees, Strength::Forgery((bound * 10.0).round() / 10.0), "optional (profile b160)")
+            }
             Gear::Sample(rate) => {
                 let name = match rate {
                     SampleRate::L8 => "S-8",
@@ -135,6 +146,13 @@ fn measure(keys: &EpochKeys, gear: Gear, len: usize, round: Duration) -> f64 {
         Gear::H128 => time_per_call(round, || {
             black_box(keys.hmac_tag(black_box(&msg)));
         }),
+        Gear::Badger(trees) => {
+            let nonce = 1u64.to_be_bytes();
+            let tag = keys.badger_tag(&nonce, &msg).expect("non-zero nonce");
+            time_per_call(round, || {
+                black_box(keys.verify_badger(trees, &nonce, black_box(&msg), &tag)).ok();
+            })
+        }
         Gear::Sample(rate) => {
             let tag = keys.sample_tag(rate, &nonce, header, payload);
             time_per_call(round, || {
@@ -169,6 +187,17 @@ pub fn level_costs(calibration: &[Calibration]) -> Vec<(Level, CostModel)> {
                 l => model(Gear::Umac(l)),
             };
             (level, cost)
+        })
+        .collect()
+}
+
+/// The cost model of checking 1 to 5 Badger trees, from a calibration.
+pub fn badger_costs(calibration: &[Calibration]) -> Vec<(usize, CostModel)> {
+    calibration
+        .iter()
+        .filter_map(|c| match c.gear {
+            Gear::Badger(trees) => Some((trees, c.model)),
+            _ => None,
         })
         .collect()
 }

@@ -54,6 +54,13 @@ impl Nonce {
     }
 }
 
+/// Highest sender id a Badger-160 packet may carry (its nonce has 16 bits
+/// for it).
+pub const BADGER_MAX_SENDER: u32 = u16::MAX as u32;
+/// Sequence numbers of Badger-160 packets stay below this (48 bits of the
+/// nonce, and `seq + 1` keeps it non-zero).
+pub const BADGER_SEQ_LIMIT: u64 = (1 << 48) - 1;
+
 /// The fixed header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -97,6 +104,18 @@ impl Header {
                 Nonce { bytes, len: 8 }
             }
         }
+    }
+}
+
+impl Header {
+    /// The 8-byte Badger nonce `BE64(sender_id << 48 | (seq + 1))`: unique
+    /// per (sender, seq) under one epoch key and never zero (badger.md
+    /// section 5). `None` when the sender id or seq is out of its range.
+    pub fn badger_nonce(&self) -> Option<[u8; 8]> {
+        if self.sender_id > BADGER_MAX_SENDER || self.seq >= BADGER_SEQ_LIMIT {
+            return None;
+        }
+        Some(((u64::from(self.sender_id) << 48) | (self.seq + 1)).to_be_bytes())
     }
 }
 
@@ -267,6 +286,11 @@ mod tests {
         let h = Header { profile: Profile::U128, epoch: 0, sender_id: 0x0102_0304, seq: 5, payload_len: 0 };
         assert_eq!(h.nonce(NonceMode::Group).as_bytes(), &[0, 0, 0, 0, 0, 0, 0, 5, 1, 2, 3, 4]);
         assert_eq!(h.nonce(NonceMode::RfcPrefix).as_bytes(), &[0, 0, 0, 0, 0, 0, 0, 20]);
+        let b = Header { sender_id: 0x0102, ..h };
+        assert_eq!(b.badger_nonce(), Some([1, 2, 0, 0, 0, 0, 0, 6]));
+        assert_eq!(Header { seq: 0, sender_id: 0, ..h }.badger_nonce(), Some([0, 0, 0, 0, 0, 0, 0, 1]));
+        assert_eq!(Header { sender_id: 0x1_0000, ..h }.badger_nonce(), None);
+        assert_eq!(Header { seq: BADGER_SEQ_LIMIT, sender_id: 0, ..h }.badger_nonce(), None);
     }
 
     proptest::proptest! {

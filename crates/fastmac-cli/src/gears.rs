@@ -1,0 +1,471 @@
+//! `fastmac gears ...`: the gear table, and the UDP demonstration of
+//! gears.md 6.9 (send, recv, attack) on 127.0.0.1 only.
+
+use std::fmt::Write as _;
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use fastmac::gears::table::{Calibration, Gear, LENGTHS, Strength, badger_costs, calibrate, level_costs, measure_ratios};
+use fastmac::gears::{
+    Level, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig,
+    SessionSecret,
+};
+
+use crate::input::{CliError, unhex};
+
+#[derive(Subcommand)]
+pub enum GearsCommand {
+    /// Print every gear with its bound and its measured cost at 64, 576, 1500 and 9000 bytes.
+    Table {
+        /// Also draw the strength-versus-cost chart into this SVG file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Milliseconds of measurement per gear and length.
+        #[arg(long, default_value_t = 60)]
+        round_ms: u64,
+    },
+    /// Send authenticated datagrams to one or more 127.0.0.1 ports.
+    Send(SendArgs),
+    /// Receive, verify at an adaptive depth under a CPU budget, print counters.
+    Recv(RecvArgs),
+    /// Forward genuine datagrams, each preceded by forgeries and replays.
+    Attack(AttackArgs),
+}
+
+#[derive(Args)]
+pub struct Secret {
+    /// Session secret in hex (at least 16 bytes).
+    #[arg(long)]
+    secret: String,
+    /// Nonce = BE64(4 * seq), so every prefix is a standard UMAC tag (unicast only).
+    #[arg(long)]
+    rfc_prefix: bool,
+}
+
+impl Secret {
+    fn get(&self) -> Result<SessionSecret, CliError> {
+        let bytes = zeroize::Zeroizing::new(unhex("secret", &self.secret)?);
+        Ok(SessionSecret::new(&bytes)?)
+    }
+
+    fn mode(&self) -> NonceMode {
+        if self.rfc_prefix { NonceMode::RfcPrefix } else { NonceMode::Group }
+    }
+}
+
+#[derive(Args)]
+pub struct SendArgs {
+    #[command(flatten)]
+    secret: Secret,
+    /// Destination 127.0.0.1:PORT; repeat to fan out (emulated multicast).
+    #[arg(long, required = true)]
+    to: Vec<String>,
+    /// Datagrams to send.
+    #[arg(long, default_value_t = 10_000)]
+    count: u64,
+    /// Datagrams per second (0: as fast as possible).
+    #[arg(long, default_value_t = 20_000)]
+    rate: u64,
+    /// Payload sizes, cycled.
+    #[arg(long, value_delimiter = ',', default_value = "64,576,1400,9000")]
+    sizes: Vec<usize>,
+    /// Profile: u128, u128+h128, u96, u64, u32, b160, s-8, s-64, s-512.
+    #[arg(long, default_value = "u128")]
+    profile: String,
+    /// Rekey after this many packets.
+    #[arg(long, default_value_t = 1 << 32)]
+    rekey_packets: u64,
+    /// Sender id in a group.
+    #[arg(long, default_value_t = 0)]
+    sender_id: u32,
+}
+
+#[derive(Args)]
+pub struct RecvArgs {
+    #[command(flatten)]
+    secret: Secret,
+    /// Address to listen on, 127.0.0.1:PORT.
+    #[arg(long)]
+    listen: String,
+    /// CPU budget in cores (1.0 = one core).
+    #[arg(long, default_value_t = 1.0)]
+    budget: f64,
+    /// Multiply the calibrated costs (emulates a slower CPU).
+    #[arg(long, default_value_t = 1.0)]
+    cost_scale: f64,
+    /// Weakest level: u32, u64, u96, u128, u128+h128.
+    #[arg(long, default_value = "u64")]
+    floor: String,
+    /// Strongest level.
+    #[arg(long, default_value = "u128")]
+    ceiling: String,
+    /// Accept the experimental partial-MAC profiles.
+    #[arg(long)]
+    accept_sample: bool,
+    /// Stop after this many datagrams (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    count: u64,
+    /// Stop after this long without a datagram, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    idle_ms: u64,
+    /// Stop after this many seconds in all.
+    #[arg(long, default_value_t = 60)]
+    max_secs: u64,
+}
+
+#[derive(Args)]
+pub struct AttackArgs {
+    /// Where genuine datagrams arrive, 127.0.0.1:PORT.
+    #[arg(long)]
+    listen: String,
+    /// The receiver to forward to and attack, 127.0.0.1:PORT.
+    #[arg(long)]
+    to: String,
+    /// Forgeries injected with each genuine datagram (sent just before it).
+    #[arg(long, default_value_t = 1)]
+    per_packet: u64,
+    /// Stop after this long without a datagram, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    idle_ms: u64,
+}
+
+/// Only 127.0.0.1: the demonstration never leaves the machine.
+fn loopback(what: &str, text: &str) -> Result<SocketAddr, CliError> {
+    let addr: SocketAddr = text.parse().map_err(|_| CliError::Usage(format!("--{what}: not an address:port")))?;
+    if addr.ip() != std::net::IpAddr::V4(Ipv4Addr::LOCALHOST) {
+        return Err(CliError::Usage(format!("--{what}: only 127.0.0.1 is allowed")));
+    }
+    Ok(addr)
+}
+
+fn net(what: &str) -> impl FnOnce(std::io::Error) -> CliError + '_ {
+    move |source| CliError::Io { what: what.to_string(), source }
+}
+
+fn level(name: &str) -> Result<Level, CliError> {
+    Level::from_name(name).ok_or_else(|| CliError::Usage(format!("unknown level {name:?}")))
+}
+
+pub fn run(command: GearsCommand) -> Result<(), CliError> {
+    match command {
+        GearsCommand::Table { svg, round_ms } => table(svg, Duration::from_millis(round_ms)),
+        GearsCommand::Send(args) => send(args),
+        GearsCommand::Recv(args) => recv(args),
+        GearsCommand::Attack(args) => attack(args),
+    }
+}
+
+fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
+    let cal = calibrate(round);
+    println!("gear        tag B  strength                                            default                   ns@64  ns@576 ns@1500 ns@9000  model (ns)");
+    for c in &cal {
+        let info = c.gear.info();
+        let ns: Vec<String> = c.verify_ns.iter().map(|v| format!("{v:>7.0}")).collect();
+        println!(
+            "{:<11} {:>5}  {:<51} {:<24} {}  {:.0} + {:.3}*len",
+            info.name,
+            info.tag_bytes,
+            info.strength.describe(),
+            info.availability,
+            ns.join(" "),
+            c.model.a_ns,
+            c.model.b_ns_per_byte
+        );
+    }
+    let r = measure_ratios(1500, round);
+    println!(
+        "at 1500 B: 16-byte field {:.0} ns vs UMAC-128 alone {:.0} ns (ratio {:.3}); verify depth 1 {:.0} ns vs depth 4 {:.0} ns (ratio {:.3})",
+        r.field_ns,
+        r.umac128_ns,
+        r.field_ns / r.umac128_ns,
+        r.depth1_ns,
+        r.depth4_ns,
+        r.depth1_ns / r.depth4_ns
+    );
+    if let Some(path) = svg {
+        std::fs::write(&path, chart(&cal)).map_err(|source| CliError::Io { what: path.display().to_string(), source })?;
+        println!("chart written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// Strength (bits of forgery resistance) against verification cost at each
+/// table length: one line per length, one point per gear. Partial-MAC gears
+/// have no forgery bound and sit on the axis, drawn hollow.
+fn chart(cal: &[Calibration]) -> String {
+    let (w, h, left, bottom, top, right) = (900.0, 520.0, 70.0, 60.0, 40.0, 170.0);
+    let max_ns = cal.iter().flat_map(|c| c.verify_ns).fold(1.0f64, f64::max);
+    let min_ns = cal.iter().flat_map(|c| c.verify_ns).fold(f64::MAX, f64::min).max(1.0);
+    let (lx0, lx1) = (min_ns.log10().floor(), max_ns.log10().ceil());
+    let x = |ns: f64| left + (ns.max(1.0).log10() - lx0) / (lx1 - lx0) * (w - left - right);
+    let y = |bits: f64| h - bottom - bits / 150.0 * (h - bottom - top);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+<text x="{}" y="22" font-size="15" text-anchor="middle">fastmac gears: strength vs verification cost (this machine)</text>
+<line x1="{left}" y1="{}" x2="{}" y2="{}" stroke="black"/><line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="black"/>
+<text x="{}" y="{}" text-anchor="middle">ns per packet (log scale)</text>
+<text x="18" y="{}" transform="rotate(-90 18 {})" text-anchor="middle">bits: -log2 forgery bound per attempt</text>
+"#,
+        w / 2.0,
+        h - bottom,
+        w - right,
+        h - bottom,
+        h - bottom,
+        (left + w - right) / 2.0,
+        h - 15.0,
+        h / 2.0,
+        h / 2.0
+    );
+    for e in (lx0 as i32)..=(lx1 as i32) {
+        let px = x(10f64.powi(e));
+        let _ = writeln!(s, r#"<line x1="{px}" y1="{}" x2="{px}" y2="{}" stroke="black"/><text x="{px}" y="{}" text-anchor="middle">{}</text>"#, h - bottom, h - bottom + 5.0, h - bottom + 20.0, 10f64.powi(e));
+    }
+    for bits in [0, 30, 60, 90, 120, 150] {
+        let py = y(bits as f64);
+        let _ = writeln!(s, r#"<line x1="{}" y1="{py}" x2="{left}" y2="{py}" stroke="black"/><text x="{}" y="{}" text-anchor="end">{bits}</text>"#, left - 5.0, left - 8.0, py + 4.0);
+    }
+    let colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"];
+    for (li, len) in LENGTHS.iter().enumerate() {
+        let colour = colours[li % colours.len()];
+        let points: Vec<(f64, f64, &str, bool)> = cal
+            .iter()
+            .map(|c| {
+                let info = c.gear.info();
+                let (bits, bounded) = match info.strength {
+                    Strength::Forgery(log2) => (-log2, true),
+                    Strength::Detection { .. } => (0.0, false),
+                };
+                (c.verify_ns[li], bits, info.name, bounded)
+            })
+            .collect();
+        // One line per family whose strength grows with its cost.
+        for family in [Family::Umac, Family::Badger] {
+            let line: Vec<String> = cal
+                .iter()
+                .filter(|c| family.of(c.gear))
+                .filter_map(|c| match c.gear.info().strength {
+                    Strength::Forgery(log2) => Some((c.verify_ns[li], -log2)),
+                    Strength::Detection { .. } => None,
+                })
+                .map(|(ns, bits)| format!("{:.1},{:.1}", x(ns), y(bits)))
+                .collect();
+            let dash = if family == Family::Badger { r#" stroke-dasharray="4 3""# } else { "" };
+            let _ = writeln!(s, r#"<polyline points="{}" fill="none" stroke="{colour}"{dash}/>"#, line.join(" "));
+        }
+        for (ns, bits, name, bounded) in &points {
+            let fill = if *bounded { colour } else { "white" };
+            let _ = writeln!(
+                s,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="{fill}" stroke="{colour}"><title>{name} @ {len} B: {ns:.0} ns</title></circle>"#,
+                x(*ns),
+                y(*bits)
+            );
+            if li == LENGTHS.len() - 1 || (li == 0 && !bounded) {
+                let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" font-size="10">{name}</text>"#, x(*ns) + 6.0, y(*bits) - 6.0);
+            }
+        }
+        let ly = top + 20.0 * li as f64;
+        let _ = writeln!(s, r#"<line x1="{}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="3"/><text x="{}" y="{}">{len} bytes</text>"#, w - right + 15.0, w - right + 40.0, w - right + 45.0, ly + 4.0);
+    }
+    for (i, note) in ["solid: UMAC prefixes", "dashed: Badger trees", "hollow: partial MAC,", "detection only (no", "forgery bound)"].iter().enumerate() {
+        let _ = writeln!(s, r#"<text x="{}" y="{}" font-size="11">{note}</text>"#, w - right + 15.0, top + 100.0 + 16.0 * i as f64);
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Umac,
+    Badger,
+}
+
+impl Family {
+    fn of(self, gear: Gear) -> bool {
+        match (self, gear) {
+            (Family::Umac, Gear::Umac(level)) => !level.checks_hmac(),
+            (Family::Badger, Gear::Badger(_)) => true,
+            _ => false,
+        }
+    }
+}
+
+fn send(args: SendArgs) -> Result<(), CliError> {
+    let targets: Vec<SocketAddr> = args.to.iter().map(|t| loopback("to", t)).collect::<Result<_, _>>()?;
+    let profile = Profile::from_name(&args.profile).ok_or_else(|| CliError::Usage(format!("unknown profile {:?}", args.profile)))?;
+    if args.sizes.is_empty() || args.sizes.iter().any(|s| *s > fastmac::gears::wire::MAX_PAYLOAD) {
+        return Err(CliError::Usage("--sizes: each size must be 0 to 65535".into()));
+    }
+    let mut config = SenderConfig::new(profile);
+    config.nonce_mode = args.secret.mode();
+    config.sender_id = args.sender_id;
+    config.limits = RekeyLimits { packets: args.rekey_packets, ..RekeyLimits::default() };
+    let start = Instant::now();
+    let mut sender = Sender::new(args.secret.get()?, config, Duration::ZERO)?;
+    let socket = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).map_err(net("a UDP socket"))?;
+    let mut sent = 0u64;
+    for i in 0..args.count {
+        if args.rate > 0 {
+            let due = Duration::from_secs_f64(i as f64 / args.rate as f64);
+            while start.elapsed() < due {
+                std::hint::spin_loop();
+            }
+        }
+        let size = args.sizes[(i % args.sizes.len() as u64) as usize];
+        let payload: Vec<u8> = (0..size).map(|b| (b as u64 ^ i) as u8).collect();
+        let datagram = sender.seal(start.elapsed(), &payload)?;
+        for t in &targets {
+            socket.send_to(&datagram, t).map_err(net("the socket"))?;
+        }
+        sent += 1;
+    }
+    println!(
+        "sent={sent} to {} receiver(s) in {:.2} s, final epoch {}",
+        targets.len(),
+        start.elapsed().as_secs_f64(),
+        sender.epoch()
+    );
+    Ok(())
+}
+
+fn recv(args: RecvArgs) -> Result<(), CliError> {
+    let addr = loopback("listen", &args.listen)?;
+    let (floor, ceiling) = (level(&args.floor)?, level(&args.ceiling)?);
+    if floor > ceiling {
+        return Err(CliError::Usage("--floor is stronger than --ceiling".into()));
+    }
+    if !(args.budget > 0.0 && args.cost_scale > 0.0) {
+        return Err(CliError::Usage("--budget and --cost-scale must be positive".into()));
+    }
+    let socket = UdpSocket::bind(addr).map_err(net("the listening socket"))?;
+    // Calibrate the cost model (a short start-up benchmark, gears.md 6.7).
+    let cal = calibrate(Duration::from_millis(10));
+    let costs = level_costs(&cal).into_iter().map(|(l, c)| (l, c.scaled(args.cost_scale))).collect();
+    let mut config = ReceiverConfig::new(PolicyConfig::new(floor, ceiling, costs), args.budget * 1e9);
+    config.nonce_mode = args.secret.mode();
+    config.accept_sample = args.accept_sample;
+    config.badger_costs = badger_costs(&cal).into_iter().map(|(t, c)| (t, c.scaled(args.cost_scale))).collect();
+    config.sample_costs = cal
+        .iter()
+        .filter_map(|c| match c.gear {
+            Gear::Sample(rate) => Some((rate, c.model.scaled(args.cost_scale))),
+            _ => None,
+        })
+        .collect();
+    let start = Instant::now();
+    let mut receiver = Receiver::new(args.secret.get()?, config, Duration::ZERO);
+    socket.set_read_timeout(Some(Duration::from_millis(50))).map_err(net("the listening socket"))?;
+    let mut buf = vec![0u8; 65536];
+    let mut last_packet = Instant::now();
+    let mut depth_changes = Vec::new();
+    let mut depth = receiver.policy().depth;
+    println!("listening on {addr}: budget {} core(s), cost scale {}, floor {floor}, ceiling {ceiling}", args.budget, args.cost_scale);
+    loop {
+        let now = start.elapsed();
+        match socket.recv(&mut buf) {
+            Ok(n) => {
+                last_packet = Instant::now();
+                receiver.receive(start.elapsed(), &buf[..n]);
+            }
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                receiver.maybe_tick(now);
+            }
+            Err(e) => return Err(net("the listening socket")(e)),
+        }
+        if receiver.policy().depth != depth {
+            depth = receiver.policy().depth;
+            depth_changes.push(format!("{:.2}s:{depth}", now.as_secs_f64()));
+        }
+        let c = receiver.counters();
+        if (args.count > 0 && c.received >= args.count)
+            || last_packet.elapsed() >= Duration::from_millis(args.idle_ms)
+            || now >= Duration::from_secs(args.max_secs)
+        {
+            break;
+        }
+    }
+    let c = receiver.counters();
+    println!("{c}");
+    println!("final depth {}, epoch {}, depth changes: [{}]", receiver.policy().depth, receiver.epoch(), depth_changes.join(" "));
+    println!("conservation received = delivered + dropped_overload + rejected_*: {}", if c.conserved() { "holds" } else { "BROKEN" });
+    Ok(())
+}
+
+/// The forgery kinds of gears.md 6.9, injected in turn.
+const ATTACKS: [&str; 7] = ["random-tag", "payload-bit", "replay", "stale-epoch", "wrong-profile", "window-jump", "truncated"];
+
+fn attack(args: AttackArgs) -> Result<(), CliError> {
+    let listen = loopback("listen", &args.listen)?;
+    let to = loopback("to", &args.to)?;
+    let inbound = UdpSocket::bind(listen).map_err(net("the listening socket"))?;
+    inbound.set_read_timeout(Some(Duration::from_millis(args.idle_ms.max(1)))).map_err(net("the listening socket"))?;
+    let outbound = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).map_err(net("a UDP socket"))?;
+    let mut buf = vec![0u8; 65536];
+    let mut previous: Option<Vec<u8>> = None;
+    let mut forwarded = 0u64;
+    let mut injected = [0u64; ATTACKS.len()];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rand = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut kind = 0usize;
+    loop {
+        let n = match inbound.recv(&mut buf) {
+            Ok(n) => n,
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => break,
+            Err(e) => return Err(net("the listening socket")(e)),
+        };
+        let genuine = buf[..n].to_vec();
+        // Forgeries go first, carrying the genuine packet's fresh sequence
+        // number, so the receiver must reject them by their MAC (and must
+        // still accept the genuine one after them).
+        for _ in 0..args.per_packet {
+            let mut f = genuine.clone();
+            let k = kind % ATTACKS.len();
+            kind += 1;
+            if f.len() < 24 {
+                continue;
+            }
+            let last = f.len() - 1;
+            match ATTACKS[k] {
+                "random-tag" => {
+                    for b in &mut f[last - 3..] {
+                        *b = rand() as u8;
+                    }
+                }
+                "payload-bit" => {
+                    let at = 20 + (rand() as usize % (f.len() - 20));
+                    f[at] ^= 1 << (rand() % 8);
+                }
+                "replay" => f = previous.clone().unwrap_or(f),
+                "stale-epoch" => {
+                    let stale = u16::from_be_bytes([f[2], f[3]]).wrapping_sub(1);
+                    f[2..4].copy_from_slice(&stale.to_be_bytes());
+                }
+                "wrong-profile" => f[1] = if f[1] == 0x10 { 0x12 } else { 0x10 },
+                "window-jump" => {
+                    let seq = u64::from_be_bytes(f[8..16].try_into().expect("8 bytes"));
+                    f[8..16].copy_from_slice(&seq.wrapping_add(1 << 40).to_be_bytes());
+                }
+                _ => f.truncate(last),
+            }
+            outbound.send_to(&f, to).map_err(net("the socket"))?;
+            injected[k] += 1;
+        }
+        outbound.send_to(&genuine, to).map_err(net("the socket"))?;
+        forwarded += 1;
+        previous = Some(genuine);
+    }
+    let total: u64 = injected.iter().sum();
+    let detail: Vec<String> = ATTACKS.iter().zip(injected).map(|(a, n)| format!("{a}:{n}")).collect();
+    println!("forwarded={forwarded} injected={total} [{}]", detail.join(" "));
+    Ok(())
+}

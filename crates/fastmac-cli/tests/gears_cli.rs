@@ -1,0 +1,120 @@
+//! `fastmac gears`: the table, and send / attack / recv as separate
+//! processes over UDP on 127.0.0.1, each bounded in time.
+
+use std::io::{BufRead, BufReader};
+use std::net::UdpSocket;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+const SECRET: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+fn fastmac() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fastmac"))
+}
+
+fn free_port() -> u16 {
+    UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Starts `fastmac gears recv` and waits until it listens.
+fn start_recv(port: u16, extra: &[&str]) -> Child {
+    let mut child = fastmac()
+        .args(["gears", "recv", "--secret", SECRET, "--listen", &format!("127.0.0.1:{port}"), "--idle-ms", "1500"])
+        .args(["--max-secs", "10"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.starts_with("listening on"), "{first}");
+    child
+}
+
+fn counter(text: &str, name: &str) -> u64 {
+    let key = format!("{name}=");
+    let at = text.find(&key).unwrap_or_else(|| panic!("no {name} in {text}")) + key.len();
+    text[at..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+}
+
+fn finish(child: Child) -> (String, Output) {
+    let out = child.wait_with_output().unwrap();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out)
+}
+
+#[test]
+fn table_lists_every_gear_and_draws_the_chart() {
+    let svg = std::env::temp_dir().join(format!("gears-{}.svg", std::process::id()));
+    let out = fastmac().args(["gears", "table", "--round-ms", "3", "--svg"]).arg(&svg).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for gear in ["U128", "U96", "U64", "U32", "H128", "B32", "B160", "S-8", "S-64", "S-512"] {
+        assert!(text.lines().any(|l| l.starts_with(gear)), "{gear} missing:\n{text}");
+    }
+    assert!(text.contains("2^-60 per forgery") && text.contains("not a forgery bound"));
+    assert!(text.contains("16-byte field") && text.contains("depth 1"));
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.starts_with("<svg") && chart.trim_end().ends_with("</svg>"));
+    std::fs::remove_file(svg).ok();
+}
+
+#[test]
+fn send_and_recv_over_loopback() {
+    let port = free_port();
+    let recv = start_recv(port, &["--count", "3000"]);
+    let sent = fastmac()
+        .args(["gears", "send", "--secret", SECRET, "--to", &format!("127.0.0.1:{port}")])
+        .args(["--count", "3000", "--rate", "5000", "--sizes", "64,576,1400", "--rekey-packets", "1000"])
+        .output()
+        .unwrap();
+    assert!(sent.status.success(), "{}", String::from_utf8_lossy(&sent.stderr));
+    assert!(String::from_utf8_lossy(&sent.stdout).contains("sent=3000"));
+    let (text, out) = finish(recv);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let received = counter(&text, "received");
+    assert!(received > 0 && received <= 3000, "{text}");
+    assert_eq!(counter(&text, "delivered"), received, "{text}");
+    assert_eq!(counter(&text, "epoch_changes"), 2, "{text}");
+    assert!(text.contains("conservation received = delivered + dropped_overload + rejected_*: holds"), "{text}");
+}
+
+#[test]
+fn attack_never_gets_a_forgery_through() {
+    let (victim, relay) = (free_port(), free_port());
+    let recv = start_recv(victim, &["--floor", "u64"]);
+    let attack = fastmac()
+        .args(["gears", "attack", "--listen", &format!("127.0.0.1:{relay}"), "--to", &format!("127.0.0.1:{victim}")])
+        .args(["--per-packet", "3", "--idle-ms", "1000"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = fastmac()
+        .args(["gears", "send", "--secret", SECRET, "--to", &format!("127.0.0.1:{relay}")])
+        .args(["--count", "1000", "--rate", "2000", "--sizes", "64,1400"])
+        .output()
+        .unwrap();
+    assert!(sent.status.success());
+    let (attack_text, _) = finish(attack);
+    let (text, out) = finish(recv);
+    assert!(out.status.success());
+    let injected = counter(&attack_text, "injected");
+    assert!(injected > 0, "{attack_text}");
+    // Every delivered datagram is genuine: at most the 1000 sent, each once.
+    assert!(counter(&text, "delivered") <= 1000, "{text}");
+    let rejected = counter(&text, "rejected_auth") + counter(&text, "rejected_replay") + counter(&text, "rejected_format");
+    assert!(rejected > 0, "{text}");
+    assert_eq!(counter(&text, "delivered") + counter(&text, "dropped_overload") + rejected, counter(&text, "received"));
+    println!("{attack_text}{text}");
+}
+
+#[test]
+fn only_loopback_addresses_are_accepted() {
+    let out = fastmac().args(["gears", "send", "--secret", SECRET, "--to", "10.0.0.1:9000", "--count", "1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only 127.0.0.1"));
+    let out = fastmac().args(["gears", "recv", "--secret", "00", "--listen", "127.0.0.1:1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("key length"));
+}
