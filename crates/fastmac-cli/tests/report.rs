@@ -177,6 +177,20 @@ fn figure_1_has_one_series_per_measured_algorithm() {
 }
 
 #[test]
+fn badger_figure_6_has_both_modes_umac_and_poly1305_at_every_size() {
+    let run = run();
+    let series = svg_series(&std::fs::read_to_string(run.dir.join("figure6.svg")).unwrap());
+    let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Badger-64 I (no IV setup)", "Badger-64 II (IV setup)", "UMAC-64", "Poly1305 (RustCrypto) / 2"]
+    );
+    for (name, points) in &series {
+        assert_eq!(*points, SWEEP.len(), "series {name}");
+    }
+}
+
+#[test]
 fn strength_chart_has_a_point_per_mac_measured_at_1500() {
     let run = run();
     // Not points: the read pass (not a MAC), the gears' sender field (its
@@ -231,11 +245,11 @@ fn a_real_browser_renders_the_page_with_every_chart() {
 
     let dom = chromium(&page, &run.dir.join("profile-dom"), &["--dump-dom"]);
     let dom = String::from_utf8_lossy(&dom.stdout);
-    for id in ["chart-figure1", "chart-strength"] {
+    for id in ["chart-figure1", "chart-figure6", "chart-strength"] {
         assert!(dom.contains(&format!("id=\"{id}\"")), "{id} not in the browser's DOM");
     }
     assert_eq!(dom.matches("<table>").count(), 7, "tables in the DOM");
-    let in_files: usize = ["figure1.svg", "strength.svg"]
+    let in_files: usize = ["figure1.svg", "figure6.svg", "strength.svg"]
         .iter()
         .map(|f| svg_series(&std::fs::read_to_string(run.dir.join(f)).unwrap()).len())
         .sum();

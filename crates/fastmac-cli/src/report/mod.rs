@@ -23,11 +23,9 @@ mod text;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use model::{Machine, Missing, Results, Row};
-use plan::Job;
-
 use chart::Chart;
-use model::Table;
+use model::{Machine, Missing, Results, Row, Table};
+use plan::Job;
 use progress::Progress;
 
 use crate::input::CliError;
@@ -39,7 +37,7 @@ pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
     fastmac::umac::Backend::from_env()?;
     let (budget, mode) = if quick { (Budget::QUICK, "--quick") } else { (Budget::DEFAULT, "default") };
     let started = std::time::Instant::now();
-    let mut results = measure(&mut live::Live::default(), budget, "");
+    let mut results = measure(&mut live::Live::default(), budget);
     results.machine.run = format!(
         "{mode}: {} measurements in {:.0} s of measuring time, medians of interleaved loops",
         results.rows.len(),
@@ -86,7 +84,7 @@ pub trait Measurer {
 }
 
 /// Runs every job of the seven tables within `budget`, with a progress bar.
-pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> Results {
+pub fn measure(measurer: &mut dyn Measurer, budget: Budget) -> Results {
     let extra = plan::extra_acsa_algs(&measurer.known_algorithms());
     let jobs = plan::jobs(&extra);
     let mut missing = measurer.prepare(&jobs);
@@ -108,8 +106,7 @@ pub fn measure(measurer: &mut dyn Measurer, budget: Budget, run: &str) -> Result
             missing.push(Missing { job: job.clone(), reason: "the bench module returned no row".into() });
         }
     }
-    let mut machine = measurer.machine();
-    machine.run = run.to_owned();
+    let machine = measurer.machine();
     if let Some(ghz) = machine.clock_ghz {
         for row in &mut rows {
             row.use_clock(ghz);
@@ -141,7 +138,11 @@ impl Report {
             tables::strength(&results),
             tables::comparators(&results),
         ];
-        let charts = vec![("sweep", tables::sweep_chart(&results)), ("strength", tables::strength_chart(&results))];
+        let charts = vec![
+            ("sweep", tables::sweep_chart(&results)),
+            ("badger", tables::badger_chart(&results)),
+            ("strength", tables::strength_chart(&results)),
+        ];
         Report { results, tables, charts }
     }
 
@@ -253,7 +254,7 @@ mod tests {
 
     #[test]
     fn a_run_renders_every_table_chart_and_file() {
-        let results = measure(&mut Synthetic { jobs: vec![] }, Budget { measuring: Duration::ZERO }, "test");
+        let results = measure(&mut Synthetic { jobs: vec![] }, Budget { measuring: Duration::ZERO });
         assert!(results.missing.iter().all(|m| m.job.alg.starts_with("badger")));
         assert_eq!(results.machine.clock_ghz, Some(3.0));
         let report = Report::new(results);
@@ -264,9 +265,9 @@ mod tests {
         let files = report.write(&dir).unwrap();
         let names: Vec<String> =
             files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
-        assert_eq!(names, ["index.html", "figure1.svg", "strength.svg", "results.json"]);
+        assert_eq!(names, ["index.html", "figure1.svg", "figure6.svg", "strength.svg", "results.json"]);
         let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
-        assert_eq!(html.matches("<svg").count(), 2);
+        assert_eq!(html.matches("<svg").count(), 3);
         let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
         assert_eq!(json["results"].as_array().unwrap().len(), report.results.rows.len());
         std::fs::remove_dir_all(&dir).unwrap();

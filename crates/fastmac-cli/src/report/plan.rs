@@ -167,6 +167,8 @@ pub fn jobs(extra: &[String]) -> Vec<Job> {
     add(BADGER_TABLE_ALG, Impl::Fastmac, &[0, BADGER_HASH_SIZE]);
     add(BADGER_KEY_SETUP, Impl::Fastmac, &[0]);
     add(BADGER_SEQUENTIAL, Impl::Fastmac, &[0]);
+    // Badger's appendix C (figure 6): both modes across message sizes.
+    add(BADGER_SEQUENTIAL, Impl::Fastmac, SWEEP_SIZES);
     jobs.into_iter().collect()
 }
 

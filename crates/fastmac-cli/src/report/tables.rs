@@ -13,6 +13,10 @@ use super::plan::{self, Impl};
 pub fn display(alg: &str, imp: Impl) -> String {
     let base = if let Some(gear) = super::gears::display(alg) {
         gear
+    } else if alg == plan::BADGER_SEQUENTIAL {
+        "Badger-64 sequential (no IV)".to_owned()
+    } else if alg == plan::BADGER_KEY_SETUP {
+        "Badger-64 key setup".to_owned()
     } else if let Some(rest) = alg.strip_prefix("badger") {
         format!("Badger{rest}")
     } else if alg == "poly1305" {
@@ -34,8 +38,8 @@ pub fn display(alg: &str, imp: Impl) -> String {
 /// The comparator rows a table of fastmac rows ends with, so every table
 /// shows how far fastmac stands from the best other implementation and
 /// from the read limit.
-fn comparators_for(sizes: &[usize]) -> impl Iterator<Item = (&'static str, Impl)> + '_ {
-    plan::COMPARATORS.iter().copied().filter(|_| !sizes.is_empty())
+fn comparator_rows() -> impl Iterator<Item = (&'static str, Impl)> {
+    plan::COMPARATORS.iter().copied()
 }
 
 fn kind(imp: Impl) -> RowKind {
@@ -74,7 +78,7 @@ pub fn openssh(results: &Results) -> Table {
     let sha1 = |size| results.get("hmac-sha1", Impl::Fastmac, size).map(|r| r.ns_per_msg);
     let mut rows = Vec::new();
     let mut listed: Vec<(&str, Impl)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Impl::Fastmac)).collect();
-    listed.extend(comparators_for(plan::OPENSSH_SIZES));
+    listed.extend(comparator_rows());
     for &(alg, imp) in &listed {
         let row = |size| results.get(alg, imp, size);
         let speedup = |size| Some(sha1(size)? / row(size)?.ns_per_msg);
@@ -194,7 +198,7 @@ fn acsa_algs(results: &Results) -> Vec<(String, Impl)> {
 pub fn acsa(results: &Results) -> Table {
     let [small, large] = [plan::ACSA_SIZES[0], plan::ACSA_SIZES[1]];
     let mut listed = acsa_algs(results);
-    listed.extend(comparators_for(plan::ACSA_SIZES).map(|(a, i)| (a.to_owned(), i)));
+    listed.extend(comparator_rows().map(|(a, i)| (a.to_owned(), i)));
     let mut rows = Vec::new();
     for (alg, imp) in &listed {
         let cpb = |size| results.get(alg, *imp, size).and_then(|r| r.cycles_per_byte);
@@ -317,10 +321,48 @@ pub fn badger(results: &Results) -> Table {
     Table {
         id: "badger",
         title: "4. Badger: key setup, hashing and finalization".into(),
-        source: "seed 002 (\"Badger - A Fast and Provably Secure MAC\", 2005), table 1".into(),
+        source: "seed 002 (\"Badger - A Fast and Provably Secure MAC\", 2005), table 1; the chart is its appendix C, figure 6".into(),
         header: vec!["function".into(), "unit".into(), "this machine".into(), "paper P-III".into(), "paper P4".into()],
         rows,
         notes,
+    }
+}
+
+/// Badger's appendix C, figure 6: cycles per byte by message size for
+/// Badger without IV setup (I) and with it (II), UMAC-64 and Poly1305,
+/// normalized to 64-bit tags as the paper did (Poly1305's cycles halved).
+pub fn badger_chart(results: &Results) -> Chart {
+    let lines: [(&str, Impl, &str, f64); 4] = [
+        (plan::BADGER_SEQUENTIAL, Impl::Fastmac, "Badger-64 I (no IV setup)", 1.0),
+        (plan::BADGER_TABLE_ALG, Impl::Fastmac, "Badger-64 II (IV setup)", 1.0),
+        ("umac-64", Impl::Fastmac, "UMAC-64", 1.0),
+        ("poly1305", Impl::RustCrypto, "Poly1305 (RustCrypto) / 2", 0.5),
+    ];
+    let series = lines
+        .iter()
+        .filter_map(|&(alg, imp, name, scale)| {
+            let points: Vec<_> = plan::SWEEP_SIZES
+                .iter()
+                .filter_map(|&s| {
+                    let c = results.get(alg, imp, s)?.cycles_per_byte?;
+                    Some((s as f64, c * scale, None))
+                })
+                .collect();
+            let style = if imp == Impl::Fastmac { Style::Line } else { Style::Dashed };
+            (!points.is_empty()).then(|| Series { name: name.to_owned(), style, points })
+        })
+        .collect();
+    Chart {
+        id: "figure6",
+        title: "Badger, UMAC-64 and Poly1305 by message size (Badger paper, figure 6)".into(),
+        x: Axis {
+            label: "message size (bytes)".into(),
+            scale: Scale::Log,
+            ticks: plan::SWEEP_SIZES.iter().filter(|s| s.is_power_of_two()).map(|&s| s as f64).collect(),
+        },
+        y: Axis { label: "cycles per byte, 64-bit tags".into(), scale: Scale::Log, ticks: vec![] },
+        series,
+        markers: vec![],
     }
 }
 
@@ -328,7 +370,7 @@ pub fn badger(results: &Results) -> Table {
 pub fn go(results: &Results) -> Table {
     let [small, large] = [plan::GO_SIZES[0], plan::GO_SIZES[1]];
     let mut listed: Vec<(&str, Impl)> = plan::GO_ALGS.iter().map(|&a| (a, Impl::Fastmac)).collect();
-    listed.extend(comparators_for(plan::GO_SIZES));
+    listed.extend(comparator_rows());
     let mb_per_s = |row: Option<&Row>| row.map(|r| r.size as f64 / r.ns_per_msg * 1000.0);
     let rows = listed
         .iter()
@@ -378,6 +420,7 @@ pub fn strength_bits(alg: &str, imp: Impl, size: usize) -> Option<f64> {
     match (alg, imp) {
         ("poly1305", _) => Some(106.0 - (8.0 * size.div_ceil(16) as f64).log2()),
         (gear, Impl::Fastmac) if gear.starts_with("gear") => super::gears::strength_bits(gear),
+        (plan::BADGER_SEQUENTIAL, Impl::Fastmac) => strength_bits(plan::BADGER_TABLE_ALG, Impl::Fastmac, size),
         (_, Impl::Fastmac | Impl::Nettle) => Algorithm::from_name(alg).ok().map(|a| -a.info().forgery_bound_log2),
         ("hmac-sha256", Impl::RustCrypto) => strength_bits("hmac-sha2-256", Impl::Fastmac, size),
         _ => None,
@@ -391,6 +434,7 @@ fn strength_algs(results: &Results) -> Vec<(String, Impl)> {
             algs.push((alg, imp));
         }
     }
+    algs.push((plan::BADGER_SEQUENTIAL.to_owned(), Impl::Fastmac));
     algs.extend(
         plan::COMPARATORS.iter().filter(|c| c.1 != Impl::ReadLimit).map(|&(a, i)| (a.to_owned(), i)),
     );
