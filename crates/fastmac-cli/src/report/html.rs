@@ -38,7 +38,7 @@ pub fn page(machine: &Machine, tables: &[Table], charts: &[(&str, Chart)]) -> St
     for table in tables {
         write_table(&mut html, table);
         for (_, chart) in charts.iter().filter(|(after, _)| *after == table.id) {
-            let _ = write!(html, "<figure id=\"figure-{}\">{}</figure>\n", chart.id, chart.to_svg());
+            let _ = writeln!(html, "<figure id=\"figure-{}\">{}</figure>", chart.id, chart.to_svg());
         }
     }
     html.push_str("</body></html>\n");
