@@ -91,6 +91,9 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<Outcome, CliError> {
+    // A FASTMAC_BACKEND the library would ignore (unknown, or not on this
+    // CPU) is reported rather than silently replaced.
+    fastmac::umac::Backend::from_env()?;
     match cli.command {
         Command::Tag(args) => {
             let tag = match keyed(&args)? {

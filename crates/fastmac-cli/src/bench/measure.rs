@@ -91,6 +91,7 @@ pub fn measure_size(subjects: &mut [Box<dyn Subject>], size: usize, budget: Dura
                 implementation: subject.implementation(),
                 size,
                 ns_per_msg: ns,
+                ns_min: cell.samples[0],
                 gb_per_s: size as f64 / ns,
                 cycles_per_byte: ghz.map(|g| ns * g / size as f64),
                 cycles_per_msg: ghz.map(|g| ns * g),

@@ -81,7 +81,7 @@ pub fn registry() -> Vec<Entry> {
     entries.extend(umac!("umac-96", 12));
     entries.extend(umac!("umac-128", 16));
     entries.push(Entry { alg: "hmac-sha256", implementation: "rustcrypto", make: || Ok(Box::new(HmacSha256::new())) });
-    entries.push(Entry { alg: "poly1305", implementation: "rustcrypto", make: || Ok(Box::new(Poly1305Subject)) });
+    entries.push(Entry { alg: "poly1305", implementation: "rustcrypto", make: || Ok(Box::new(Poly1305Subject::new())) });
     entries.push(Entry {
         alg: "read-limit",
         implementation: "simd",
@@ -261,9 +261,20 @@ impl Subject for HmacSha256 {
     }
 }
 
-/// RustCrypto Poly1305: a one-time MAC, so each message gets its own key
-/// (here the counter in the key's first bytes), as in ChaCha20-Poly1305.
-struct Poly1305Subject;
+/// RustCrypto Poly1305 (its AVX2 backend where present). Poly1305 is a
+/// one-time MAC and a protocol keys it per message (ChaCha20-Poly1305);
+/// this row leaves that key setup out (it clones a keyed state per
+/// message) and so measures the hashing alone: the strictest comparison
+/// for UMAC.
+struct Poly1305Subject {
+    keyed: Poly1305,
+}
+
+impl Poly1305Subject {
+    fn new() -> Self {
+        Poly1305Subject { keyed: Poly1305::new(&[0x5au8; 32].into()) }
+    }
+}
 
 impl Subject for Poly1305Subject {
     fn alg(&self) -> &'static str {
@@ -272,13 +283,10 @@ impl Subject for Poly1305Subject {
     fn implementation(&self) -> String {
         "rustcrypto".to_owned()
     }
-    fn run(&mut self, first: u64, count: u64, msg: &[u8]) -> u8 {
+    fn run(&mut self, _first: u64, count: u64, msg: &[u8]) -> u8 {
         let mut sink = 0u8;
-        let mut key = [0x5au8; 32];
-        for n in first..first + count {
-            key[..8].copy_from_slice(&n.to_le_bytes());
-            let tag = Poly1305::new(&key.into()).compute_unpadded(black_box(msg));
-            sink ^= tag[0];
+        for _ in 0..count {
+            sink ^= self.keyed.clone().compute_unpadded(black_box(msg))[0];
         }
         sink
     }

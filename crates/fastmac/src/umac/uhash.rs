@@ -189,8 +189,8 @@ impl UhashState {
     fn absorb_l1(&mut self, key: &UhashKey, iters: usize, outputs: &[super::parallel::L1Output]) {
         debug_assert!(self.chunk_len == 0 && self.buf_len == 0);
         for out in outputs {
-            for i in 0..iters {
-                self.l2[i].absorb(key.l2_64[i], key.l2_128[i], self.chunks, out[i]);
+            for (i, (l2, &word)) in self.l2.iter_mut().zip(out).take(iters).enumerate() {
+                l2.absorb(key.l2_64[i], key.l2_128[i], self.chunks, word);
             }
             self.chunks += 1;
         }
@@ -388,6 +388,18 @@ fn mul_add_mod_p128(k: u128, y: u128, a: u128) -> u128 {
     (plus & take) | (t & !take)
 }
 
+/// `x mod (2^36 - 5)` for `x < 2^60` (every L3 sum: eight products of a
+/// 16-bit word and a key below 2^36 stay below 2^55): one fold leaves
+/// `t < 2^36 + 5 * 2^24 < 2p`, so one conditional subtraction finishes.
+fn reduce_p36_sum(x: u64) -> u64 {
+    debug_assert!(x < 1 << 60);
+    const MASK: u64 = (1 << 36) - 1;
+    let t = (x & MASK) + 5 * (x >> 36);
+    let (reduced, borrow) = t.overflowing_sub(P36);
+    let keep = mask64(u64::from(borrow));
+    (t & keep) | (reduced & !keep)
+}
+
 /// `x mod (2^36 - 5)` for any 64-bit `x`, without division.
 fn reduce_p36(x: u64) -> u64 {
     const MASK: u64 = (1 << 36) - 1;
@@ -407,7 +419,7 @@ fn l3_hash(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
         let m = u64::from((b >> (112 - 16 * i)) as u16);
         y += m * k; // each term < 2^52, the sum < 2^55
     }
-    (reduce_p36(y) as u32) ^ k2
+    (reduce_p36_sum(y) as u32) ^ k2
 }
 
 /// UHASH of a whole message longer than one chunk, in one call: every
@@ -464,7 +476,7 @@ pub(crate) fn uhash_long(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8
 #[inline]
 fn l3_hash_short(k1: &[u64; 8], k2: u32, a: u64) -> u32 {
     let y = (a >> 48) * k1[4] + ((a >> 32) & 0xffff) * k1[5] + ((a >> 16) & 0xffff) * k1[6] + (a & 0xffff) * k1[7];
-    (reduce_p36(y) as u32) ^ k2
+    (reduce_p36_sum(y) as u32) ^ k2
 }
 
 #[cfg(test)]
@@ -533,6 +545,9 @@ mod tests {
     fn p36_reduction_matches_remainder() {
         for x in [0, P36 - 1, P36, P36 + 1, u64::MAX, 1 << 36, (1 << 55) - 1, 0x0123_4567_89ab_cdef] {
             assert_eq!(reduce_p36(x), x % P36, "x={x:x}");
+        }
+        for x in [0, P36 - 1, P36, P36 + 1, 2 * P36 - 1, 2 * P36, (1 << 55) - 1, (1 << 60) - 1, 0x0123_4567_89ab_cdef] {
+            assert_eq!(reduce_p36_sum(x), x % P36, "x={x:x}");
         }
     }
 

@@ -26,14 +26,9 @@ const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
-    if data.len() <= BLOCK {
-        // One block does not fill a 256-bit register pair: 128-bit code is
-        // shorter. SAFETY: SSE2 is part of x86-64.
-        return unsafe { super::sse2::nh::<T>(key, first_block, data, acc) };
-    }
     // SAFETY: AVX2 is enabled here, as both layouts need.
     unsafe {
-        if T % 2 == 0 { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }
+        if T.is_multiple_of(2) { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }
     }
 }
 
@@ -136,7 +131,7 @@ pub(super) fn xy_keys(key: &NhKey, b: usize, t: usize) -> (*const u32, *const u3
     let (even, odd) = (key.even.as_ptr().cast::<u32>(), key.odd.as_ptr().cast::<u32>());
     // SAFETY of the offsets: b + t / 2 + 1 < TABLE_QUADS, checked by callers.
     let q = |table: *const u32, quad: usize| table.wrapping_add(4 * quad);
-    if t % 2 == 0 { (q(even, b + t / 2), q(odd, b + t / 2)) } else { (q(odd, b + t / 2), q(even, b + t / 2 + 1)) }
+    if t.is_multiple_of(2) { (q(even, b + t / 2), q(odd, b + t / 2)) } else { (q(odd, b + t / 2), q(even, b + t / 2 + 1)) }
 }
 
 #[inline]

@@ -22,23 +22,12 @@ use core::arch::x86_64::{
 
 use super::{BLOCK, NhKey, avx2::xy_keys};
 
-/// Inputs up to this many bytes go to the SSE2 kernel: one or two blocks
-/// do not fill a 512-bit register, and the 128-bit code has the shortest
-/// path for them (`design/limits.md` section 7, item 2; on a Sapphire
-/// Rapids-class Xeon UHASH-64 of 32 bytes took 12 ns this way, 17 ns with
-/// the masked 512-bit path).
-const SMALL: usize = 2 * BLOCK;
-
 /// AVX-512 NH; see [`NhKey::hash`].
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VL.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
-    if data.len() <= SMALL {
-        // SAFETY: SSE2 is part of x86-64.
-        return unsafe { super::sse2::nh::<T>(key, first_block, data, acc) };
-    }
     // SAFETY: the features both layouts need are enabled here.
     unsafe {
         if T == 4 { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }

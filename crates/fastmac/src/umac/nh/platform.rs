@@ -75,6 +75,17 @@ impl Backend {
         }
     }
 
+    /// Inputs up to this many bytes are hashed with the SSE2 kernel, which
+    /// is faster for them than the backend's own (see `NhKey::hash`).
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn small_input(self) -> usize {
+        match self {
+            Backend::Avx512 => 64,
+            Backend::Avx2 => 32,
+            _ => 0,
+        }
+    }
+
     /// The fastest supported backend, ignoring the environment.
     pub fn best() -> Backend {
         [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Neon]
