@@ -15,18 +15,26 @@ define apt_install
 	apt-get install -y -qq --no-install-recommends $(1)
 endef
 
-.PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8
+.PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
 .PHONY: deps-python test-python python-wheel bench-python test-python-abi3
 
 test: deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3
 
-deps: deps-nettle
+deps: deps-nettle deps-chromium
 
 # GNU Nettle is the differential oracle of the UMAC tests.
 deps-nettle:
 	@if ! pkg-config --exists nettle 2>/dev/null; then \
 		echo "installing nettle-dev (differential oracle)"; \
 		$(call apt_install,pkg-config nettle-dev); \
+	fi
+
+# Debian's chromium renders the `fastmac bench` report headless in
+# crates/fastmac-cli/tests/report.rs.
+deps-chromium:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing chromium (renders the bench report in the report test)"; \
+		$(call apt_install,chromium); \
 	fi
 
 test-rust:

@@ -16,7 +16,10 @@ pub enum CliError {
     Hex { what: &'static str, reason: String },
     /// A file or stdin that could not be read.
     Io { what: String, source: io::Error },
-    /// A bad combination or value of options.
+    /// A file that could not be written.
+    Write { what: String, source: io::Error },
+    /// A bad combination or value of options (e.g. an SSH name without
+    /// `--seq`).
     Usage(String),
 }
 
@@ -26,6 +29,7 @@ impl fmt::Display for CliError {
             CliError::Mac(err) => err.fmt(f),
             CliError::Hex { what, reason } => write!(f, "malformed hex in --{what}: {reason}"),
             CliError::Io { what, source } => write!(f, "cannot read {what}: {source}"),
+            CliError::Write { what, source } => write!(f, "cannot write {what}: {source}"),
             CliError::Usage(message) => f.write_str(message),
         }
     }

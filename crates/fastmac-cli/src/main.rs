@@ -6,6 +6,7 @@
 mod bench;
 mod gears;
 mod input;
+mod report;
 
 use std::process::ExitCode;
 
@@ -37,7 +38,10 @@ enum Command {
     },
     /// List the algorithms with their key, nonce and tag lengths and forgery bounds.
     List,
-    /// Measure fastmac against Nettle, HMAC-SHA256, Poly1305 and the read limit.
+    /// Measure. With no options: the source papers' tables and charts on
+    /// this machine (printed, and written as a report folder). With --algs,
+    /// --sizes, --seconds or --json: fastmac against Nettle, HMAC-SHA256,
+    /// Poly1305 and the read limit.
     Bench(bench::BenchArgs),
     /// Adaptive gears: the gear table and the UDP demonstration on 127.0.0.1.
     #[command(subcommand)]

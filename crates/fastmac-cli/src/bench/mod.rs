@@ -8,12 +8,12 @@
 //! * [`clock`] measures the core clock in-process, to turn ns into cycles.
 //! * [`report`] is the results type: a table, or the issue's JSON schema.
 
-mod clock;
-mod measure;
+pub(crate) mod clock;
+pub(crate) mod measure;
 mod nettle;
 mod read_limit;
 mod report;
-mod subjects;
+pub(crate) mod subjects;
 
 use std::time::Duration;
 
@@ -21,6 +21,7 @@ use clap::Args;
 
 use crate::input::CliError;
 pub use report::{Machine, Report};
+pub use subjects::Subject;
 
 /// Default message sizes: packets, a page, and bulk.
 const DEFAULT_SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65_536, 1_048_576];
@@ -35,12 +36,28 @@ pub struct BenchArgs {
     /// Message sizes in bytes, comma-separated; suffixes K and M (x1024).
     #[arg(long, value_delimiter = ',', value_parser = parse_size)]
     sizes: Vec<usize>,
-    /// Measuring time per algorithm and size, in seconds.
-    #[arg(long, default_value_t = 0.2)]
-    seconds: f64,
+    /// Measuring time per algorithm and size, in seconds [default: 0.2].
+    #[arg(long)]
+    seconds: Option<f64>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// With none of the options above: the papers' tables in about 15 s
+    /// instead of 90.
+    #[arg(long, conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
+    quick: bool,
+    /// With none of the options above: where to write the report folder
+    /// (index.html, one .svg per chart, results.json).
+    #[arg(long, value_name = "DIR", default_value = "fastmac-report", conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
+    out: std::path::PathBuf,
+}
+
+impl BenchArgs {
+    /// No algorithm, size, time or JSON asked for: the papers' report
+    /// (issue 7) rather than the comparison table.
+    fn wants_report(&self) -> bool {
+        self.algs.is_empty() && self.sizes.is_empty() && self.seconds.is_none() && !self.json
+    }
 }
 
 fn parse_size(text: &str) -> Result<usize, String> {
@@ -55,8 +72,12 @@ fn parse_size(text: &str) -> Result<usize, String> {
 
 /// Runs the benchmark and prints the report.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
-    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 600.0) {
-        return Err(CliError::Usage(format!("--seconds must be in (0, 600], got {}", args.seconds)));
+    if args.wants_report() {
+        return crate::report::run(args.quick, &args.out);
+    }
+    let seconds = args.seconds.unwrap_or(0.2);
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
+        return Err(CliError::Usage(format!("--seconds must be in (0, 600], got {seconds}")));
     }
     let sizes = if args.sizes.is_empty() { DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
     let registry = subjects::registry();
@@ -68,7 +89,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
     let wanted = |alg: &str| args.algs.is_empty() || args.algs.iter().any(|a| a == alg);
     let (mut subjects, notes) = subjects::instantiate(&registry, wanted);
-    let budget = Duration::from_secs_f64(args.seconds);
+    let budget = Duration::from_secs_f64(seconds);
     let mut machine = Machine::describe(notes);
     let mut rows = Vec::new();
     // Everything is measured on the one thread of a one-thread rayon pool:

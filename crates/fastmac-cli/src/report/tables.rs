@@ -1,0 +1,603 @@
+//! The seven tables and two charts of issue 7, built from one run's
+//! results, with the papers' printed figures beside this machine's.
+
+use fastmac::Algorithm;
+
+use super::chart::{Axis, Chart, Scale, Series, Style};
+use super::model::{NOT_MEASURED, NOT_PRINTED, Results, Row, RowKind, Table, opt, sig3, times};
+use super::paper;
+use super::plan::{self, Impl};
+
+/// How an algorithm is printed: `UMAC-64`, `HMAC-SHA1-96`, `Badger-64`,
+/// `UMAC-64 (Nettle)`.
+pub fn display(alg: &str, imp: Impl) -> String {
+    let base = if let Some(gear) = super::gears::display(alg) {
+        gear
+    } else if alg == plan::BADGER_SEQUENTIAL {
+        "Badger-64 sequential (no IV)".to_owned()
+    } else if alg == plan::BADGER_KEY_SETUP {
+        "Badger-64 key setup".to_owned()
+    } else if let Some(rest) = alg.strip_prefix("badger") {
+        format!("Badger{rest}")
+    } else if alg == "poly1305" {
+        "Poly1305".to_owned()
+    } else if alg == "read-limit" {
+        "pure read pass".to_owned()
+    } else if alg.starts_with("hmac") || alg.starts_with("umac") {
+        alg.to_ascii_uppercase()
+    } else {
+        alg.to_owned()
+    };
+    match imp {
+        Impl::Fastmac | Impl::ReadLimit => base,
+        Impl::Nettle => format!("{base} (Nettle)"),
+        Impl::RustCrypto => format!("{base} (RustCrypto)"),
+    }
+}
+
+/// The comparator rows a table of fastmac rows ends with, so every table
+/// shows how far fastmac stands from the best other implementation and
+/// from the read limit.
+fn comparator_rows() -> impl Iterator<Item = (&'static str, Impl)> {
+    plan::COMPARATORS.iter().copied()
+}
+
+fn kind(imp: Impl) -> RowKind {
+    if imp == Impl::Fastmac { RowKind::Fastmac } else { RowKind::Comparator }
+}
+
+/// "how cycles are obtained", printed under every table with a cycles column.
+pub fn cycles_note(results: &Results) -> String {
+    match results.machine.clock_ghz {
+        Some(ghz) => format!("cycles = time x {ghz:.2} GHz: {}", results.machine.clock_method),
+        None => format!("cycles unavailable: {}", results.machine.clock_method),
+    }
+}
+
+fn missing_note(results: &Results, algs: &[(&str, Impl)]) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for &(alg, imp) in algs {
+        if let Some(reason) = results.why_missing(alg, imp) {
+            let line = format!("{}: {reason}", display(alg, imp));
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+    }
+    (!lines.is_empty()).then(|| format!("missing rows (not measured, not estimated): {}", lines.join("; ")))
+}
+
+/// Milliseconds per 1000 messages: the OpenSSH paper's unit.
+fn ms_per_1000(row: Option<&Row>) -> Option<f64> {
+    row.map(|r| r.ns_per_msg / 1000.0)
+}
+
+/// Table 1: the OpenSSH paper's table (seed 000, section 4.4).
+pub fn openssh(results: &Results) -> Table {
+    let [small, large] = [plan::OPENSSH_SIZES[0], plan::OPENSSH_SIZES[1]];
+    let sha1 = |size| results.get("hmac-sha1", Impl::Fastmac, size).map(|r| r.ns_per_msg);
+    let mut rows = Vec::new();
+    let mut listed: Vec<(&str, Impl)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Impl::Fastmac)).collect();
+    listed.extend(comparator_rows());
+    for &(alg, imp) in &listed {
+        let row = |size| results.get(alg, imp, size);
+        let speedup = |size| Some(sha1(size)? / row(size)?.ns_per_msg);
+        let printed = paper::lookup(paper::OPENSSH_PENTIUM4_MS, alg, |r| r.0).filter(|_| imp == Impl::Fastmac);
+        let paper_sha1 = paper::lookup(paper::OPENSSH_PENTIUM4_MS, "hmac-sha1", |r| r.0).unwrap();
+        rows.push((
+            kind(imp),
+            vec![
+                display(alg, imp),
+                opt(ms_per_1000(row(small))),
+                times(speedup(small)),
+                opt(ms_per_1000(row(large))),
+                times(speedup(large)),
+                printed.map_or(NOT_PRINTED.into(), |p| format!("{} / {}", sig3(p.1), sig3(p.2))),
+                printed.map_or(NOT_PRINTED.into(), |p| {
+                    format!("{}x / {}x", sig3(paper_sha1.1 / p.1), sig3(paper_sha1.2 / p.2))
+                }),
+            ],
+        ));
+    }
+    let mut notes = vec![
+        "ms for 1000 MACs = microseconds per MAC; each message gets the next counter nonce, like an SSH sequence number".to_owned(),
+        format!("speed-up = time of HMAC-SHA1 / time of the row, at the same size; paper columns: {}", paper::OPENSSH_MACHINE),
+    ];
+    notes.extend(missing_note(results, &listed));
+    Table {
+        id: "openssh",
+        title: "1. MAC algorithms in OpenSSH: time for 1000 MACs".into(),
+        source: "seed 000 (\"MAC algorithms in OpenSSH\", 2007), section 4.4".into(),
+        header: vec![
+            "algorithm".into(),
+            format!("{small} B: ms/1000"),
+            format!("{small} B: vs SHA1"),
+            format!("{large} B: ms/1000"),
+            format!("{large} B: vs SHA1"),
+            format!("paper P4: ms {small}/{large} B"),
+            "paper: vs SHA1".into(),
+        ],
+        rows,
+        notes,
+    }
+}
+
+fn sweep_algs() -> Vec<(&'static str, Impl)> {
+    let mut algs: Vec<(&str, Impl)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Impl::Fastmac)).collect();
+    algs.extend(plan::SWEEP_COMPARATORS.iter().copied());
+    algs
+}
+
+/// Figure 1 as a table: ms per 1000 MACs at every swept packet size.
+pub fn sweep(results: &Results) -> Table {
+    let algs = sweep_algs();
+    let mut header = vec!["algorithm".to_owned()];
+    header.extend(plan::SWEEP_SIZES.iter().map(|s| format!("{s} B")));
+    let rows = algs
+        .iter()
+        .map(|&(alg, imp)| {
+            let mut cells = vec![display(alg, imp)];
+            cells.extend(plan::SWEEP_SIZES.iter().map(|&s| opt(ms_per_1000(results.get(alg, imp, s)))));
+            (kind(imp), cells)
+        })
+        .collect();
+    let mut notes = vec!["ms for 1000 MACs (= microseconds per MAC); the paper's figure 1 shows the same sweep on a Pentium 4".to_owned()];
+    notes.extend(missing_note(results, &algs));
+    Table {
+        id: "sweep",
+        title: "2. Figure 1: time for 1000 MACs by packet size".into(),
+        source: "seed 000, figure 1 (packet sizes up to 4 KiB)".into(),
+        header,
+        rows,
+        notes,
+    }
+}
+
+/// Figure 1 as a chart.
+pub fn sweep_chart(results: &Results) -> Chart {
+    let series = sweep_algs()
+        .into_iter()
+        .filter_map(|(alg, imp)| {
+            let points: Vec<_> = plan::SWEEP_SIZES
+                .iter()
+                .filter_map(|&s| results.get(alg, imp, s).map(|r| (s as f64, r.ns_per_msg / 1000.0, None)))
+                .collect();
+            (!points.is_empty()).then(|| Series {
+                name: display(alg, imp),
+                style: if imp == Impl::Fastmac { Style::Line } else { Style::Dashed },
+                points,
+            })
+        })
+        .collect();
+    Chart {
+        id: "figure1",
+        title: "Time for 1000 MACs by packet size (OpenSSH paper, figure 1)".into(),
+        x: Axis {
+            label: "packet size (bytes)".into(),
+            scale: Scale::Log,
+            // Powers of two: 1500 B is plotted but not labelled (it would
+            // crowd 1024 and 2048).
+            ticks: plan::SWEEP_SIZES.iter().filter(|s| s.is_power_of_two()).map(|&s| s as f64).collect(),
+        },
+        y: Axis { label: "ms per 1000 MACs".into(), scale: Scale::Log, ticks: vec![] },
+        series,
+        markers: vec![],
+    }
+}
+
+fn acsa_algs(results: &Results) -> Vec<(String, Impl)> {
+    let known: Vec<String> = results.rows.iter().map(|r| r.alg.clone()).collect();
+    let mut extra = plan::extra_acsa_algs(&known);
+    let order = super::gears::names();
+    extra.sort_by_key(|alg| order.iter().position(|n| n == alg));
+    extra.dedup();
+    plan::ACSA_ALGS.iter().map(|&a| a.to_owned()).chain(extra).map(|a| (a, Impl::Fastmac)).collect()
+}
+
+/// Table 3: the ACSA slides' cycles per byte at 4096 and 65536 bytes.
+pub fn acsa(results: &Results) -> Table {
+    let [small, large] = [plan::ACSA_SIZES[0], plan::ACSA_SIZES[1]];
+    let mut listed = acsa_algs(results);
+    listed.extend(comparator_rows().map(|(a, i)| (a.to_owned(), i)));
+    let mut rows = Vec::new();
+    for (alg, imp) in &listed {
+        let cpb = |size| results.get(alg, *imp, size).and_then(|r| r.cycles_per_byte);
+        let printed = paper::lookup(paper::ACSA_CYCLES_PER_BYTE, alg, |r| r.0).filter(|_| *imp == Impl::Fastmac);
+        rows.push((
+            kind(*imp),
+            vec![
+                display(alg, *imp),
+                opt(cpb(small)),
+                opt(cpb(large)),
+                opt(results.get(alg, *imp, large).map(|r| r.gb_per_s)),
+                printed.map_or(NOT_PRINTED.into(), |p| p.1.to_owned()),
+                printed.map_or(NOT_PRINTED.into(), |p| sig3(p.2)),
+                printed.map_or(NOT_PRINTED.into(), |p| sig3(p.3)),
+            ],
+        ));
+    }
+    for &(name, c_small, c_large) in paper::ACSA_UNPAIRED {
+        rows.push((
+            RowKind::PaperOnly,
+            vec![
+                "(paper only)".into(),
+                NOT_PRINTED.into(),
+                NOT_PRINTED.into(),
+                NOT_PRINTED.into(),
+                name.into(),
+                sig3(c_small),
+                sig3(c_large),
+            ],
+        ));
+    }
+    let refs: Vec<(&str, Impl)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
+    let mut notes = vec![
+        cycles_note(results),
+        format!("paper columns: {}; its UMAC-MMX-60/30 rows are the 1999 drafts of the same collision bound as UMAC-64/32", paper::ACSA_MACHINE),
+    ];
+    notes.extend(missing_note(results, &refs));
+    Table {
+        id: "acsa",
+        title: "3. ACSA: cycles per byte at 4096 and 65536 bytes".into(),
+        source: "seed 004 (\"Adaptively Trading Off Strength and Performance\", 2000), \"Performance Measurements\"".into(),
+        header: vec![
+            "algorithm".into(),
+            format!("c/B {small} B"),
+            format!("c/B {large} B"),
+            format!("GB/s {large} B"),
+            "paper row".into(),
+            format!("paper c/B {small}"),
+            format!("paper c/B {large}"),
+        ],
+        rows,
+        notes,
+    }
+}
+
+/// What Badger's table 1 needs from a run: the four figures in cycles (or
+/// cycles per byte), when Badger exists.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BadgerCosts {
+    /// Key setup, cycles.
+    pub key_setup: f64,
+    /// The universal hash, cycles per byte.
+    pub hash_per_byte: f64,
+    /// Finalization without IV setup (sequential mode), cycles.
+    pub finalize_no_iv: f64,
+    /// Finalization with IV setup (nonce mode), cycles.
+    pub finalize_iv: f64,
+}
+
+/// Badger's table 1 from the run's rows, or why it cannot be built.
+pub fn badger_costs(results: &Results) -> Result<BadgerCosts, String> {
+    let ghz = results.machine.clock_ghz.ok_or("the core clock was not measured")?;
+    let ns = |alg: &str, size| {
+        results.get(alg, Impl::Fastmac, size).map(|r| r.ns_per_msg).ok_or_else(|| {
+            results.why_missing(alg, Impl::Fastmac).unwrap_or("not measured").to_owned()
+        })
+    };
+    let empty = ns(plan::BADGER_TABLE_ALG, 0)?;
+    let long = ns(plan::BADGER_TABLE_ALG, plan::BADGER_HASH_SIZE)?;
+    Ok(BadgerCosts {
+        key_setup: ns(plan::BADGER_KEY_SETUP, 0)? * ghz,
+        hash_per_byte: (long - empty) * ghz / plan::BADGER_HASH_SIZE as f64,
+        finalize_no_iv: ns(plan::BADGER_SEQUENTIAL, 0)? * ghz,
+        finalize_iv: empty * ghz,
+    })
+}
+
+/// Table 4: Badger's table 1.
+pub fn badger(results: &Results) -> Table {
+    let measured = badger_costs(results);
+    let (costs, missing_reason) = match &measured {
+        Ok(costs) => (Some(*costs), None),
+        Err(reason) => (None, Some(reason.as_str())),
+    };
+    let ours = |f: fn(&BadgerCosts) -> f64| costs.as_ref().map(f);
+    let values = [
+        ours(|c| c.key_setup),
+        ours(|c| c.hash_per_byte),
+        ours(|c| c.finalize_no_iv),
+        ours(|c| c.finalize_iv),
+    ];
+    let rows = paper::BADGER_TABLE1
+        .iter()
+        .zip(values)
+        .map(|(&(name, p3, p4, unit), ours)| {
+            (RowKind::Fastmac, vec![name.to_owned(), unit.to_owned(), opt(ours), sig3(p3), sig3(p4)])
+        })
+        .collect();
+    let mut notes = vec![
+        cycles_note(results),
+        format!(
+            "Badger-64 (2 x 32-bit tags, like the paper); universal hash = cost per byte at {} B minus the empty message; finalization = a whole empty message; paper columns: {}",
+            plan::BADGER_HASH_SIZE,
+            paper::BADGER_MACHINES
+        ),
+    ];
+    if let Some(reason) = missing_reason {
+        notes.push(format!("missing rows (not measured, not estimated): Badger: {reason}"));
+    }
+    Table {
+        id: "badger",
+        title: "4. Badger: key setup, hashing and finalization".into(),
+        source: "seed 002 (\"Badger - A Fast and Provably Secure MAC\", 2005), table 1; the chart is its appendix C, figure 6".into(),
+        header: vec!["function".into(), "unit".into(), "this machine".into(), "paper P-III".into(), "paper P4".into()],
+        rows,
+        notes,
+    }
+}
+
+/// Badger's appendix C, figure 6: cycles per byte by message size for
+/// Badger without IV setup (I) and with it (II), UMAC-64 and Poly1305,
+/// normalized to 64-bit tags as the paper did (Poly1305's cycles halved).
+pub fn badger_chart(results: &Results) -> Chart {
+    let lines: [(&str, Impl, &str, f64); 4] = [
+        (plan::BADGER_SEQUENTIAL, Impl::Fastmac, "Badger-64 I (no IV setup)", 1.0),
+        (plan::BADGER_TABLE_ALG, Impl::Fastmac, "Badger-64 II (IV setup)", 1.0),
+        ("umac-64", Impl::Fastmac, "UMAC-64", 1.0),
+        ("poly1305", Impl::RustCrypto, "Poly1305 (RustCrypto) / 2", 0.5),
+    ];
+    let series = lines
+        .iter()
+        .filter_map(|&(alg, imp, name, scale)| {
+            let points: Vec<_> = plan::SWEEP_SIZES
+                .iter()
+                .filter_map(|&s| {
+                    let c = results.get(alg, imp, s)?.cycles_per_byte?;
+                    Some((s as f64, c * scale, None))
+                })
+                .collect();
+            let style = if imp == Impl::Fastmac { Style::Line } else { Style::Dashed };
+            (!points.is_empty()).then(|| Series { name: name.to_owned(), style, points })
+        })
+        .collect();
+    Chart {
+        id: "figure6",
+        title: "Badger, UMAC-64 and Poly1305 by message size (Badger paper, figure 6)".into(),
+        x: Axis {
+            label: "message size (bytes)".into(),
+            scale: Scale::Log,
+            ticks: plan::SWEEP_SIZES.iter().filter(|s| s.is_power_of_two()).map(|&s| s as f64).collect(),
+        },
+        y: Axis { label: "cycles per byte, 64-bit tags".into(), scale: Scale::Log, ticks: vec![] },
+        series,
+        markers: vec![],
+    }
+}
+
+/// Table 5: the Go package's benchmark (seed 003).
+pub fn go(results: &Results) -> Table {
+    let [small, large] = [plan::GO_SIZES[0], plan::GO_SIZES[1]];
+    let mut listed: Vec<(&str, Impl)> = plan::GO_ALGS.iter().map(|&a| (a, Impl::Fastmac)).collect();
+    listed.extend(comparator_rows());
+    let mb_per_s = |row: Option<&Row>| row.map(|r| r.size as f64 / r.ns_per_msg * 1000.0);
+    let rows = listed
+        .iter()
+        .map(|&(alg, imp)| {
+            let row = |size| results.get(alg, imp, size);
+            let printed = paper::lookup(paper::GO_NS_PER_OP, alg, |r| r.0).filter(|_| imp == Impl::Fastmac);
+            (
+                kind(imp),
+                vec![
+                    display(alg, imp),
+                    opt(row(small).map(|r| r.ns_per_msg)),
+                    opt(mb_per_s(row(small))),
+                    opt(row(large).map(|r| r.ns_per_msg)),
+                    opt(mb_per_s(row(large))),
+                    printed.map_or(NOT_PRINTED.into(), |p| format!("{} / {}", sig3(p.1), sig3(p.2))),
+                    printed.map_or(NOT_PRINTED.into(), |p| {
+                        format!("{} / {}", sig3(small as f64 / p.1 * 1000.0), sig3(large as f64 / p.2 * 1000.0))
+                    }),
+                ],
+            )
+        })
+        .collect();
+    let mut notes = vec![format!("MB/s = 10^6 bytes per second, as Go prints it; paper columns: {}", paper::GO_MACHINE)];
+    notes.extend(missing_note(results, &listed));
+    Table {
+        id: "go",
+        title: "5. The Go UMAC package's benchmark: ns/op and MB/s".into(),
+        source: "seed 003 (README of a Go UMAC package), its BenchmarkXxx_32 and _1K".into(),
+        header: vec![
+            "algorithm".into(),
+            format!("{small} B: ns/op"),
+            format!("{small} B: MB/s"),
+            "1 KiB: ns/op".into(),
+            "1 KiB: MB/s".into(),
+            "paper ns/op 32 B / 1 KiB".into(),
+            "paper MB/s".into(),
+        ],
+        rows,
+        notes,
+    }
+}
+
+/// -log2 of the forgery bound per attempt, from the library's own
+/// [`Algorithm::info`] for its MACs; Nettle's UMAC is the same function;
+/// Poly1305's is Bernstein's 8 * ceil(L/16) / 2^106 at L bytes.
+pub fn strength_bits(alg: &str, imp: Impl, size: usize) -> Option<f64> {
+    match (alg, imp) {
+        ("poly1305", _) => Some(106.0 - (8.0 * size.div_ceil(16) as f64).log2()),
+        (gear, Impl::Fastmac) if gear.starts_with("gear") => super::gears::strength_bits(gear),
+        (plan::BADGER_SEQUENTIAL, Impl::Fastmac) => strength_bits(plan::BADGER_TABLE_ALG, Impl::Fastmac, size),
+        (_, Impl::Fastmac | Impl::Nettle) => Algorithm::from_name(alg).ok().map(|a| -a.info().forgery_bound_log2),
+        ("hmac-sha256", Impl::RustCrypto) => strength_bits("hmac-sha2-256", Impl::Fastmac, size),
+        _ => None,
+    }
+}
+
+fn strength_algs(results: &Results) -> Vec<(String, Impl)> {
+    let mut algs: Vec<(String, Impl)> = plan::OPENSSH_ALGS.iter().map(|&a| (a.to_owned(), Impl::Fastmac)).collect();
+    for (alg, imp) in acsa_algs(results) {
+        if !algs.contains(&(alg.clone(), imp)) {
+            algs.push((alg, imp));
+        }
+    }
+    algs.push((plan::BADGER_SEQUENTIAL.to_owned(), Impl::Fastmac));
+    algs.extend(
+        plan::COMPARATORS.iter().filter(|c| c.1 != Impl::ReadLimit).map(|&(a, i)| (a.to_owned(), i)),
+    );
+    algs
+}
+
+/// Table 6: strength against cost, every algorithm at 1500 bytes.
+pub fn strength(results: &Results) -> Table {
+    let size = plan::STRENGTH_SIZE;
+    let listed = strength_algs(results);
+    let rows = listed
+        .iter()
+        .map(|(alg, imp)| {
+            let row = results.get(alg, *imp, size);
+            (
+                kind(*imp),
+                vec![
+                    display(alg, *imp),
+                    match super::gears::no_strength(alg) {
+                        Some(why) => why.to_owned(),
+                        None => opt(strength_bits(alg, *imp, size)),
+                    },
+                    opt(row.and_then(|r| r.cycles_per_byte)),
+                    opt(row.map(|r| r.gb_per_s)),
+                ],
+            )
+        })
+        .collect();
+    let refs: Vec<(&str, Impl)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
+    let mut notes = vec![
+        cycles_note(results),
+        "strength = -log2 of the forgery probability per attempt (UMAC: RFC 4418 section 1; Badger: its paper's bound for any length; HMAC: the tag length; Poly1305: 8*ceil(L/16)/2^106; gears: their level's UMAC bound)".to_owned(),
+        "the chart plots every row with a strength; the partial MACs S-L guarantee a detection rate, not a forgery bound, and the gears field's strength is what the receiver checks".to_owned(),
+    ];
+    if let Some(limit) = results.get("read-limit", Impl::ReadLimit, size).and_then(|r| r.cycles_per_byte) {
+        notes.push(format!("the pure read pass costs {} c/B at {size} B: no MAC can go below it", sig3(limit)));
+    }
+    notes.extend(missing_note(results, &refs));
+    Table {
+        id: "strength",
+        title: format!("6. Strength vs. performance at {size} bytes"),
+        source: "seed 004, \"Strength vs. Performance\" chart".into(),
+        header: vec!["algorithm".into(), "strength (bits)".into(), format!("c/B {size} B"), format!("GB/s {size} B")],
+        rows,
+        notes,
+    }
+}
+
+/// Family of an algorithm, one chart series each (one series per algorithm
+/// would need a legend longer than the chart).
+fn family(alg: &str, imp: Impl) -> String {
+    let base = match alg {
+        a if a.starts_with("umac") => "UMAC",
+        a if a.starts_with("hmac") => "HMAC",
+        a if a.starts_with("badger") => "Badger",
+        "poly1305" => "Poly1305",
+        _ => "gears",
+    };
+    match imp {
+        Impl::Fastmac | Impl::ReadLimit => format!("{base} (fastmac)"),
+        Impl::Nettle => format!("{base} (Nettle)"),
+        Impl::RustCrypto => format!("{base} (RustCrypto)"),
+    }
+}
+
+/// Chart 6: every algorithm as a point, x = cycles per byte at 1500 B
+/// (log), y = strength in bits, like the ACSA slides' chart.
+pub fn strength_chart(results: &Results) -> Chart {
+    let size = plan::STRENGTH_SIZE;
+    let mut series: Vec<Series> = Vec::new();
+    for (alg, imp) in strength_algs(results) {
+        let (Some(row), Some(bits)) = (results.get(&alg, imp, size), strength_bits(&alg, imp, size)) else {
+            continue;
+        };
+        let Some(cost) = row.cycles_per_byte.or(Some(row.ns_per_msg / size as f64)) else { continue };
+        let name = family(&alg, imp);
+        // Labels for fastmac's points and Poly1305; the legend tells the
+        // other comparators, which sit on fastmac's UMAC and HMAC rows.
+        let label = match (imp, super::gears::display(&alg)) {
+            (Impl::Fastmac, Some(_)) => Some(alg.replacen("gear-", "gear ", 1).to_ascii_uppercase().replace("GEAR", "gear")),
+            (Impl::Fastmac, None) => Some(display(&alg, imp)),
+            _ if alg == "poly1305" => Some(display(&alg, Impl::Fastmac)),
+            _ => None,
+        };
+        let point = (cost, bits, label);
+        match series.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.points.push(point),
+            None => series.push(Series { name, style: Style::Points, points: vec![point] }),
+        }
+    }
+    let unit = if results.machine.clock_ghz.is_some() { "cycles per byte" } else { "ns per byte" };
+    let markers = results
+        .get("read-limit", Impl::ReadLimit, size)
+        .and_then(|r| r.cycles_per_byte)
+        .map(|c| vec![(c, "read limit".to_owned())])
+        .unwrap_or_default();
+    Chart {
+        id: "strength",
+        title: format!("Strength vs. performance at {size} bytes (ACSA slides)"),
+        x: Axis { label: format!("{unit} at {size} B"), scale: Scale::Log, ticks: vec![] },
+        y: Axis { label: "strength: -log2 forgery bound (bits)".into(), scale: Scale::Linear, ticks: vec![] },
+        series,
+        markers,
+    }
+}
+
+/// Table 7: fastmac against the comparators of the same run, at every size.
+pub fn comparators(results: &Results) -> Table {
+    let ns = |alg: &str, imp, size| results.get(alg, imp, size).map(|r| r.ns_per_msg);
+    let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
+    let rows = plan::COMPARATOR_SIZES
+        .iter()
+        .map(|&size| {
+            let f64_ = ns("umac-64", Impl::Fastmac, size);
+            let n64 = ns("umac-64", Impl::Nettle, size);
+            let f128 = ns("umac-128", Impl::Fastmac, size);
+            let n128 = ns("umac-128", Impl::Nettle, size);
+            let poly = ns("poly1305", Impl::RustCrypto, size);
+            let read = ns("read-limit", Impl::ReadLimit, size);
+            let f32_ = ns("umac-32", Impl::Fastmac, size);
+            (
+                RowKind::Fastmac,
+                vec![
+                    format!("{size} B"),
+                    opt(f64_),
+                    opt(n64),
+                    times(ratio(n64, f64_)),
+                    opt(f128),
+                    opt(n128),
+                    times(ratio(n128, f128)),
+                    opt(poly),
+                    times(ratio(poly, f64_)),
+                    opt(ns("hmac-sha256", Impl::RustCrypto, size)),
+                    opt(read),
+                    ratio(read, f32_).map_or(NOT_MEASURED.into(), |r| format!("{:.0}%", r * 100.0)),
+                ],
+            )
+        })
+        .collect();
+    let mut notes = vec![
+        "ns per message; x = how many times faster fastmac is; UMAC-32 vs read = share of the pure-read throughput UMAC-32 reaches".to_owned(),
+        format!("GNU Nettle: {}", results.machine.nettle),
+    ];
+    notes.extend(missing_note(results, plan::COMPARATORS));
+    Table {
+        id: "comparators",
+        title: "7. fastmac against other implementations and the read limit, same run".into(),
+        source: "issue 3's bar: Nettle's UMAC (hand-written SSE2 NH), RustCrypto Poly1305 and HMAC-SHA256, a pure read pass".into(),
+        header: vec![
+            "size".into(),
+            "UMAC-64".into(),
+            "Nettle".into(),
+            "x".into(),
+            "UMAC-128".into(),
+            "Nettle".into(),
+            "x".into(),
+            "Poly1305".into(),
+            "UMAC-64 x".into(),
+            "HMAC-SHA256".into(),
+            "read pass".into(),
+            "UMAC-32 vs read".into(),
+        ],
+        rows,
+        notes,
+    }
+}

@@ -1,0 +1,272 @@
+//! `fastmac bench --quick --out DIR` (issue 7): the report folder holds a
+//! results.json with a row for every algorithm and size of the seven
+//! tables, SVG charts that parse with the expected series, and an
+//! index.html that a real browser (Debian's chromium, headless) renders
+//! into a non-blank page whose DOM holds every chart.
+//!
+//! The lists below are the issue's tables, written out again here (not
+//! imported from the code under test).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const OPENSSH: &[&str] = &[
+    "hmac-md5", "hmac-sha1", "hmac-ripemd160", "umac-64", "umac-128", "hmac-sha2-256", "hmac-sha2-512", "umac-32",
+    "umac-96", "badger-64",
+];
+const SWEEP: &[usize] = &[32, 64, 128, 256, 512, 1024, 1500, 2048, 4096];
+const ACSA: &[&str] = &[
+    "hmac-sha1-96", "hmac-md5-96", "umac-128", "umac-96", "umac-64", "umac-32", "badger-32", "badger-64",
+    "badger-96", "badger-128", "badger-160",
+];
+const GO: &[&str] = &["hmac-sha2-256", "hmac-md5", "umac-64", "umac-128"];
+const COMPARATORS: &[(&str, &str)] = &[
+    ("umac-32", "nettle"),
+    ("umac-64", "nettle"),
+    ("umac-96", "nettle"),
+    ("umac-128", "nettle"),
+    ("poly1305", "rustcrypto"),
+    ("hmac-sha256", "rustcrypto"),
+    ("read-limit", "read-limit"),
+];
+const COMPARATOR_SIZES: &[usize] = &[32, 512, 1024, 1500, 4096, 65536];
+
+struct Run {
+    dir: PathBuf,
+    stdout: String,
+    json: Value,
+}
+
+/// One quick run shared by every test of this file.
+fn run() -> &'static Run {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("fastmac-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_fastmac"))
+            .args(["bench", "--quick", "--out"])
+            .arg(&dir)
+            .output()
+            .expect("spawn fastmac");
+        eprintln!("fastmac bench --quick took {:.1} s", started.elapsed().as_secs_f64());
+        assert!(out.status.success(), "bench failed: {}", String::from_utf8_lossy(&out.stderr));
+        let json = serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap())
+            .expect("results.json parses");
+        Run { dir, stdout: String::from_utf8(out.stdout).unwrap(), json }
+    })
+}
+
+fn rows(json: &Value) -> BTreeSet<(String, String, u64)> {
+    json["results"]
+        .as_array()
+        .expect("results array")
+        .iter()
+        .map(|r| {
+            let size = r["size"].as_u64().unwrap();
+            assert!(r["ns_per_msg"].as_f64().is_some_and(|v| v > 0.0 && v.is_finite()), "ns_per_msg of {r}");
+            if size > 0 {
+                assert!(r["gb_per_s"].as_f64().is_some_and(|v| v > 0.0 && v.is_finite()), "gb_per_s of {r}");
+            }
+            let alg = r["alg"].as_str().unwrap().to_owned();
+            // The read pass's impl is its kernel (avx512, avx2, ...).
+            let imp = if alg == "read-limit" { "read-limit".to_owned() } else { r["impl"].as_str().unwrap().to_owned() };
+            (alg, imp, size)
+        })
+        .collect()
+}
+
+/// The (alg, impl, size) cells of the issue's tables.
+fn expected_cells() -> BTreeSet<(String, String, u64)> {
+    let mut cells = BTreeSet::new();
+    let mut add = |alg: &str, imp: &str, sizes: &[usize]| {
+        for &s in sizes {
+            cells.insert((alg.to_owned(), imp.to_owned(), s as u64));
+        }
+    };
+    for alg in OPENSSH {
+        add(alg, "fastmac", SWEEP);
+    }
+    for alg in ACSA {
+        add(alg, "fastmac", &[1500, 4096, 65536]);
+    }
+    for alg in GO {
+        add(alg, "fastmac", &[32, 1024]);
+    }
+    for (alg, imp) in COMPARATORS {
+        add(alg, imp, COMPARATOR_SIZES);
+    }
+    cells
+}
+
+#[test]
+fn results_have_a_row_for_every_cell_or_say_why_not() {
+    let run = run();
+    let rows = rows(&run.json);
+    let missing: Vec<&Value> = run.json["missing"].as_array().expect("missing array").iter().collect();
+    for (alg, imp, size) in expected_cells() {
+        if rows.contains(&(alg.clone(), imp.clone(), size)) {
+            continue;
+        }
+        // Only an algorithm this build of the library does not have may be
+        // missing; its reason must be printed.
+        assert_eq!(imp, "fastmac", "comparator {alg} ({imp}) at {size} B not measured");
+        assert!(fastmac::Algorithm::from_name(&alg).is_err(), "{alg} exists but has no row at {size} B");
+        assert!(
+            missing.iter().any(|m| m["alg"] == alg.as_str() && m["size"] == size && m["reason"].as_str().is_some()),
+            "{alg} at {size} B is neither measured nor listed as missing"
+        );
+        assert!(run.stdout.contains("missing"), "the terminal output does not say rows are missing");
+    }
+    let machine = &run.json["machine"];
+    for field in ["cpu", "fastmac_backend", "clock_method", "date"] {
+        assert!(machine[field].as_str().is_some_and(|s| !s.is_empty()), "machine.{field}");
+    }
+}
+
+#[test]
+fn every_table_is_printed() {
+    let run = run();
+    for title in [
+        "1. MAC algorithms in OpenSSH",
+        "2. Figure 1",
+        "3. ACSA",
+        "4. Badger",
+        "5. The Go UMAC package",
+        "6. Strength vs. performance",
+        "7. fastmac against other implementations",
+    ] {
+        assert!(run.stdout.contains(title), "{title} not printed");
+    }
+    assert!(run.stdout.contains("cycles = time x"), "the cycles method is not printed");
+}
+
+fn svg_series(svg: &str) -> Vec<(String, usize)> {
+    let doc = roxmltree::Document::parse(svg).expect("SVG parses as XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    doc.descendants()
+        .filter(|n| n.attribute("class") == Some("series"))
+        .map(|n| {
+            let points = n.children().filter(|c| c.tag_name().name() == "circle").count();
+            (n.attribute("data-series").unwrap_or_default().to_owned(), points)
+        })
+        .collect()
+}
+
+#[test]
+fn figure_1_has_one_series_per_measured_algorithm() {
+    let run = run();
+    let rows = rows(&run.json);
+    let series = svg_series(&std::fs::read_to_string(run.dir.join("figure1.svg")).unwrap());
+    let sweep: Vec<(&str, &str)> = OPENSSH
+        .iter()
+        .map(|a| (*a, "fastmac"))
+        .chain([("umac-64", "nettle"), ("umac-128", "nettle"), ("poly1305", "rustcrypto"), ("read-limit", "read-limit")])
+        .collect();
+    let measured = sweep.iter().filter(|(a, i)| rows.contains(&(a.to_string(), i.to_string(), 32))).count();
+    assert!(measured >= 8, "too few algorithms measured: {measured}");
+    assert_eq!(series.len(), measured, "{series:?}");
+    for (name, points) in &series {
+        assert_eq!(*points, SWEEP.len(), "series {name}");
+    }
+}
+
+#[test]
+fn badger_figure_6_has_both_modes_umac_and_poly1305_at_every_size() {
+    let run = run();
+    let series = svg_series(&std::fs::read_to_string(run.dir.join("figure6.svg")).unwrap());
+    let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Badger-64 I (no IV setup)", "Badger-64 II (IV setup)", "UMAC-64", "Poly1305 (RustCrypto) / 2"]
+    );
+    for (name, points) in &series {
+        assert_eq!(*points, SWEEP.len(), "series {name}");
+    }
+}
+
+#[test]
+fn strength_chart_has_a_point_per_mac_measured_at_1500() {
+    let run = run();
+    // Not points: the read pass (not a MAC), the gears' sender field (its
+    // strength is the receiver's choice) and the partial MACs S-L (a
+    // detection rate, not a forgery bound).
+    let unbounded = |a: &str| a == "read-limit" || a == "gears-field" || a.starts_with("gear-s-");
+    let macs_at_1500 = rows(&run.json).iter().filter(|(a, _, s)| *s == 1500 && !unbounded(a)).count();
+    let series = svg_series(&std::fs::read_to_string(run.dir.join("strength.svg")).unwrap());
+    let points: usize = series.iter().map(|s| s.1).sum();
+    assert_eq!(points, macs_at_1500, "{series:?}");
+}
+
+fn wait_bounded(mut cmd: Command, limit: Duration) -> Output {
+    let child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start chromium");
+    let id = child.id();
+    let watchdog = std::thread::spawn(move || {
+        std::thread::sleep(limit);
+        // Only this test's own chromium, by its process id.
+        let _ = Command::new("kill").arg(id.to_string()).status();
+    });
+    let out = child.wait_with_output().unwrap();
+    drop(watchdog);
+    out
+}
+
+fn chromium(page: &Path, profile: &Path, extra: &[&str]) -> Output {
+    let mut cmd = Command::new("chromium");
+    cmd.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1100,2400",
+    ])
+    .arg(format!("--user-data-dir={}", profile.display()))
+    .args(extra)
+    .arg(format!("file://{}", page.display()));
+    wait_bounded(cmd, Duration::from_secs(120))
+}
+
+#[test]
+fn a_real_browser_renders_the_page_with_every_chart() {
+    let run = run();
+    let page = run.dir.join("index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("http://") || !html.contains("src=\"http"), "external resource in index.html");
+    assert!(!html.contains("<script") && !html.contains("<link"), "index.html is not self-contained");
+
+    let dom = chromium(&page, &run.dir.join("profile-dom"), &["--dump-dom"]);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    for id in ["chart-figure1", "chart-figure6", "chart-strength"] {
+        assert!(dom.contains(&format!("id=\"{id}\"")), "{id} not in the browser's DOM");
+    }
+    assert_eq!(dom.matches("<table>").count(), 7, "tables in the DOM");
+    let in_files: usize = ["figure1.svg", "figure6.svg", "strength.svg"]
+        .iter()
+        .map(|f| svg_series(&std::fs::read_to_string(run.dir.join(f)).unwrap()).len())
+        .sum();
+    assert_eq!(dom.matches("class=\"series\"").count(), in_files, "series in the DOM");
+
+    let shot = run.dir.join("screenshot.png");
+    let out = chromium(&page, &run.dir.join("profile-shot"), &[&format!("--screenshot={}", shot.display())]);
+    assert!(shot.exists(), "no screenshot: {}", String::from_utf8_lossy(&out.stderr));
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let pixels = &buf[..info.buffer_size()];
+    let total = pixels.len() / channels;
+    let non_white = pixels.chunks(channels).filter(|p| p[..3].iter().any(|&c| c < 200)).count();
+    let colours: BTreeSet<&[u8]> = pixels.chunks(channels).map(|p| &p[..3]).collect();
+    assert!(non_white * 50 > total, "screenshot nearly blank: {non_white} of {total} pixels drawn");
+    assert!(colours.len() > 16, "screenshot has only {} colours", colours.len());
+}
