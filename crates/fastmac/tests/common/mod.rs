@@ -3,8 +3,8 @@
 
 // libnettle (Debian's nettle-dev) is installed for the x86_64 host only; the
 // cross suites (s390x, aarch64 under qemu-user) build without it.
-#[cfg(target_arch = "x86_64")]
 pub mod badger_ref;
+#[cfg(target_arch = "x86_64")]
 pub mod nettle;
 
 use std::path::PathBuf;
