@@ -14,6 +14,7 @@
 //! Arithmetic on key-dependent values is branch-free.
 
 use aes::Aes128;
+use subtle::{Choice, ConditionallySelectable};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::kdf::kdf;
@@ -406,9 +407,16 @@ fn reduce_p36_sum(x: u64) -> u64 {
     debug_assert!(x < 1 << 60);
     const MASK: u64 = (1 << 36) - 1;
     let t = (x & MASK) + 5 * (x >> 36);
-    let (reduced, borrow) = t.overflowing_sub(P36);
-    let keep = mask64(u64::from(borrow));
-    (t & keep) | (reduced & !keep)
+    select_unless_borrow(t, P36)
+}
+
+/// `t - p` if that does not borrow, else `t`, for key-derived `t`. Through
+/// `subtle`'s select: with the plain mask form (`mask64`) rustc emitted a
+/// conditional jump here, which the ctgrind test (crates/fastmac-c/tests/ct)
+/// flagged in key setup (L3Key1 reduction, RFC 4418 section 5.4).
+fn select_unless_borrow(t: u64, p: u64) -> u64 {
+    let (reduced, borrow) = t.overflowing_sub(p);
+    u64::conditional_select(&reduced, &t, Choice::from(u8::from(borrow)))
 }
 
 /// `x mod (2^36 - 5)` for any 64-bit `x`, without division.
@@ -416,9 +424,7 @@ fn reduce_p36(x: u64) -> u64 {
     const MASK: u64 = (1 << 36) - 1;
     let t = (x & MASK) + 5 * (x >> 36); // < 2^37
     let t = (t & MASK) + 5 * (t >> 36); // < 2^36 + 5 < 2p
-    let (reduced, borrow) = t.overflowing_sub(P36);
-    let keep = mask64(u64::from(borrow));
-    (t & keep) | (reduced & !keep)
+    select_unless_borrow(t, P36)
 }
 
 /// L3-HASH (RFC 4418 section 5.4): the inner product of the eight 16-bit

@@ -1,0 +1,148 @@
+//! The Rust rows of docs/bad-input.md: every algorithm through the public
+//! by-name API (`Algorithm::new_mac`, `DynMac`) and the typed APIs, against
+//! each class of bad input. Each case must give its typed error, leave the
+//! object usable, and say nothing of the key or the tag in its text.
+
+use fastmac::badger::Badger64;
+use fastmac::gears::wire;
+use fastmac::ssh::SshMac;
+use fastmac::umac::Umac64;
+use fastmac::{Algorithm, Error};
+
+const KEY_BYTE: u8 = 0xc3;
+
+/// The error's text must not contain the key or the tag, in any of the
+/// spellings a careless message would use (hex either case, raw bytes,
+/// Rust's byte-array Debug).
+fn assert_no_secret(err: &Error, key: &[u8], tag: &[u8]) {
+    let text = format!("{err} {err:?}");
+    for secret in [key, tag] {
+        if secret.len() < 2 {
+            continue;
+        }
+        let hex: String = secret.iter().map(|b| format!("{b:02x}")).collect();
+        assert!(!text.contains(&hex) && !text.contains(&hex.to_uppercase()), "{text:?} shows secret bytes");
+        assert!(!text.contains(&format!("{:?}", &secret[..2]).trim_end_matches(']').to_string()), "{text:?}");
+        assert!(!text.contains(&String::from_utf8_lossy(secret).to_string()), "{text:?}");
+    }
+}
+
+#[test]
+fn every_algorithm_rejects_bad_lengths_with_typed_errors() {
+    for &alg in Algorithm::ALL {
+        let info = alg.info();
+        let key = vec![KEY_BYTE; info.key_len];
+        // Wrong key lengths. HMAC takes keys of any length; UMAC and Badger exactly 16.
+        if info.name.starts_with("umac") || info.name.starts_with("badger") {
+            for bad in [0, info.key_len - 1, info.key_len + 1] {
+                let err = alg.new_mac(&vec![KEY_BYTE; bad]).err();
+                assert_eq!(err, Some(Error::KeyLength { expected: info.key_len, got: bad }), "{}", info.name);
+            }
+        }
+        let mut mac = alg.new_mac(&key).unwrap();
+        let nonce_ok = vec![1u8; info.min_nonce_len];
+        let mut tag = vec![0u8; info.tag_len];
+        mac.update(b"some message");
+        mac.finalize_reset_into(&nonce_ok, &mut tag).unwrap();
+
+        // Wrong nonce lengths: below the minimum and above the maximum.
+        let mut bad_nonces = vec![vec![1u8; info.max_nonce_len + 1]];
+        if info.min_nonce_len > 0 {
+            bad_nonces.push(vec![1u8; info.min_nonce_len - 1]);
+        }
+        for nonce in &bad_nonces {
+            let mut out = vec![0u8; info.tag_len];
+            let err = mac.finalize_reset_into(nonce, &mut out).unwrap_err();
+            assert!(matches!(err, Error::NonceLength { got, .. } if got == nonce.len()), "{}: {err:?}", info.name);
+            assert_no_secret(&err, &key, &tag);
+            let err = mac.verify_reset(nonce, &tag).unwrap_err();
+            assert!(matches!(err, Error::NonceLength { .. }), "{}: {err:?}", info.name);
+        }
+        // Wrong tag lengths, for the output buffer and for the received tag.
+        for bad in [0, info.tag_len - 1, info.tag_len + 1] {
+            let mut out = vec![0u8; bad];
+            let err = mac.finalize_reset_into(&nonce_ok, &mut out).unwrap_err();
+            assert_eq!(err, Error::TagLength { expected: info.tag_len, got: bad }, "{}", info.name);
+            let received: Vec<u8> = tag.iter().copied().cycle().take(bad).collect();
+            let err = mac.verify_reset(&nonce_ok, &received).unwrap_err();
+            assert!(matches!(err, Error::TagLength { got, .. } if got == bad), "{}: {err:?}", info.name);
+            assert_no_secret(&err, &key, &tag);
+        }
+        // A wrong tag of the right length: InvalidTag, and no bytes in the text.
+        let mut forged = tag.clone();
+        forged[0] ^= 1;
+        mac.update(b"some message");
+        let err = mac.verify_reset(&nonce_ok, &forged).unwrap_err();
+        assert_eq!(err, Error::InvalidTag);
+        assert_no_secret(&err, &key, &tag);
+        // Failed calls consumed nothing: the object still verifies the right tag.
+        mac.update(b"some message");
+        mac.verify_reset(&nonce_ok, &tag).unwrap_or_else(|e| panic!("{}: {e}", info.name));
+        // The empty message is valid input.
+        let mut out = vec![0u8; info.tag_len];
+        mac.finalize_reset_into(&nonce_ok, &mut out).unwrap();
+    }
+    // Debug output of keyed objects shows no key bytes.
+    for debug in [format!("{:?}", Umac64::new(&[KEY_BYTE; 16])), format!("{:?}", Badger64::new(&[KEY_BYTE; 16]))] {
+        assert!(!debug.contains("c3") && !debug.contains("195"), "{debug}");
+    }
+}
+
+#[test]
+fn unknown_algorithm_names_are_typed_errors() {
+    for name in ["", "umac-63", "UMAC-64 ", "badger-24", "hmac-sha3-256", "umac-64@openssh.com", "umac\0-64"] {
+        let err = Algorithm::from_name(name).unwrap_err();
+        assert_eq!(err, Error::UnknownAlgorithm(name.to_string()));
+    }
+    for name in ["umac-32@openssh.com", "hmac-sha1-96-etm", "", "UMAC-64@OPENSSH.COM"] {
+        assert_eq!(SshMac::new(name, &[0; 16]).err(), Some(Error::UnknownAlgorithm(name.to_string())));
+    }
+}
+
+#[test]
+fn badger_zero_nonce_and_too_long_messages() {
+    let key = [KEY_BYTE; 16];
+    let badger = Badger64::new(&key);
+    assert_eq!(badger.mac(&[0; 8], b"m").unwrap_err(), Error::ZeroNonce);
+    // With one tree level the longest message is 16 bytes (8 * 2^levels).
+    let short = Badger64::with_levels(&key, 1).unwrap();
+    assert_eq!(short.max_message_len(), 16);
+    assert!(short.mac(&[1; 8], &[0; 16]).is_ok());
+    let err = short.mac(&[1; 8], &[0; 17]).unwrap_err();
+    assert_eq!(err, Error::MessageTooLong { max: 16 });
+    assert!(matches!(Badger64::with_levels(&key, 0).unwrap_err(), Error::OutOfRange { got: 0, .. }));
+    assert!(matches!(Badger64::with_levels(&key, 59).unwrap_err(), Error::OutOfRange { got: 59, .. }));
+}
+
+#[test]
+fn ssh_bad_keys_and_tags() {
+    for alg in fastmac::ssh::ALGORITHMS {
+        let key = vec![KEY_BYTE; alg.key_len];
+        let err = SshMac::new(alg.name, &key[1..]).unwrap_err();
+        assert_eq!(err, Error::KeyLength { expected: alg.key_len, got: alg.key_len - 1 });
+        assert_no_secret(&err, &key, &[]);
+        let mut mac = SshMac::new(alg.name, &key).unwrap();
+        let tag = mac.compute(7, b"packet");
+        let err = mac.verify(7, b"packet", &tag[1..]).unwrap_err();
+        assert_eq!(err, Error::TagLength { expected: alg.tag_len, got: alg.tag_len - 1 });
+        let err = mac.verify(8, b"packet", &tag).unwrap_err();
+        assert_eq!(err, Error::InvalidTag);
+        assert_no_secret(&err, &key, &tag);
+    }
+}
+
+/// Truncated and lying gears datagrams (the parser's own unit test checks
+/// each variant; here: every truncation of a real datagram is an error, none
+/// panics, and the text shows no tag bytes).
+#[test]
+fn truncated_gears_datagrams_are_errors() {
+    let good = {
+        let mut d = vec![0u8; 20];
+        d[0] = 1;
+        d
+    };
+    for cut in 0..good.len() {
+        let err = wire::parse(&good[..cut]).unwrap_err();
+        assert!(!format!("{err}").is_empty());
+    }
+}

@@ -1,0 +1,32 @@
+# Fuzz targets (fuzz/, cargo-fuzz + libFuzzer). Included by the top-level
+# Makefile; paths relative to the root.
+#
+#   make test-fuzz                 replay the checked-in corpora once (bounded)
+#   make fuzz FUZZ_SECONDS=300     fuzz every target for FUZZ_SECONDS each
+#
+# cargo fuzz needs nightly flags (-Zsanitizer=address, sancov passes): the
+# stable toolchain takes them with RUSTC_BOOTSTRAP=1.
+
+FUZZ_TARGETS := umac_streaming umac_nettle badger_streaming gears_wire
+FUZZ_SECONDS ?= 300
+FUZZ_CARGO := cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
+
+.PHONY: deps-fuzz test-fuzz fuzz
+
+deps-fuzz: deps-nettle
+	@$(CARGO) fuzz --version >/dev/null 2>&1 || { echo "installing cargo-fuzz"; $(CARGO) install --locked cargo-fuzz; }
+	@command -v c++ >/dev/null || { echo "installing g++ (libFuzzer)"; $(call apt_install,g++); }
+
+test-fuzz: deps-fuzz
+	$(FUZZ_CARGO) build -O
+	@set -e -o pipefail; for t in $(FUZZ_TARGETS); do \
+		n=$$(ls fuzz/corpus/$$t | wc -l); \
+		echo "== replaying $$n inputs of fuzz/corpus/$$t"; \
+		test "$$n" -gt 0; \
+		(cd fuzz && RUSTC_BOOTSTRAP=1 timeout 120 $(CARGO) fuzz run -O $$t corpus/$$t -- -runs=0 2>&1 | tail -n 1); \
+	done
+
+fuzz: deps-fuzz
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		$(FUZZ_CARGO) run -O $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1; \
+	done
