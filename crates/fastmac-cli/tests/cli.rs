@@ -1,26 +1,17 @@
 //! The `fastmac` binary: tags match the library, bad input exits 2 with a
 //! clear one-line message, a wrong tag exits 1.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
+
+use common::fastmac;
 
 use fastmac::umac::{Umac32, Umac64, Umac96, Umac128};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 const KEY: &str = "6162636465666768696a6b6c6d6e6f70"; // "abcdefghijklmnop"
 const NONCE: &str = "6263646566676869"; // "bcdefghi"
-
-fn fastmac(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fastmac"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn fastmac");
-    child.stdin.take().unwrap().write_all(stdin).ok();
-    child.wait_with_output().unwrap()
-}
 
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()

@@ -2,25 +2,14 @@
 //! the library, nonce 0 and wrong nonce lengths exit 2, `list` shows the
 //! paper's bounds.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::fastmac;
 
 use fastmac::badger::{Badger32, Badger64, Badger96, Badger128, Badger160};
 
 const KEY: &str = "000102030405060708090a0b0c0d0e0f";
 const NONCE: &str = "0102030405060708";
-
-fn fastmac(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fastmac"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn fastmac");
-    child.stdin.take().unwrap().write_all(stdin).ok();
-    child.wait_with_output().unwrap()
-}
 
 fn library_tag(alg: &str, msg: &[u8]) -> String {
     let key: [u8; 16] = hex::decode(KEY).unwrap().try_into().unwrap();

@@ -1,21 +1,10 @@
 //! The CLI's HMAC names (no nonce) and SSH names (`--seq N`).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::fastmac;
 
 use fastmac::ssh::{ALGORITHMS, SshMac};
-
-fn fastmac(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fastmac"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn fastmac");
-    child.stdin.take().unwrap().write_all(stdin).ok();
-    child.wait_with_output().unwrap()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
