@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use fastmac::gears::{NonceMode, Profile, Sender, SenderConfig, SessionSecret};
-use fastmac::umac::{NestedUmac, Umac32, Umac64, Umac96, Umac128};
+use fastmac::umac::{NestedPads, NestedUmac, Umac32, Umac64, Umac96, Umac128};
 use hkdf::Hkdf;
 use proptest::prelude::*;
 use sha2::Sha256;
@@ -49,6 +49,45 @@ proptest! {
         prop_assert_eq!(&field[..4], &Umac32::new(&key).mac(&nonce, &msg).unwrap()[..]);
         prop_assert_eq!(&field[..8], &Umac64::new(&key).mac(&nonce, &msg).unwrap()[..]);
         prop_assert_eq!(&field[..12], &Umac96::new(&key).mac(&nonce, &msg).unwrap()[..]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The prefetched pads of [`NestedPads`] never change a tag: a run of
+    /// nonces (counter steps of the cache's stride, mixed with repeats,
+    /// jumps back and forth, and counters about to wrap) gives the same
+    /// prefixes and verdicts as the uncached path.
+    #[test]
+    fn pad_cache_never_changes_a_tag(
+        key in any::<[u8; 16]>(),
+        nonce_len in 1usize..=16,
+        counter_byte in 0usize..16,
+        steps in proptest::collection::vec((0u8..4, any::<u64>(), 1usize..=16), 1..60),
+    ) {
+        let counter_byte = counter_byte.min(nonce_len - 1);
+        let stride = 1u128 << (8 * (15 - counter_byte));
+        let nested = NestedUmac::new(&key);
+        let mut pads = NestedPads::new(stride);
+        let mut block = 0u128;
+        let msg = [0x5au8; 100];
+        for (kind, jump, len) in steps {
+            block = match kind {
+                0 | 1 => block.wrapping_add(stride), // the counter, as intended
+                2 => u128::from(jump) << 64 | u128::from(jump), // anywhere
+                _ => u128::MAX - stride * u128::from(jump % 3), // about to wrap
+            };
+            let nonce = &block.to_be_bytes()[..nonce_len];
+            let mut cached = vec![0u8; len];
+            let mut direct = vec![0u8; len];
+            nested.prefix_into_cached(&mut pads, nonce, &msg, &mut cached).unwrap();
+            nested.prefix_into(nonce, &msg, &mut direct).unwrap();
+            prop_assert_eq!(&cached, &direct);
+            prop_assert!(nested.verify_prefix_cached(&mut pads, nonce, &msg, &direct).is_ok());
+            direct[0] ^= 1;
+            prop_assert!(nested.verify_prefix_cached(&mut pads, nonce, &msg, &direct).is_err());
+        }
     }
 }
 

@@ -17,7 +17,8 @@ use super::level::{Level, SampleRate};
 use super::sample::Sampler;
 use crate::Error;
 use crate::badger::Badger160;
-use crate::umac::{FIELD_LEN, NestedUmac};
+use super::wire::NonceMode;
+use crate::umac::{FIELD_LEN, NestedPads, NestedUmac};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -91,15 +92,33 @@ impl EpochKeys {
         self.epoch
     }
 
-    /// The 16-byte UMAC-128 field of `msg` (one pass, four iterations).
-    pub fn field(&self, nonce: &[u8], msg: &[u8]) -> [u8; FIELD_LEN] {
-        self.umac.field(nonce, msg).expect("gear nonces are 8 or 12 bytes")
+    /// An empty pad cache for one sender's packets under these keys, in
+    /// nonce mode `mode`: both modes put the sequence number in the nonce's
+    /// first 8 bytes (gears.md 6.5), `seq` in Group mode and `4 * seq` in
+    /// RFC-prefix mode, so in-order packets advance the nonce block by
+    /// `1 << 64` or `4 << 64`. One AES call then pads 16 packets.
+    pub fn pads(&self, mode: NonceMode) -> NestedPads {
+        let step: u128 = match mode {
+            NonceMode::Group => 1,
+            NonceMode::RfcPrefix => 4,
+        };
+        NestedPads::new(step << 64)
+    }
+
+    /// The 16-byte UMAC-128 field of `msg` (one pass, four iterations),
+    /// with the pad from `pads` (made by [`EpochKeys::pads`] of these keys).
+    pub fn field(&self, pads: &mut NestedPads, nonce: &[u8], msg: &[u8]) -> [u8; FIELD_LEN] {
+        let mut field = [0u8; FIELD_LEN];
+        self.field_prefix(pads, nonce, msg, &mut field);
+        field
     }
 
     /// The first `out.len()` bytes of the field, with only the iterations
     /// they need (sender-side gear lowering, gears.md 6.4).
-    pub fn field_prefix(&self, nonce: &[u8], msg: &[u8], out: &mut [u8]) {
-        self.umac.prefix_into(nonce, msg, out).expect("gear nonces are 8 or 12 bytes, prefixes 1 to 16")
+    pub fn field_prefix(&self, pads: &mut NestedPads, nonce: &[u8], msg: &[u8], out: &mut [u8]) {
+        self.umac
+            .prefix_into_cached(pads, nonce, msg, out)
+            .expect("gear nonces are 8 or 12 bytes, prefixes 1 to 16")
     }
 
     /// HMAC-SHA-256 truncated to 128 bits (RFC 4868 style).
@@ -119,9 +138,11 @@ impl EpochKeys {
 
     /// Checks a packet's tags at `level`, in constant time: the first
     /// `level.umac_bytes()` of `umac_tag` (which must be at least that
-    /// long), and the HMAC tag when the level requires it.
+    /// long), and the HMAC tag when the level requires it. The pad comes
+    /// from `pads`, the cache of the packet's sender under these keys.
     pub fn verify_level(
         &self,
+        pads: &mut NestedPads,
         level: Level,
         nonce: &[u8],
         msg: &[u8],
@@ -130,7 +151,7 @@ impl EpochKeys {
     ) -> Result<(), Error> {
         let n = level.umac_bytes();
         let prefix = umac_tag.get(..n).ok_or(Error::TagLength { expected: n, got: umac_tag.len() })?;
-        let umac_ok = self.umac.verify_prefix(nonce, msg, prefix);
+        let umac_ok = self.umac.verify_prefix_cached(pads, nonce, msg, prefix);
         if level.checks_hmac() {
             let tag = hmac_tag.ok_or(Error::TagLength { expected: HMAC_TAG_LEN, got: 0 })?;
             if tag.len() != HMAC_TAG_LEN {
@@ -184,9 +205,10 @@ mod tests {
         let secret = SessionSecret::new(&[7u8; 32]).unwrap();
         let (k0, k1) = (EpochKeys::derive(&secret, 0), EpochKeys::derive(&secret, 1));
         let nonce = [0u8; 12];
-        assert_ne!(k0.field(&nonce, b"m"), k1.field(&nonce, b"m"));
+        let (mut p0, mut p1) = (k0.pads(NonceMode::Group), k1.pads(NonceMode::Group));
+        assert_ne!(k0.field(&mut p0, &nonce, b"m"), k1.field(&mut p1, &nonce, b"m"));
         assert_ne!(k0.hmac_tag(b"m"), k1.hmac_tag(b"m"));
-        assert_ne!(k0.field(&nonce, b"m")[..], k0.hmac_tag(b"m")[..]);
+        assert_ne!(k0.field(&mut p0, &nonce, b"m")[..], k0.hmac_tag(b"m")[..]);
     }
 
     #[test]

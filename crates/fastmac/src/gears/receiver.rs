@@ -39,6 +39,7 @@ use super::policy::{Observation, PolicyConfig, PolicyState, step};
 use super::rekey::RekeyLimits;
 use super::replay::{DEFAULT_WINDOW, ReplayError, ReplayWindow};
 use super::wire::{HEADER_LEN, NonceMode, WireError, parse};
+use crate::umac::NestedPads;
 
 /// How a receiver works.
 #[derive(Clone, Debug)]
@@ -274,12 +275,20 @@ struct EpochSlot {
     /// Sum of 2^(bound) over failures (gears.md 6.8).
     forgery_sum: f64,
     retired: bool,
-    windows: HashMap<u32, ReplayWindow>,
+    senders: HashMap<u32, SenderStream>,
+}
+
+/// What the receiver keeps of one sender in one epoch, created when its
+/// first packet verifies.
+struct SenderStream {
+    window: ReplayWindow,
+    /// The pads of the epoch's keys for this sender's coming nonces.
+    pads: NestedPads,
 }
 
 impl EpochSlot {
     fn new(keys: EpochKeys, now: Duration) -> Self {
-        EpochSlot { keys, activated: now, superseded: None, accepted: 0, forgery_sum: 0.0, retired: false, windows: HashMap::new() }
+        EpochSlot { keys, activated: now, superseded: None, accepted: 0, forgery_sum: 0.0, retired: false, senders: HashMap::new() }
     }
 }
 
@@ -460,15 +469,15 @@ impl Receiver {
         // 2. Replay pre-check, before any MAC work.
         let (window_size, jump_limit, max_senders) = (self.config.window, self.config.jump_limit, self.config.max_senders);
         let epoch_state = self.slot_mut(slot);
-        let jump = match epoch_state.windows.get(&h.sender_id) {
-            Some(w) => {
-                if let Err(e) = w.check(h.seq) {
+        let jump = match epoch_state.senders.get(&h.sender_id) {
+            Some(stream) => {
+                if let Err(e) = stream.window.check(h.seq) {
                     self.counters.rejected_replay += 1;
                     return Verdict::RejectedReplay(e);
                 }
-                w.jump(h.seq)
+                stream.window.jump(h.seq)
             }
-            None if epoch_state.windows.len() >= max_senders => {
+            None if epoch_state.senders.len() >= max_senders => {
                 return self.reject_format(FormatReject::TooManySenders);
             }
             None => h.seq,
@@ -524,21 +533,24 @@ impl Receiver {
         self.credit_ns -= cost;
 
         // 5. Verify.
-        let nonce = h.nonce(self.config.nonce_mode);
-        let epoch_state = self.slot_mut(slot);
+        let (nonce_mode, nonce) = (self.config.nonce_mode, h.nonce(self.config.nonce_mode));
+        let EpochSlot { keys, senders, .. } = self.slot_mut(slot);
+        // A first packet from this sender gets a fresh pad cache, kept if
+        // the packet verifies.
+        let mut new_pads = None;
+        let pads = match senders.get_mut(&h.sender_id) {
+            Some(stream) => &mut stream.pads,
+            None => new_pads.insert(keys.pads(nonce_mode)),
+        };
         let verified = match assurance {
-            Assurance::Level(level) => epoch_state.keys.verify_level(
-                level,
-                nonce.as_bytes(),
-                packet.authenticated,
-                packet.umac_tag,
-                packet.hmac_tag,
-            ),
+            Assurance::Level(level) => {
+                keys.verify_level(pads, level, nonce.as_bytes(), packet.authenticated, packet.umac_tag, packet.hmac_tag)
+            }
             Assurance::Badger { trees } => match h.badger_nonce() {
-                Some(nonce) => epoch_state.keys.verify_badger(trees, &nonce, packet.authenticated, packet.umac_tag),
+                Some(nonce) => keys.verify_badger(trees, &nonce, packet.authenticated, packet.umac_tag),
                 None => Err(crate::Error::InvalidTag),
             },
-            Assurance::Sample(rate) => epoch_state.keys.verify_sample(
+            Assurance::Sample(rate) => keys.verify_sample(
                 rate,
                 nonce.as_bytes(),
                 &datagram[..HEADER_LEN],
@@ -551,7 +563,8 @@ impl Receiver {
         let mut assurance = assurance;
         let audited = matches!((&verified, audit_level), (Ok(()), Some(_)));
         if let (Ok(()), Some(full)) = (&verified, audit_level) {
-            let audit = epoch_state.keys.verify_level(
+            let audit = keys.verify_level(
+                pads,
                 full,
                 nonce.as_bytes(),
                 packet.authenticated,
@@ -576,6 +589,7 @@ impl Receiver {
                     crate::badger::forgery_bound_log2(trees, packet.authenticated.len() as u64)
                 }
             };
+            let epoch_state = self.slot_mut(slot);
             epoch_state.forgery_sum += bound.exp2();
             if epoch_state.forgery_sum >= limits.forgery_budget && !epoch_state.retired {
                 epoch_state.retired = true;
@@ -585,10 +599,15 @@ impl Receiver {
             self.policy = step(&self.config.policy, &self.policy, &Observation::Failure { now });
             return Verdict::RejectedAuth;
         }
+        let epoch_state = self.slot_mut(slot);
         epoch_state
-            .windows
+            .senders
             .entry(h.sender_id)
-            .or_insert_with(|| ReplayWindow::new(window_size))
+            .or_insert_with(|| SenderStream {
+                window: ReplayWindow::new(window_size),
+                pads: new_pads.expect("made above for a sender without a stream"),
+            })
+            .window
             .accept(h.seq)
             .expect("pre-checked, and nothing ran in between");
         epoch_state.accepted += 1;

@@ -8,6 +8,7 @@ use super::level::Profile;
 use super::rekey::RekeyLimits;
 use super::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
 use crate::Error;
+use crate::umac::NestedPads;
 
 /// Highest sequence number a sender uses in an epoch: it never wraps
 /// (gears.md 6.4: hard stop at 2^64 - 2^16).
@@ -49,6 +50,8 @@ pub struct Sender {
     secret: SessionSecret,
     config: SenderConfig,
     keys: EpochKeys,
+    /// Pads of `keys` computed ahead for the coming sequence numbers.
+    pads: NestedPads,
     next_seq: u64,
     epoch_started: Duration,
 }
@@ -63,7 +66,8 @@ impl Sender {
             return Err(Error::GearsConfig("Badger-160 packets carry sender ids up to 65535"));
         }
         let keys = EpochKeys::derive(&secret, config.first_epoch);
-        Ok(Sender { secret, keys, next_seq: 0, epoch_started: now, config })
+        let pads = keys.pads(config.nonce_mode);
+        Ok(Sender { secret, keys, pads, next_seq: 0, epoch_started: now, config })
     }
 
     /// The current epoch.
@@ -80,6 +84,7 @@ impl Sender {
     pub fn rekey(&mut self, now: Duration) -> Result<(), Error> {
         let epoch = self.epoch().checked_add(1).ok_or(Error::EpochsExhausted)?;
         self.keys = EpochKeys::derive(&self.secret, epoch);
+        self.pads = self.keys.pads(self.config.nonce_mode);
         self.next_seq = 0;
         self.epoch_started = now;
         Ok(())
@@ -124,7 +129,7 @@ impl Sender {
                 out.extend_from_slice(&tag);
             }
             Profile::U128H128 => {
-                let field = self.keys.field(nonce.as_bytes(), &out);
+                let field = self.keys.field(&mut self.pads, nonce.as_bytes(), &out);
                 let hmac = self.keys.hmac_tag(&out);
                 out.extend_from_slice(&field);
                 out.extend_from_slice(&hmac);
@@ -134,7 +139,7 @@ impl Sender {
                 // the iterations its prefix needs (gear lowering, 6.4).
                 let mut tag = [0u8; 16];
                 let len = profile.umac_len();
-                self.keys.field_prefix(nonce.as_bytes(), &out, &mut tag[..len]);
+                self.keys.field_prefix(&mut self.pads, nonce.as_bytes(), &out, &mut tag[..len]);
                 out.extend_from_slice(&tag[..len]);
             }
         }

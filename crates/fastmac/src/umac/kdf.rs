@@ -38,9 +38,10 @@ pub(crate) fn kdf(cipher: &Aes128, index: u64, out: &mut [u8]) {
     }
 }
 
-/// Pads computed per AES call: one 8-block call costs about as much as a
-/// single block (AES-NI pipelines, VAES does 4 blocks per instruction).
-const AHEAD: usize = 8;
+/// Pads computed per AES call for a nonce counter: AES-NI pipelines
+/// blocks, so 16 blocks cost a few times one block, and the cost of the
+/// call is spread over 16 messages (64 for UMAC-32).
+const AHEAD: usize = 16;
 
 /// AES keyed with the PDF key `K' = KDF(K, 0, 16)` (RFC 4418 section 3.3).
 pub(crate) fn pdf_cipher(key_cipher: &Aes128) -> Aes128 {
@@ -57,31 +58,19 @@ pub(crate) fn pdf_cipher(key_cipher: &Aes128) -> Aes128 {
 /// chosen by the nonce's low 2 bits (or 1 bit), which it clears before
 /// encrypting. Consecutive counter nonces therefore share a block, as
 /// OpenSSH's `pdf_gen_xor` and Nettle's `pad_cache` exploit. This type goes
-/// further for counter nonces (the intended use): on a miss it encrypts the
-/// nonce block and the next `AHEAD - 1` counter blocks in one call, so a
-/// counter nonce costs one AES call per 8 messages (UMAC-96/128), 16
-/// (UMAC-64) or 32 (UMAC-32). Other nonce sequences pay one call per miss.
+/// further for counter nonces (the intended use) through its [`PadCache`]:
+/// a counter nonce costs one AES call per 16 messages (UMAC-96/128), 32
+/// (UMAC-64) or 64 (UMAC-32). Other nonce sequences pay one block per miss.
 #[derive(Clone, ZeroizeOnDrop)]
 pub(crate) struct Pdf {
     cipher: Aes128,
-    /// The nonce blocks (low bits cleared) whose encryptions `pads` holds.
-    /// Nonces are public, so comparing against them leaks nothing.
-    #[zeroize(skip)]
-    blocks: [[u8; 16]; AHEAD],
-    /// Entries of `blocks` and `pads` in use (0 before the first nonce).
-    #[zeroize(skip)]
-    valid: usize,
-    /// The entry the last nonce used: the next counter nonce uses it or
-    /// the one after.
-    #[zeroize(skip)]
-    last: usize,
-    pads: [[u8; 16]; AHEAD],
+    cache: PadCache,
 }
 
 impl Pdf {
     /// Derives `K' = KDF(K, 0, 16)` and keys AES with it.
     pub(crate) fn new(key_cipher: &Aes128) -> Self {
-        Pdf { cipher: pdf_cipher(key_cipher), blocks: [[0; 16]; AHEAD], valid: 0, last: 0, pads: [[0; 16]; AHEAD] }
+        Pdf { cipher: pdf_cipher(key_cipher), cache: PadCache::default() }
     }
 
     /// XORs the pad for `nonce` into `tag` (4, 8, 12 or 16 bytes).
@@ -103,44 +92,92 @@ impl Pdf {
         } else {
             (0, 1)
         };
-        let entry = if self.last < self.valid && self.blocks[self.last] == block {
-            self.last
-        } else if self.last + 1 < self.valid && self.blocks[self.last + 1] == block {
-            self.last + 1
-        } else {
-            self.refill(block, nonce.len(), step);
-            0
-        };
-        self.last = entry;
-        let pad = &self.pads[entry][index * tag_len..][..tag_len];
+        // The nonce is the top `nonce.len()` bytes of the block read as a
+        // big-endian u128, so the next counter nonce's block is `step`
+        // higher there.
+        let stride = u128::from(step) << (8 * (16 - nonce.len()));
+        let pad = &self.cache.pad(&self.cipher, block, stride)[index * tag_len..][..tag_len];
         for (t, p) in tag.iter_mut().zip(pad) {
             *t ^= p;
         }
     }
+}
 
-    /// Encrypts `block` and the counter blocks after it (the nonce, of
-    /// `nonce_len` bytes, read as a big-endian number plus `step`), up to
-    /// `AHEAD` or until the nonce would wrap around.
-    #[cold]
-    fn refill(&mut self, block: [u8; 16], nonce_len: usize, step: u8) {
-        // The nonce is the top `nonce_len` bytes of the block read as a
-        // big-endian u128, so adding `step` there adds it to the nonce, and
-        // a carry out of the u128 is the nonce wrapping around.
-        let increment = u128::from(step) << (8 * (16 - nonce_len));
-        let mut counter = u128::from_be_bytes(block);
-        self.blocks[0] = block;
-        self.valid = 1;
-        while self.valid < AHEAD {
-            match counter.checked_add(increment) {
-                Some(next) => counter = next,
-                None => break,
+/// The last few AES blocks of the PDF, computed ahead for a nonce counter.
+///
+/// A nonce block (the padded nonce, read as a big-endian u128) is looked
+/// up among the blocks `first + k * stride`, `k < valid`. On a miss right
+/// after that run (a counter advancing by `stride`), or on the first use,
+/// one AES call encrypts the block and the `AHEAD - 1` blocks after it, so
+/// a counter pays one call per `AHEAD` messages. Any other miss (a random
+/// nonce, a jump) encrypts that one block only, so a sender of unordered
+/// nonces pays no more than without a cache. A cache belongs to one PDF
+/// key: the caller passes the same cipher every time.
+#[derive(Clone, Default, ZeroizeOnDrop)]
+pub(crate) struct PadCache {
+    /// The block of `pads[0]`. Nonces are public, so comparing against
+    /// them leaks nothing.
+    #[zeroize(skip)]
+    first: u128,
+    /// The distance between consecutive entries.
+    #[zeroize(skip)]
+    stride: u128,
+    /// Entries of `pads` in use (0 before the first nonce).
+    #[zeroize(skip)]
+    valid: usize,
+    /// The entry the last nonce used: the next counter nonce uses it or
+    /// the one after.
+    #[zeroize(skip)]
+    last: usize,
+    /// The block of entry `last`.
+    #[zeroize(skip)]
+    last_block: u128,
+    pads: [[u8; 16]; AHEAD],
+}
+
+impl PadCache {
+    /// `AES(block)` under `cipher`, from the cache or by a refill.
+    #[inline]
+    pub(crate) fn pad(&mut self, cipher: &Aes128, block: [u8; 16], stride: u128) -> &[u8; 16] {
+        let block = u128::from_be_bytes(block);
+        // Entries below `valid` never wrapped (see `refill`), so the
+        // wrapping arithmetic is exact for them.
+        if !(self.last < self.valid && block == self.last_block) {
+            if self.last + 1 < self.valid && block == self.last_block.wrapping_add(self.stride) {
+                self.last += 1;
+            } else {
+                let after_run = self.first.wrapping_add(self.stride.wrapping_mul(self.valid as u128));
+                let ahead = if self.valid == 0 || (stride == self.stride && block == after_run) { AHEAD } else { 1 };
+                self.refill(cipher, block, stride, ahead);
             }
-            self.blocks[self.valid] = counter.to_be_bytes();
-            self.valid += 1;
+            self.last_block = block;
         }
-        // Encrypted in place, so no copy of a pad is left to wipe.
-        self.pads[..self.valid].copy_from_slice(&self.blocks[..self.valid]);
-        self.cipher.encrypt_blocks(Array::cast_slice_from_core_mut(&mut self.pads[..self.valid]));
+        &self.pads[self.last]
+    }
+
+    /// Encrypts `block` and the blocks after it, `stride` apart, up to
+    /// `ahead` or until the counter would wrap around (a carry out of the
+    /// u128 is the nonce wrapping).
+    #[cold]
+    fn refill(&mut self, cipher: &Aes128, block: u128, stride: u128, ahead: usize) {
+        self.first = block;
+        self.stride = stride;
+        self.valid = 0;
+        self.last = 0;
+        let mut next = Some(block);
+        while let (Some(counter), true) = (next, self.valid < ahead) {
+            // Encrypted in place below, so no copy of a pad is left to wipe.
+            self.pads[self.valid] = counter.to_be_bytes();
+            self.valid += 1;
+            next = counter.checked_add(stride);
+        }
+        cipher.encrypt_blocks(Array::cast_slice_from_core_mut(&mut self.pads[..self.valid]));
+    }
+
+    /// The block the last refill started at, for the tests.
+    #[cfg(test)]
+    fn first_block(&self) -> Option<u128> {
+        (self.valid > 0).then_some(self.first)
     }
 }
 
@@ -179,13 +216,30 @@ mod tests {
             let mut pdf = Pdf::new(&cipher);
             let mut refills = 0;
             for n in 0u64..4096 {
-                let before = pdf.blocks[0];
-                let was_valid = pdf.valid;
+                let before = pdf.cache.first_block();
                 pdf.xor_pad(&n.to_be_bytes(), &mut vec![0; tag_len]);
-                refills += usize::from(pdf.blocks[0] != before || was_valid == 0);
+                refills += usize::from(pdf.cache.first_block() != before);
             }
             let per_refill = pads_per_block * AHEAD as u64;
             assert_eq!(refills as u64, 4096_u64.div_ceil(per_refill), "tag_len {tag_len}");
         }
+    }
+
+    /// A nonce that does not continue the cached run (a jump, a random
+    /// nonce) costs one block, not a run of `AHEAD`: unordered nonces pay
+    /// no more than without the cache. The counter resumes full runs.
+    #[test]
+    fn jumps_refill_one_block_and_counters_resume_runs() {
+        let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
+        let mut pdf = Pdf::new(&cipher);
+        let mut tag = [0u8; 16];
+        pdf.xor_pad(&0u64.to_be_bytes(), &mut tag);
+        assert_eq!(pdf.cache.valid, AHEAD, "the first nonce starts a run");
+        for n in [1000u64, 77, 5_000_000, 12] {
+            pdf.xor_pad(&n.to_be_bytes(), &mut tag);
+            assert_eq!((pdf.cache.valid, pdf.cache.first_block()), (1, Some(u128::from(n) << 64)), "nonce {n}");
+        }
+        pdf.xor_pad(&13u64.to_be_bytes(), &mut tag);
+        assert_eq!(pdf.cache.valid, AHEAD, "the counter after a jump starts a run again");
     }
 }

@@ -43,7 +43,7 @@ use zeroize::Zeroize;
 use crate::Error;
 pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use nh::Backend;
-pub use nested::{FIELD_LEN, NestedUmac};
+pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
 use kdf::{Pdf, check_nonce};
 use uhash::{UhashKey, UhashState};
 

@@ -18,7 +18,7 @@ use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::kdf::{check_nonce, pdf_cipher};
+use super::kdf::{PadCache, check_nonce, pdf_cipher};
 use super::uhash::{MAX_ITERS, UhashKey, uhash};
 use super::{Backend, KEY_LEN};
 use crate::Error;
@@ -70,45 +70,135 @@ impl NestedUmac {
     /// `ceil(out.len() / 4)` UHASH iterations only.
     pub fn prefix_into(&self, nonce: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
         check_nonce(nonce)?;
-        if !(1..=FIELD_LEN).contains(&out.len()) {
-            return Err(Error::TagLength { expected: FIELD_LEN, got: out.len() });
-        }
-        let iters = out.len().div_ceil(4);
-        let mut hash = [0u8; FIELD_LEN];
-        uhash(&self.key, iters, msg, &mut hash[..4 * iters]);
+        check_prefix_len(out.len())?;
         let mut pad = self.pad_block(nonce);
-        for ((o, h), p) in out.iter_mut().zip(&hash).zip(&pad) {
-            *o = h ^ p;
-        }
-        hash.zeroize();
+        let mut field = self.field_prefix(&pad, msg, out.len());
         pad.zeroize();
+        out.copy_from_slice(&field[..out.len()]);
+        field.zeroize();
+        Ok(())
+    }
+
+    /// [`NestedUmac::prefix_into`] with the pad taken from `pads`, which
+    /// computes 16 pads per AES call for a nonce counter.
+    pub fn prefix_into_cached(
+        &self,
+        pads: &mut NestedPads,
+        nonce: &[u8],
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        check_nonce(nonce)?;
+        check_prefix_len(out.len())?;
+        let pad = pads.cache.pad(&self.pad_cipher, padded(nonce), pads.stride);
+        let mut field = self.field_prefix(pad, msg, out.len());
+        out.copy_from_slice(&field[..out.len()]);
+        field.zeroize();
         Ok(())
     }
 
     /// Checks a tag prefix of 1 to 16 bytes in constant time.
     pub fn verify_prefix(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
-        let mut expected = [0u8; FIELD_LEN];
-        let len = tag.len();
-        if !(1..=FIELD_LEN).contains(&len) {
-            return Err(Error::TagLength { expected: FIELD_LEN, got: len });
-        }
-        self.prefix_into(nonce, msg, &mut expected[..len])?;
-        let equal: bool = expected[..len].ct_eq(tag).into();
-        expected.zeroize();
-        if equal { Ok(()) } else { Err(Error::InvalidTag) }
+        check_nonce(nonce)?;
+        check_prefix_len(tag.len())?;
+        let mut pad = self.pad_block(nonce);
+        let expected = self.field_prefix(&pad, msg, tag.len());
+        pad.zeroize();
+        ct_result(expected, tag)
+    }
+
+    /// [`NestedUmac::verify_prefix`] with the pad taken from `pads`.
+    pub fn verify_prefix_cached(
+        &self,
+        pads: &mut NestedPads,
+        nonce: &[u8],
+        msg: &[u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        check_nonce(nonce)?;
+        check_prefix_len(tag.len())?;
+        let pad = pads.cache.pad(&self.pad_cipher, padded(nonce), pads.stride);
+        ct_result(self.field_prefix(pad, msg, tag.len()), tag)
+    }
+
+    /// The first `len` bytes (1 to 16) of the field, zeros after them:
+    /// `UHASH(msg)` with `ceil(len / 4)` iterations XORed in place with the
+    /// pad (so no copy of the bare UHASH value is left behind).
+    #[inline]
+    fn field_prefix(&self, pad: &[u8; 16], msg: &[u8], len: usize) -> [u8; FIELD_LEN] {
+        debug_assert!((1..=FIELD_LEN).contains(&len));
+        let iters = len.div_ceil(4);
+        let mut field = [0u8; FIELD_LEN];
+        uhash(&self.key, iters, msg, &mut field[..4 * iters]);
+        // XOR the pad and clear past `len` as one 128-bit word: the mask
+        // has ones in the first `len` bytes in memory order.
+        let mask = u128::from_ne_bytes((u128::MAX >> (8 * (FIELD_LEN - len))).to_le_bytes());
+        let word = (u128::from_ne_bytes(field) ^ u128::from_ne_bytes(*pad)) & mask;
+        field = word.to_ne_bytes();
+        field
     }
 
     /// `AES_K'(nonce padded with zeros)`: the 16-byte PDF block of RFC 4418
     /// section 3.3 for taglen 16, used whole at every depth.
     fn pad_block(&self, nonce: &[u8]) -> [u8; 16] {
-        let mut block = Array::from([0u8; 16]);
-        block[..nonce.len()].copy_from_slice(nonce);
+        let mut block = Array::from(padded(nonce));
         self.pad_cipher.encrypt_block(&mut block);
         let mut pad = [0u8; 16];
         pad.copy_from_slice(&block);
         block.zeroize();
         pad
     }
+}
+
+/// Pads of one [`NestedUmac`] key computed ahead for a stream of counter
+/// nonces: a sender's packets, or one sender's packets at a receiver.
+///
+/// The nonce, zero-padded to 16 bytes and read as a big-endian 128-bit
+/// number, is expected to advance by `stride` per message; reaching the
+/// end of the cached run encrypts the next 16 blocks of that counter in one
+/// AES call, so in-order traffic pays one AES call per 16 messages. Any
+/// other order is still correct (a miss costs one block). Use a cache with
+/// one key only: it holds that key's pads (and wipes them on drop).
+#[derive(Clone)]
+pub struct NestedPads {
+    cache: PadCache,
+    stride: u128,
+}
+
+impl NestedPads {
+    /// An empty cache for nonces that advance by `stride`; for a plain
+    /// `n`-byte counter nonce, `stride` is `1 << (8 * (16 - n))`.
+    pub fn new(stride: u128) -> Self {
+        NestedPads { cache: PadCache::default(), stride }
+    }
+}
+
+impl core::fmt::Debug for NestedPads {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "NestedPads {{ stride: {:#x}, .. }}", self.stride)
+    }
+}
+
+/// The nonce zero-padded to one AES block.
+fn padded(nonce: &[u8]) -> [u8; 16] {
+    let mut block = [0u8; 16];
+    block[..nonce.len()].copy_from_slice(nonce);
+    block
+}
+
+fn check_prefix_len(len: usize) -> Result<(), Error> {
+    if (1..=FIELD_LEN).contains(&len) { Ok(()) } else { Err(Error::TagLength { expected: FIELD_LEN, got: len }) }
+}
+
+/// Compares the first `tag.len()` bytes of `expected` with `tag` in
+/// constant time: the byte differences are ORed together without a branch,
+/// and only that one byte goes through `subtle` (one comparison instead of
+/// one per byte, on the receiver's hot path). Then wipes `expected`.
+fn ct_result(mut expected: [u8; FIELD_LEN], tag: &[u8]) -> Result<(), Error> {
+    let diff = expected.iter().zip(tag).fold(0u8, |acc, (e, t)| acc | (e ^ t));
+    let equal: bool = diff.ct_eq(&0).into();
+    expected.zeroize();
+    if equal { Ok(()) } else { Err(Error::InvalidTag) }
 }
 
 impl core::fmt::Debug for NestedUmac {
