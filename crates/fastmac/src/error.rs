@@ -54,6 +54,9 @@ pub enum Error {
     EpochsExhausted,
     /// A gears configuration that cannot work.
     GearsConfig(&'static str),
+    /// A gears control message was refused (forged ones are
+    /// [`Error::InvalidTag`]).
+    GearsControl(&'static str),
     /// The all-zero nonce, which Badger reserves: its Rabbit pad would be
     /// Badger key material (badger.md section 5).
     ZeroNonce,
@@ -98,6 +101,7 @@ impl fmt::Display for Error {
             Error::SequenceExhausted => f.write_str("sequence numbers of this epoch are used up: rekey"),
             Error::EpochsExhausted => f.write_str("key epochs are used up: a new session secret is needed"),
             Error::GearsConfig(why) => write!(f, "invalid gears configuration: {why}"),
+            Error::GearsControl(why) => write!(f, "control message refused: {why}"),
             Error::ZeroNonce => {
                 f.write_str("nonce 0 is reserved: its pad would repeat key material; use a nonzero nonce")
             }

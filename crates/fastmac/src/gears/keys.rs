@@ -38,6 +38,18 @@ impl SessionSecret {
         }
         Ok(SessionSecret(Zeroizing::new(secret.to_vec())))
     }
+
+    /// The secret of the control channel that carries gear-lowering
+    /// requests back to the sender ([`super::control`]):
+    /// `HKDF-SHA-256(secret, info = "gears v1 control channel")`, so its
+    /// keys are independent of every data epoch's.
+    pub fn control_channel(&self) -> SessionSecret {
+        let mut derived = Zeroizing::new(vec![0u8; 32]);
+        Hkdf::<Sha256>::new(None, &self.0)
+            .expand(b"gears v1 control channel", &mut derived)
+            .expect("HKDF-SHA-256 outputs up to 8160 bytes");
+        SessionSecret(derived)
+    }
 }
 
 impl core::fmt::Debug for SessionSecret {

@@ -8,6 +8,8 @@
 //! * [`Receiver`]: replay pre-check (RFC 6479 window per epoch and
 //!   sender), the level from the [`policy`] engine, CPU-budget shedding,
 //!   constant-time verification, rekey with a grace period.
+//! * [`control`]: sender-side gear lowering on an authenticated request
+//!   from a unicast receiver.
 //! * [`table`]: the gears with their bounds and calibrated costs.
 //!
 //! **Group keys authenticate the group, not the source**: any holder of
@@ -33,6 +35,7 @@
 //! # Ok::<(), fastmac::Error>(())
 //! ```
 
+pub mod control;
 mod cost;
 mod keys;
 mod level;
@@ -45,6 +48,7 @@ mod sender;
 pub mod table;
 pub mod wire;
 
+pub use control::{ControlReceiver, ControlSender};
 pub use cost::{CostModel, time_per_call};
 pub use keys::{EpochKeys, SessionSecret};
 pub use level::{Level, Profile, SampleRate};

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::keys::{EpochKeys, SessionSecret};
-use super::level::Profile;
+use super::level::{Level, Profile};
 use super::rekey::RekeyLimits;
 use super::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
 use crate::Error;
@@ -49,6 +49,9 @@ impl SenderConfig {
 pub struct Sender {
     secret: SessionSecret,
     config: SenderConfig,
+    /// The profile packets get: `config.profile`, or a shorter UMAC prefix
+    /// after a gear-lowering request ([`Sender::lower_to`]).
+    profile: Profile,
     keys: EpochKeys,
     /// Pads of `keys` computed ahead for the coming sequence numbers.
     pads: NestedPads,
@@ -67,7 +70,37 @@ impl Sender {
         }
         let keys = EpochKeys::derive(&secret, config.first_epoch);
         let pads = keys.pads(config.nonce_mode);
-        Ok(Sender { secret, keys, pads, next_seq: 0, epoch_started: now, config })
+        Ok(Sender { secret, keys, pads, next_seq: 0, epoch_started: now, profile: config.profile, config })
+    }
+
+    /// The profile of the next packet.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Sender-side gear lowering (gears.md 6.4): tags at most as deep as
+    /// `max` from now on, computing only the iterations that needs; `U128`
+    /// (or anything at or above the configured profile) restores it.
+    /// Unicast UMAC-prefix senders only. Call it on an authenticated
+    /// request ([`super::ControlReceiver::apply`] does).
+    pub fn lower_to(&mut self, max: Level) -> Result<Profile, Error> {
+        if self.config.sender_id != 0 {
+            return Err(Error::GearsConfig("gear lowering is unicast only: a group sender tags for its strongest receiver"));
+        }
+        let configured = match self.config.profile {
+            p @ (Profile::U128 | Profile::U96 | Profile::U64 | Profile::U32) => p,
+            _ => return Err(Error::GearsConfig("only a U128, U96, U64 or U32 sender lowers its gear")),
+        };
+        self.profile = match max {
+            Level::U32 => Profile::U32,
+            Level::U64 => Profile::U64,
+            Level::U96 => Profile::U96,
+            _ => Profile::U128,
+        };
+        if self.profile.umac_len() > configured.umac_len() {
+            self.profile = configured;
+        }
+        Ok(self.profile)
     }
 
     /// The current epoch.
@@ -99,7 +132,7 @@ impl Sender {
         if self.config.limits.sender_must_rekey(self.next_seq, now.saturating_sub(self.epoch_started)) {
             self.rekey(now)?;
         }
-        let stop = match (self.config.profile, self.config.nonce_mode) {
+        let stop = match (self.profile, self.config.nonce_mode) {
             (Profile::Badger160, _) => BADGER_SEQ_LIMIT,
             (_, NonceMode::Group) => SEQ_HARD_STOP,
             (_, NonceMode::RfcPrefix) => SEQ_HARD_STOP_RFC_PREFIX,
@@ -107,7 +140,7 @@ impl Sender {
         if self.next_seq >= stop {
             return Err(Error::SequenceExhausted);
         }
-        let profile = self.config.profile;
+        let profile = self.profile;
         let header = Header {
             profile,
             epoch: self.epoch(),
