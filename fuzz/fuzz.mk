@@ -7,7 +7,7 @@
 # cargo fuzz needs nightly flags (-Zsanitizer=address, sancov passes): the
 # stable toolchain takes them with RUSTC_BOOTSTRAP=1.
 
-FUZZ_TARGETS := umac_streaming umac_nettle badger_streaming gears_wire
+FUZZ_TARGETS := umac_streaming umac_nettle badger_streaming gears_wire c_api cli_parse
 FUZZ_SECONDS ?= 300
 FUZZ_CARGO := cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
 

@@ -94,6 +94,7 @@ pub unsafe extern "C" fn fastmac_mac_finalize(
 
 /// Checks `tag` against the message fed so far and `nonce` in constant time
 /// (FASTMAC_OK or FASTMAC_ERR_INVALID_TAG) and resets for the next message.
+/// On a length or NULL error nothing is consumed.
 ///
 /// # Safety
 /// `mac` must be a live handle; `nonce` and `tag` valid for their lengths.

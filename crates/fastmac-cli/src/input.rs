@@ -13,11 +13,26 @@ pub enum CliError {
     /// A library error (lengths, names).
     Mac(fastmac::Error),
     /// An argument that is not valid hex. Names the argument, not its value.
-    Hex { what: &'static str, reason: String },
+    Hex {
+        /// The argument's name (`key`, `nonce`, `tag`, ...).
+        what: &'static str,
+        /// Why it is not hex (a position or "odd number of digits").
+        reason: String,
+    },
     /// A file or stdin that could not be read.
-    Io { what: String, source: io::Error },
+    Io {
+        /// The file (or "stdin").
+        what: String,
+        /// The operating system's error.
+        source: io::Error,
+    },
     /// A file that could not be written.
-    Write { what: String, source: io::Error },
+    Write {
+        /// The file.
+        what: String,
+        /// The operating system's error.
+        source: io::Error,
+    },
     /// A bad combination or value of options (e.g. an SSH name without
     /// `--seq`).
     Usage(String),
@@ -77,7 +92,8 @@ pub fn read_key(hex_key: Option<&str>, path: Option<&Path>, key_len: usize) -> R
                 unhex("key-file", text.trim())?
             }
         }
-        (None, None) => unreachable!("clap requires --key or --key-file"),
+        // clap requires one of them; a library caller gets an error, not a panic.
+        (None, None) => return Err(CliError::Usage("give the key: --key HEX or --key-file PATH".to_owned())),
     };
     Ok(Zeroizing::new(key))
 }

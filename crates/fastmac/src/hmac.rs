@@ -171,10 +171,11 @@ impl Hmac {
     }
 
     /// Checks `tag` against the streamed message in constant time, and
-    /// resets to the keyed state.
+    /// resets to the keyed state. A tag of the wrong length is refused
+    /// before anything is consumed (as UMAC and Badger do), so the streamed
+    /// message can still be verified.
     pub fn verify_reset(&mut self, tag: &[u8]) -> Result<(), Error> {
         if tag.len() != self.tag_len {
-            self.reset();
             return Err(Error::TagLength { expected: self.tag_len, got: tag.len() });
         }
         let mut expected = [0u8; MAX_TAG_LEN];

@@ -88,6 +88,36 @@ fn every_algorithm_rejects_bad_lengths_with_typed_errors() {
     }
 }
 
+/// A refused call (wrong nonce or tag length) consumes nothing: the message
+/// streamed before it still gets its tag. HMAC's `verify_reset` used to reset
+/// on a wrong tag length, unlike UMAC and Badger (found by the c_api fuzz
+/// target through `fastmac_mac_verify`).
+#[test]
+fn refused_calls_consume_nothing() {
+    const MSG: &[u8] = b"a message streamed before the refused calls";
+    for &alg in Algorithm::ALL {
+        let info = alg.info();
+        let key = vec![KEY_BYTE; info.key_len];
+        let nonce = vec![1u8; info.min_nonce_len];
+        let mut right = vec![0u8; info.tag_len];
+        let mut fresh = alg.new_mac(&key).unwrap();
+        fresh.update(MSG);
+        fresh.finalize_reset_into(&nonce, &mut right).unwrap();
+
+        let mut mac = alg.new_mac(&key).unwrap();
+        mac.update(MSG);
+        let bad_nonce = vec![1u8; info.max_nonce_len + 1];
+        for bad in [0, info.tag_len - 1, info.tag_len + 1] {
+            let received: Vec<u8> = right.iter().copied().cycle().take(bad).collect();
+            assert!(mac.verify_reset(&nonce, &received).is_err(), "{}", info.name);
+            assert!(mac.finalize_reset_into(&nonce, &mut vec![0u8; bad]).is_err(), "{}", info.name);
+        }
+        assert!(mac.verify_reset(&bad_nonce, &right).is_err(), "{}", info.name);
+        assert!(mac.finalize_reset_into(&bad_nonce, &mut vec![0u8; info.tag_len]).is_err(), "{}", info.name);
+        mac.verify_reset(&nonce, &right).unwrap_or_else(|e| panic!("{}: a refused call consumed the message: {e}", info.name));
+    }
+}
+
 #[test]
 fn unknown_algorithm_names_are_typed_errors() {
     for name in ["", "umac-63", "UMAC-64 ", "badger-24", "hmac-sha3-256", "umac-64@openssh.com", "umac\0-64"] {

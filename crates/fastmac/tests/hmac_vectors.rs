@@ -97,8 +97,8 @@ fn wrong_tags_and_lengths_are_typed_errors() {
     }
     mac.update(b"message");
     assert_eq!(mac.verify_reset(&tag[..31]), Err(Error::TagLength { expected: 32, got: 31 }));
-    // The failed verification reset the state: the right tag still verifies.
-    mac.update(b"message");
+    // The refused verification consumed nothing (as UMAC's and Badger's): the
+    // streamed message still verifies.
     mac.verify_reset(&tag).unwrap();
     assert!(matches!(mac.finalize_reset_into(&mut [0u8; 12]), Err(Error::TagLength { expected: 32, got: 12 })));
     // RFC 2104 section 5: no truncation below 80 bits.

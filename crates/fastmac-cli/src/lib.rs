@@ -1,0 +1,243 @@
+//! `fastmac`: tag, verify and list MACs from the command line.
+//!
+//! Exit status: 0 on success (and for a valid tag), 1 for a tag that does
+//! not verify, 2 for bad input (with a one-line message on stderr).
+//!
+//! A library, with a thin binary (`main.rs`) on top, so that the fuzz
+//! targets (fuzz/fuzz_targets/cli_parse.rs) can reach the argument
+//! definitions ([`Cli`]), the input parsers ([`input`]) and the argument
+//! checks ([`keyed`]).
+
+mod bench;
+mod gears;
+pub mod input;
+mod report;
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use fastmac::ssh::{self, SshAlgorithm, SshMac};
+use fastmac::{Algorithm, DynMac, Error};
+use zeroize::Zeroizing;
+
+use input::{CliError, read_key, stream_into, unhex};
+
+/// The command line (`Cli::try_parse_from`).
+#[derive(Parser)]
+#[command(name = "fastmac", version, about = "Fast, provably secure message authentication")]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands; each variant's doc comment is its `--help` text.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Print the tag of a file (or stdin) in lowercase hex.
+    Tag(MacArgs),
+    /// Check a tag: exit 0 if valid, 1 if not, 2 on bad input.
+    Verify {
+        /// The algorithm, key, nonce and input.
+        #[command(flatten)]
+        mac: MacArgs,
+        /// The tag to check, in hex.
+        #[arg(long)]
+        tag: String,
+    },
+    /// List the algorithms with their key, nonce and tag lengths and forgery bounds.
+    List,
+    /// Measure. With no options: the source papers' tables and charts on
+    /// this machine (printed, and written as a report folder). With --algs,
+    /// --sizes, --seconds or --json: fastmac against Nettle, HMAC-SHA256,
+    /// Poly1305 and the read limit.
+    Bench(bench::BenchArgs),
+    /// Adaptive gears: the gear table and the UDP demonstration on 127.0.0.1.
+    #[command(subcommand)]
+    Gears(gears::GearsCommand),
+}
+
+/// The arguments of `tag` and `verify`.
+#[derive(Args)]
+pub struct MacArgs {
+    /// Algorithm name, e.g. umac-64, hmac-sha2-256, or with --seq an SSH
+    /// name such as umac-64-etm@openssh.com (see `fastmac list`).
+    #[arg(long)]
+    pub alg: String,
+    /// Key in hex.
+    #[arg(long, conflicts_with = "key_file", required_unless_present = "key_file")]
+    pub key: Option<String>,
+    /// File holding the key: raw bytes of the key's length, or hex text.
+    #[arg(long)]
+    pub key_file: Option<std::path::PathBuf>,
+    /// Nonce in hex (UMAC; HMAC takes none).
+    #[arg(long, conflicts_with = "seq")]
+    pub nonce: Option<String>,
+    /// SSH packet sequence number: MAC the input as SSH packet number N
+    /// under the SSH name given by --alg, exactly as OpenSSH does.
+    #[arg(long, value_name = "N")]
+    pub seq: Option<u32>,
+    /// Input file; stdin when absent or "-".
+    pub file: Option<std::path::PathBuf>,
+}
+
+enum Outcome {
+    Done,
+    TagMismatch,
+}
+
+/// The binary's `main`: parses `std::env::args`, runs the command, and
+/// maps the outcome to the exit status.
+pub fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::TagMismatch) => {
+            eprintln!("fastmac: tag does not verify");
+            ExitCode::from(1)
+        }
+        Err(err) => {
+            eprintln!("fastmac: error: {err}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<Outcome, CliError> {
+    // A FASTMAC_BACKEND the library would ignore (unknown, or not on this
+    // CPU) is reported rather than silently replaced.
+    fastmac::umac::Backend::from_env()?;
+    match cli.command {
+        Command::Tag(args) => {
+            let tag = match keyed(&args)? {
+                Keyed::Plain { mut mac, nonce } => {
+                    stream_into(args.file.as_deref(), mac.as_mut())?;
+                    let mut tag = vec![0u8; mac.tag_len()];
+                    mac.finalize_reset_into(&nonce, &mut tag)?;
+                    tag
+                }
+                Keyed::Ssh { mut mac, seq } => {
+                    let mut stream = mac.start(seq);
+                    stream_into(args.file.as_deref(), &mut stream)?;
+                    stream.finish().to_vec()
+                }
+            };
+            println!("{}", hex::encode(tag));
+            Ok(Outcome::Done)
+        }
+        Command::Verify { mac: args, tag } => {
+            let keyed = keyed(&args)?;
+            let tag = unhex("tag", &tag)?;
+            if tag.len() != keyed.tag_len() {
+                return Err(Error::TagLength { expected: keyed.tag_len(), got: tag.len() }.into());
+            }
+            let verdict = match keyed {
+                Keyed::Plain { mut mac, nonce } => {
+                    stream_into(args.file.as_deref(), mac.as_mut())?;
+                    mac.verify_reset(&nonce, &tag)
+                }
+                Keyed::Ssh { mut mac, seq } => {
+                    let mut stream = mac.start(seq);
+                    stream_into(args.file.as_deref(), &mut stream)?;
+                    stream.verify(&tag)
+                }
+            };
+            match verdict {
+                Ok(()) => Ok(Outcome::Done),
+                Err(Error::InvalidTag) => Ok(Outcome::TagMismatch),
+                Err(err) => Err(err.into()),
+            }
+        }
+        Command::Bench(args) => {
+            bench::run(&args)?;
+            Ok(Outcome::Done)
+        }
+        Command::Gears(command) => {
+            gears::run(command)?;
+            Ok(Outcome::Done)
+        }
+        Command::List => {
+            list();
+            Ok(Outcome::Done)
+        }
+    }
+}
+
+fn list() {
+    println!("{:<14} {:>9} {:>11} {:>9}  forgery bound", "algorithm", "key (B)", "nonce (B)", "tag (B)");
+    for alg in Algorithm::ALL {
+        let info = alg.info();
+        let nonce = if info.min_nonce_len == info.max_nonce_len {
+            info.min_nonce_len.to_string()
+        } else {
+            format!("{}-{}", info.min_nonce_len, info.max_nonce_len)
+        };
+        println!(
+            "{:<14} {:>9} {:>11} {:>9}  2^{} per attempt ({})",
+            info.name, info.key_len, nonce, info.tag_len, info.forgery_bound_log2, info.bound_source
+        );
+    }
+    println!();
+    println!("SSH MACs, as OpenSSH computes them (use --seq N in place of --nonce):");
+    println!("{:<31} {:>9} {:>9}  input", "ssh name", "key (B)", "tag (B)");
+    for alg in ssh::ALGORITHMS {
+        let input = if alg.etm { "uint32 length || ciphertext (etm)" } else { "packet" };
+        println!("{:<31} {:>9} {:>9}  {input}", alg.name, alg.key_len, alg.tag_len);
+    }
+}
+
+/// A keyed MAC ready to stream the input: nonce-based, or an SSH MAC with
+/// its packet sequence number.
+pub enum Keyed {
+    /// A MAC from the algorithm registry and its nonce.
+    Plain {
+        /// The keyed MAC.
+        mac: Box<dyn DynMac>,
+        /// The nonce, checked against the algorithm's range.
+        nonce: Vec<u8>,
+    },
+    /// An SSH MAC and the packet sequence number.
+    Ssh {
+        /// The keyed SSH MAC.
+        mac: SshMac,
+        /// The packet sequence number (`--seq`).
+        seq: u32,
+    },
+}
+
+impl Keyed {
+    /// The tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        match self {
+            Keyed::Plain { mac, .. } => mac.tag_len(),
+            Keyed::Ssh { mac, .. } => mac.tag_len(),
+        }
+    }
+}
+
+/// The keyed MAC and its nonce or sequence number, checked before any
+/// input is read.
+pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
+    if let Some(seq) = args.seq {
+        let alg = SshAlgorithm::from_name(&args.alg)?;
+        let key = read_key(args.key.as_deref(), args.key_file.as_deref(), alg.key_len)?;
+        return Ok(Keyed::Ssh { mac: SshMac::new(alg.name, &key)?, seq });
+    }
+    let alg = Algorithm::from_name(&args.alg).map_err(|err| {
+        if SshAlgorithm::from_name(&args.alg).is_ok() {
+            CliError::Usage(format!("{:?} is an SSH MAC: give the packet sequence number with --seq N", args.alg))
+        } else {
+            err.into()
+        }
+    })?;
+    let info = alg.info();
+    let nonce = match &args.nonce {
+        Some(text) => unhex("nonce", text)?,
+        None if info.max_nonce_len == 0 => Vec::new(),
+        None => return Err(CliError::Usage(format!("{} needs a nonce: --nonce HEX", info.name))),
+    };
+    if !(info.min_nonce_len..=info.max_nonce_len).contains(&nonce.len()) {
+        return Err(Error::NonceLength { min: info.min_nonce_len, max: info.max_nonce_len, got: nonce.len() }.into());
+    }
+    let key: Zeroizing<Vec<u8>> = read_key(args.key.as_deref(), args.key_file.as_deref(), info.key_len)?;
+    Ok(Keyed::Plain { mac: alg.new_mac(&key)?, nonce })
+}
