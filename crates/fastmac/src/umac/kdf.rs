@@ -96,7 +96,7 @@ impl Pdf {
         // big-endian u128, so the next counter nonce's block is `step`
         // higher there.
         let stride = u128::from(step) << (8 * (16 - nonce.len()));
-        let pad = &self.cache.pad(&self.cipher, block, stride)[index * tag_len..][..tag_len];
+        let pad = &self.cache.pad(&self.cipher, u128::from_be_bytes(block), stride)[index * tag_len..][..tag_len];
         for (t, p) in tag.iter_mut().zip(pad) {
             *t ^= p;
         }
@@ -113,7 +113,7 @@ impl Pdf {
 /// nonce, a jump) encrypts that one block only, so a sender of unordered
 /// nonces pays no more than without a cache. A cache belongs to one PDF
 /// key: the caller passes the same cipher every time.
-#[derive(Clone, Default, ZeroizeOnDrop)]
+#[derive(Clone, ZeroizeOnDrop)]
 pub(crate) struct PadCache {
     /// The block of `pads[0]`. Nonces are public, so comparing against
     /// them leaks nothing.
@@ -135,11 +135,17 @@ pub(crate) struct PadCache {
     pads: [[u8; 16]; AHEAD],
 }
 
+impl Default for PadCache {
+    fn default() -> Self {
+        PadCache { first: 0, stride: 0, valid: 0, last: 0, last_block: 0, pads: [[0; 16]; AHEAD] }
+    }
+}
+
 impl PadCache {
-    /// `AES(block)` under `cipher`, from the cache or by a refill.
+    /// `AES(block)` under `cipher` (the block as a big-endian number), from
+    /// the cache or by a refill.
     #[inline]
-    pub(crate) fn pad(&mut self, cipher: &Aes128, block: [u8; 16], stride: u128) -> &[u8; 16] {
-        let block = u128::from_be_bytes(block);
+    pub(crate) fn pad(&mut self, cipher: &Aes128, block: u128, stride: u128) -> &[u8; 16] {
         // Entries below `valid` never wrapped (see `refill`), so the
         // wrapping arithmetic is exact for them.
         if !(self.last < self.valid && block == self.last_block) {

@@ -19,7 +19,7 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use super::kdf::{PadCache, check_nonce, pdf_cipher};
-use super::uhash::{MAX_ITERS, UhashKey, uhash};
+use super::uhash::{MAX_ITERS, UhashKey, uhash_words};
 use super::{Backend, KEY_LEN};
 use crate::Error;
 
@@ -74,7 +74,7 @@ impl NestedUmac {
         let mut pad = self.pad_block(nonce);
         let mut field = self.field_prefix(&pad, msg, out.len());
         pad.zeroize();
-        out.copy_from_slice(&field[..out.len()]);
+        out.copy_from_slice(&field.to_le_bytes()[..out.len()]);
         field.zeroize();
         Ok(())
     }
@@ -90,9 +90,9 @@ impl NestedUmac {
     ) -> Result<(), Error> {
         check_nonce(nonce)?;
         check_prefix_len(out.len())?;
-        let pad = pads.cache.pad(&self.pad_cipher, padded(nonce), pads.stride);
+        let pad = pads.cache.pad(&self.pad_cipher, nonce_block(nonce), pads.stride);
         let mut field = self.field_prefix(pad, msg, out.len());
-        out.copy_from_slice(&field[..out.len()]);
+        out.copy_from_slice(&field.to_le_bytes()[..out.len()]);
         field.zeroize();
         Ok(())
     }
@@ -117,25 +117,25 @@ impl NestedUmac {
     ) -> Result<(), Error> {
         check_nonce(nonce)?;
         check_prefix_len(tag.len())?;
-        let pad = pads.cache.pad(&self.pad_cipher, padded(nonce), pads.stride);
+        let pad = pads.cache.pad(&self.pad_cipher, nonce_block(nonce), pads.stride);
         ct_result(self.field_prefix(pad, msg, tag.len()), tag)
     }
 
-    /// The first `len` bytes (1 to 16) of the field, zeros after them:
-    /// `UHASH(msg)` with `ceil(len / 4)` iterations XORed in place with the
-    /// pad (so no copy of the bare UHASH value is left behind).
+    /// The first `len` bytes (1 to 16) of the field, zeros after them, as
+    /// a little-endian number (byte `i` of the field is bits `8i..8i+8`):
+    /// `UHASH(msg)` with `ceil(len / 4)` iterations XORed with the pad.
+    /// Kept in a register, not a byte array, from here to the comparison.
     #[inline]
-    fn field_prefix(&self, pad: &[u8; 16], msg: &[u8], len: usize) -> [u8; FIELD_LEN] {
+    fn field_prefix(&self, pad: &[u8; 16], msg: &[u8], len: usize) -> u128 {
         debug_assert!((1..=FIELD_LEN).contains(&len));
-        let iters = len.div_ceil(4);
-        let mut field = [0u8; FIELD_LEN];
-        uhash(&self.key, iters, msg, &mut field[..4 * iters]);
-        // XOR the pad and clear past `len` as one 128-bit word: the mask
-        // has ones in the first `len` bytes in memory order.
-        let mask = u128::from_ne_bytes((u128::MAX >> (8 * (FIELD_LEN - len))).to_le_bytes());
-        let word = (u128::from_ne_bytes(field) ^ u128::from_ne_bytes(*pad)) & mask;
-        field = word.to_ne_bytes();
-        field
+        // Field bytes 4i..4i+4 are word i big-endian, which read
+        // little-endian is the word byte-swapped.
+        let hash = uhash_words(&self.key, len.div_ceil(4), msg)
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (i, w)| acc | u128::from(w.swap_bytes()) << (32 * i));
+        let mask = u128::MAX >> (8 * (FIELD_LEN - len));
+        (hash ^ u128::from_le_bytes(*pad)) & mask
     }
 
     /// `AES_K'(nonce padded with zeros)`: the 16-byte PDF block of RFC 4418
@@ -186,19 +186,50 @@ fn padded(nonce: &[u8]) -> [u8; 16] {
     block
 }
 
+/// [`padded`] read as a big-endian number, straight from the 8-, 12- and
+/// 16-byte nonces that packets use (no copy through memory).
+#[inline]
+fn nonce_block(nonce: &[u8]) -> u128 {
+    let word = |bytes: &[u8]| u64::from_be_bytes(bytes.try_into().expect("8 bytes"));
+    match nonce.len() {
+        8 => u128::from(word(nonce)) << 64,
+        12 => u128::from(word(&nonce[..8])) << 64 | u128::from(u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"))) << 32,
+        16 => u128::from(word(&nonce[..8])) << 64 | u128::from(word(&nonce[8..])),
+        _ => u128::from_be_bytes(padded(nonce)),
+    }
+}
+
 fn check_prefix_len(len: usize) -> Result<(), Error> {
     if (1..=FIELD_LEN).contains(&len) { Ok(()) } else { Err(Error::TagLength { expected: FIELD_LEN, got: len }) }
 }
 
-/// Compares the first `tag.len()` bytes of `expected` with `tag` in
-/// constant time: the byte differences are ORed together without a branch,
-/// and only that one byte goes through `subtle` (one comparison instead of
-/// one per byte, on the receiver's hot path). Then wipes `expected`.
-fn ct_result(mut expected: [u8; FIELD_LEN], tag: &[u8]) -> Result<(), Error> {
-    let diff = expected.iter().zip(tag).fold(0u8, |acc, (e, t)| acc | (e ^ t));
-    let equal: bool = diff.ct_eq(&0).into();
+/// Compares `expected` (from [`NestedUmac::field_prefix`]) with `tag` in
+/// constant time, as one 128-bit word: one `subtle` comparison instead of
+/// one per byte, on the receiver's hot path. Then wipes `expected`.
+fn ct_result(mut expected: u128, tag: &[u8]) -> Result<(), Error> {
+    let equal: bool = expected.ct_eq(&le_word(tag)).into();
     expected.zeroize();
     if equal { Ok(()) } else { Err(Error::InvalidTag) }
+}
+
+/// `tag` (1 to 16 bytes) zero-extended and read as a little-endian number,
+/// straight from the 4-, 8-, 12- and 16-byte tags of the levels (no copy
+/// through memory, which a wide read right after would stall on).
+#[inline]
+fn le_word(tag: &[u8]) -> u128 {
+    let u32_at = |i: usize| u128::from(u32::from_le_bytes(tag[i..i + 4].try_into().expect("4 bytes")));
+    let u64_at = |i: usize| u128::from(u64::from_le_bytes(tag[i..i + 8].try_into().expect("8 bytes")));
+    match tag.len() {
+        4 => u32_at(0),
+        8 => u64_at(0),
+        12 => u64_at(0) | u32_at(8) << 64,
+        16 => u64_at(0) | u64_at(8) << 64,
+        _ => {
+            let mut bytes = [0u8; FIELD_LEN];
+            bytes[..tag.len()].copy_from_slice(tag);
+            u128::from_le_bytes(bytes)
+        }
+    }
 }
 
 impl core::fmt::Debug for NestedUmac {

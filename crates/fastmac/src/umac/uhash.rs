@@ -242,10 +242,25 @@ impl UhashState {
 /// (`4 * iters` bytes), by the short or the long one-call path.
 #[inline]
 pub(crate) fn uhash(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+    debug_assert_eq!(out.len(), 4 * iters);
+    for (c, word) in out.chunks_exact_mut(4).zip(uhash_words(key, iters, msg)) {
+        c.copy_from_slice(&word.to_be_bytes());
+    }
+}
+
+/// UHASH of a whole message as its first `iters` 32-bit words (the rest
+/// zero), for callers that keep the tag in registers.
+#[inline]
+pub(crate) fn uhash_words(key: &UhashKey, iters: usize, msg: &[u8]) -> [u32; MAX_ITERS] {
     if msg.len() <= L1_CHUNK {
-        uhash_short(key, iters, msg, out);
-    } else {
-        uhash_long(key, iters, msg, out);
+        return uhash_short(key, iters, msg);
+    }
+    // One copy per iteration count, so the per-chunk loops unroll.
+    match iters {
+        1 => uhash_long::<1>(key, msg),
+        2 => uhash_long::<2>(key, msg),
+        3 => uhash_long::<3>(key, msg),
+        _ => uhash_long::<4>(key, msg),
     }
 }
 
@@ -255,18 +270,18 @@ pub(crate) fn uhash(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
 /// message skips L2-HASH (section 5.3.1: B = zeroes(8) || A). No state, no
 /// buffer, no allocation.
 #[inline]
-fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8]) -> [u32; MAX_ITERS] {
     debug_assert!(msg.len() <= L1_CHUNK);
-    debug_assert_eq!(out.len(), 4 * iters);
     let mut nh = [0u64; MAX_ITERS];
     // The empty message is hashed as one block of zeros (section 5.2.1).
     let data = if msg.is_empty() { &[0u8; BLOCK][..] } else { msg };
     key.l1.hash(0, data, &mut nh[..iters]);
     let bit_len = 8 * msg.len() as u64;
-    for (i, c) in out.chunks_exact_mut(4).enumerate() {
-        let a = nh[i].wrapping_add(bit_len);
-        c.copy_from_slice(&l3_hash_short(&key.l3_1[i], key.l3_2[i], a).to_be_bytes());
+    let mut out = [0u32; MAX_ITERS];
+    for (i, word) in out.iter_mut().enumerate().take(iters) {
+        *word = l3_hash_short(&key.l3_1[i], key.l3_2[i], nh[i].wrapping_add(bit_len));
     }
+    out
 }
 
 /// L2-HASH of one iteration (RFC 4418 section 5.3), fed one 64-bit L1
@@ -445,9 +460,9 @@ fn l3_hash(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
 /// buffer and has no state to wipe, which matters for messages of a few
 /// KiB; with the `parallel` feature, inputs of 1 MiB and more hash their
 /// chunks on all cores.
-fn uhash_long(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
+fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> [u32; MAX_ITERS] {
+    let iters = ITERS;
     debug_assert!(msg.len() > L1_CHUNK);
-    debug_assert_eq!(out.len(), 4 * iters);
     let mut l2 = [L2Hash::default(); MAX_ITERS];
     let mut chunks = 0u64;
     // Every chunk but the last is a full one and goes through L2 with the
@@ -481,11 +496,13 @@ fn uhash_long(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
     let mut nh = [0u64; MAX_ITERS];
     key.l1.hash(0, last, &mut nh[..iters]);
     let bit_len = 8 * last.len() as u64;
-    for (i, c) in out.chunks_exact_mut(4).enumerate() {
+    let mut out = [0u32; MAX_ITERS];
+    for (i, word) in out.iter_mut().enumerate().take(iters) {
         l2[i].absorb(key.l2_64[i], key.l2_128[i], chunks, nh[i].wrapping_add(bit_len));
         let b = l2[i].finish(key.l2_128[i], chunks + 1);
-        c.copy_from_slice(&l3_hash(&key.l3_1[i], key.l3_2[i], b).to_be_bytes());
+        *word = l3_hash(&key.l3_1[i], key.l3_2[i], b);
     }
+    out
 }
 
 /// L3-HASH of `B = zeroes(8) || A` (a message of at most one chunk): the
