@@ -94,8 +94,8 @@ impl OutboundMac {
 
 /// The receiver side of one direction: verifies each packet under the next
 /// sequence number. The number moves on only when a tag verifies (SSH ends
-/// the connection on the first failure, RFC 4253 section 6.4, so a failed
-/// packet is never followed by another); after [`INBOUND_PACKET_LIMIT`]
+/// the connection on a MAC error, `SSH_DISCONNECT_MAC_ERROR` in RFC 4253
+/// section 11.1; a caller that went on would fail every later packet); after [`INBOUND_PACKET_LIMIT`]
 /// packets under one key it refuses with [`Error::NonceExhausted`].
 #[derive(Debug)]
 pub struct InboundMac {
