@@ -100,9 +100,11 @@ test-backends: deps
 		FASTMAC_BACKEND=$$backend $(CARGO) test --release -p fastmac --lib --tests || exit 1; \
 	done
 
-# The multi-core path (feature `parallel`) against the sequential one.
+# The multi-core path (feature `parallel`) against the sequential one; one
+# message above 2^32 bytes (about 20 s; test-rust runs it too, the CLI's
+# dependency turns `parallel` on workspace-wide).
 test-parallel: deps
-	$(CARGO) test --release -p fastmac --features parallel --test parallel
+	$(CARGO) test --release -p fastmac --features parallel --test parallel --test parallel_above_4gib
 # --- Python package (crates/fastmac-py) and the real OpenSSH tests ----------
 # A venv under target/ holds maturin, pytest, paramiko, numpy and the PyPI
 # `umac` package (the compatibility oracle); the wheel is built by maturin in

@@ -52,6 +52,13 @@ pub enum Error {
     SequenceExhausted,
     /// A gears sender used every key epoch: a new session secret is needed.
     EpochsExhausted,
+    /// A sender-side nonce counter (`nonce::NonceCounter`, and the
+    /// `umac::SequencedUmac` and `ssh::OutboundMac` built on it) used every
+    /// value it may use under this key; it never wraps: rekey.
+    NonceExhausted {
+        /// The first value the counter refuses (for SSH: packets per key).
+        limit: u64,
+    },
     /// A gears configuration that cannot work.
     GearsConfig(&'static str),
     /// A gears control message was refused (forged ones are
@@ -100,6 +107,9 @@ impl fmt::Display for Error {
             Error::PayloadTooLong { max, got } => write!(f, "payload of {got} bytes exceeds the {max}-byte maximum"),
             Error::SequenceExhausted => f.write_str("sequence numbers of this epoch are used up: rekey"),
             Error::EpochsExhausted => f.write_str("key epochs are used up: a new session secret is needed"),
+            Error::NonceExhausted { limit } => {
+                write!(f, "all {limit} nonces of this key are used (a nonce never repeats or wraps): rekey")
+            }
             Error::GearsConfig(why) => write!(f, "invalid gears configuration: {why}"),
             Error::GearsControl(why) => write!(f, "control message refused: {why}"),
             Error::ZeroNonce => {

@@ -11,6 +11,9 @@
 //!   verifier-selectable assurance.
 //! * [`gears`]: adaptive datagram authentication whose receivers choose
 //!   how much to verify.
+//! * [`nonce`]: a nonce counter that never repeats or wraps under a key,
+//!   behind [`umac::SequencedUmac`], [`ssh::OutboundMac`] and the gears
+//!   sender.
 //! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
 //!   tools and bindings that choose at run time.
 
@@ -18,6 +21,7 @@ pub mod algorithm;
 pub mod badger;
 mod error;
 pub mod hmac;
+pub mod nonce;
 pub mod ssh;
 pub mod gears;
 pub mod umac;

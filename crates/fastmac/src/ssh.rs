@@ -13,7 +13,11 @@
 //!   plaintext packet. [`SshMac::is_etm`] tells which.
 //!
 //! One [`SshMac`] per direction, built once when the keys are derived; it
-//! tags every packet of that direction without any key setup.
+//! tags every packet of that direction without any key setup. It takes the
+//! sequence number from the caller (as OpenSSH, which counts packets
+//! itself, drives it); [`OutboundMac`] and [`InboundMac`] own the number
+//! instead, so that it never repeats under a key and the rekey point of
+//! RFC 4344 section 3.1 is a typed error.
 //!
 //! ```
 //! use fastmac::ssh::SshMac;
@@ -36,6 +40,9 @@ use crate::Error;
 use crate::algorithm::{DynMac, check_no_nonce};
 use crate::hmac::{HashFunction, Hmac, MAX_TAG_LEN, ct_compare};
 use crate::umac::{Umac64, Umac128};
+
+mod sequenced;
+pub use sequenced::{INBOUND_PACKET_LIMIT, InboundMac, OutboundMac, REKEY_AFTER_PACKETS};
 
 /// One MAC algorithm as SSH names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,13 +191,19 @@ impl SshMac {
     }
 
     /// The tag of packet number `seq`.
+    ///
+    /// The sequence number is the caller's responsibility (kept for
+    /// interop: OpenSSH counts its packets itself): it must never repeat
+    /// under this key, so rekey within 2^32 packets (for UMAC it is the
+    /// nonce). [`OutboundMac`] counts and stops at the rekey point.
     pub fn compute(&mut self, seq: u32, packet: &[u8]) -> SshTag {
         let mut stream = self.start(seq);
         stream.update(packet);
         stream.finish()
     }
 
-    /// Checks `tag` for packet number `seq` in constant time.
+    /// Checks `tag` for packet number `seq` in constant time. Which number
+    /// to expect is the caller's responsibility; [`InboundMac`] counts.
     pub fn verify(&mut self, seq: u32, packet: &[u8], tag: &[u8]) -> Result<(), Error> {
         let mut stream = self.start(seq);
         stream.update(packet);
@@ -198,7 +211,8 @@ impl SshMac {
     }
 
     /// Starts a packet to be streamed in pieces (for input that is not in
-    /// one buffer); [`SshMac::compute`] is `start`, `update`, `finish`.
+    /// one buffer); [`SshMac::compute`] is `start`, `update`, `finish`, and
+    /// `seq` is the caller's responsibility as there.
     pub fn start(&mut self, seq: u32) -> SshStream<'_> {
         match &mut self.engine {
             Engine::Umac64(m) => m.reset(),

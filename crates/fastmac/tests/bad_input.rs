@@ -5,8 +5,9 @@
 
 use fastmac::badger::Badger64;
 use fastmac::gears::wire;
-use fastmac::ssh::SshMac;
-use fastmac::umac::Umac64;
+use fastmac::nonce::NonceCounter;
+use fastmac::ssh::{InboundMac, OutboundMac, SshMac};
+use fastmac::umac::{SequencedUmac, Umac64, counter_nonce};
 use fastmac::{Algorithm, Error};
 
 const KEY_BYTE: u8 = 0xc3;
@@ -159,6 +160,36 @@ fn ssh_bad_keys_and_tags() {
         assert_eq!(err, Error::InvalidTag);
         assert_no_secret(&err, &key, &tag);
     }
+}
+
+/// Sender-side nonce counters at their limit: a typed error instead of a
+/// repeated or wrapped nonce, the counter does not move, and the text shows
+/// neither key nor tag. (The SSH types' 2^31 and 2^32 limits are reached in
+/// their unit tests, ssh::sequenced::tests, which can jump the count.)
+#[test]
+fn exhausted_nonce_counters_are_typed_errors() {
+    let key = [KEY_BYTE; 16];
+    assert_eq!(NonceCounter::starting_at(9, 9), Err(Error::NonceExhausted { limit: 9 }));
+    let limit = 1000;
+    let mut sender = SequencedUmac::<8>::with_counter(&key, NonceCounter::starting_at(limit - 1, limit).unwrap());
+    let (nonce, tag) = sender.tag(b"last").unwrap();
+    assert_eq!(tag, Umac64::new(&key).mac(&counter_nonce(nonce), b"last").unwrap());
+    for _ in 0..2 {
+        let err = sender.tag(b"again").unwrap_err();
+        assert_eq!(err, Error::NonceExhausted { limit });
+        assert_eq!(err.to_string(), "all 1000 nonces of this key are used (a nonce never repeats or wraps): rekey");
+        assert_no_secret(&err, &key, &tag);
+        assert_eq!(sender.next_nonce(), limit);
+    }
+
+    // The inbound SSH side: a bad tag does not move the expected number.
+    let name = "umac-64@openssh.com";
+    let mut outbound = OutboundMac::new(SshMac::new(name, &key).unwrap(), 5);
+    let mut inbound = InboundMac::new(SshMac::new(name, &key).unwrap(), 5);
+    let (seq, tag) = outbound.compute(b"packet").unwrap();
+    assert_eq!(inbound.verify(b"packet", &tag[1..]), Err(Error::TagLength { expected: 8, got: 7 }));
+    assert_eq!(inbound.verify(b"packeT", &tag), Err(Error::InvalidTag));
+    assert_eq!((inbound.verify(b"packet", &tag), inbound.next_seq()), (Ok(seq), 6));
 }
 
 /// Truncated and lying gears datagrams (the parser's own unit test checks

@@ -8,6 +8,7 @@ use super::level::{Level, Profile};
 use super::rekey::RekeyLimits;
 use super::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
 use crate::Error;
+use crate::nonce::NonceCounter;
 use crate::umac::NestedPads;
 
 /// Highest sequence number a sender uses in an epoch: it never wraps
@@ -55,7 +56,8 @@ pub struct Sender {
     keys: EpochKeys,
     /// Pads of `keys` computed ahead for the coming sequence numbers.
     pads: NestedPads,
-    next_seq: u64,
+    /// This epoch's sequence numbers: never repeated, never wrapped.
+    seq: NonceCounter,
     epoch_started: Duration,
 }
 
@@ -70,7 +72,8 @@ impl Sender {
         }
         let keys = EpochKeys::derive(&secret, config.first_epoch);
         let pads = keys.pads(config.nonce_mode);
-        Ok(Sender { secret, keys, pads, next_seq: 0, epoch_started: now, profile: config.profile, config })
+        let seq = NonceCounter::new(seq_limit(&config));
+        Ok(Sender { secret, keys, pads, seq, epoch_started: now, profile: config.profile, config })
     }
 
     /// The profile of the next packet.
@@ -110,7 +113,7 @@ impl Sender {
 
     /// The sequence number the next packet gets.
     pub fn next_seq(&self) -> u64 {
-        self.next_seq
+        self.seq.peek()
     }
 
     /// Moves to the next epoch now (sequence numbers restart at 0).
@@ -118,7 +121,7 @@ impl Sender {
         let epoch = self.epoch().checked_add(1).ok_or(Error::EpochsExhausted)?;
         self.keys = EpochKeys::derive(&self.secret, epoch);
         self.pads = self.keys.pads(self.config.nonce_mode);
-        self.next_seq = 0;
+        self.seq = NonceCounter::new(self.seq.limit());
         self.epoch_started = now;
         Ok(())
     }
@@ -129,23 +132,16 @@ impl Sender {
         if payload.len() > MAX_PAYLOAD {
             return Err(Error::PayloadTooLong { max: MAX_PAYLOAD, got: payload.len() });
         }
-        if self.config.limits.sender_must_rekey(self.next_seq, now.saturating_sub(self.epoch_started)) {
+        if self.config.limits.sender_must_rekey(self.seq.peek(), now.saturating_sub(self.epoch_started)) {
             self.rekey(now)?;
         }
-        let stop = match (self.profile, self.config.nonce_mode) {
-            (Profile::Badger160, _) => BADGER_SEQ_LIMIT,
-            (_, NonceMode::Group) => SEQ_HARD_STOP,
-            (_, NonceMode::RfcPrefix) => SEQ_HARD_STOP_RFC_PREFIX,
-        };
-        if self.next_seq >= stop {
-            return Err(Error::SequenceExhausted);
-        }
+        let seq = self.seq.next().map_err(|_| Error::SequenceExhausted)?;
         let profile = self.profile;
         let header = Header {
             profile,
             epoch: self.epoch(),
             sender_id: self.config.sender_id,
-            seq: self.next_seq,
+            seq,
             payload_len: payload.len() as u16,
         };
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len() + profile.tag_len());
@@ -176,14 +172,22 @@ impl Sender {
                 out.extend_from_slice(&tag[..len]);
             }
         }
-        self.next_seq += 1;
         Ok(out)
+    }
+}
+
+/// The first sequence number the sender must not use in an epoch.
+fn seq_limit(config: &SenderConfig) -> u64 {
+    match (config.profile, config.nonce_mode) {
+        (Profile::Badger160, _) => BADGER_SEQ_LIMIT,
+        (_, NonceMode::Group) => SEQ_HARD_STOP,
+        (_, NonceMode::RfcPrefix) => SEQ_HARD_STOP_RFC_PREFIX,
     }
 }
 
 impl core::fmt::Debug for Sender {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Sender {{ epoch: {}, next_seq: {}, .. }}", self.epoch(), self.next_seq)
+        write!(f, "Sender {{ epoch: {}, next_seq: {}, .. }}", self.epoch(), self.seq.peek())
     }
 }
 
@@ -207,7 +211,7 @@ mod tests {
             let mut s = sender(profile, mode);
             // No real sender gets here before rekeying; jump to the edge.
             s.config.limits.packets = u64::MAX;
-            s.next_seq = stop - 1;
+            s.seq = NonceCounter::starting_at(stop - 1, stop).unwrap();
             assert!(s.seal(Duration::ZERO, b"last").is_ok());
             assert_eq!(s.seal(Duration::ZERO, b"one more"), Err(Error::SequenceExhausted));
             assert_eq!(s.next_seq(), stop);

@@ -22,7 +22,9 @@
 //! **Nonces.** A nonce must never repeat under one key: two tags under the
 //! same key and nonce reveal the XOR of two hashes, the first step of known
 //! key-recovery attacks. Counter nonces (as SSH's sequence numbers) are the
-//! intended use and the fastest, thanks to the pad cache.
+//! intended use and the fastest, thanks to the pad cache. [`SequencedUmac`]
+//! owns such a counter and refuses to repeat or wrap it; with [`Umac::mac`]
+//! and [`Umac::finalize_reset`] the nonce is the caller's responsibility.
 //!
 //! **Mixing tag lengths.** UMAC-32 and UMAC-64 slice one AES block into 4
 //! and 2 pads, so the same key used at two tag lengths reuses pad bytes.
@@ -33,6 +35,7 @@ mod nested;
 mod nh;
 #[cfg(feature = "parallel")]
 mod parallel;
+mod sequenced;
 mod uhash;
 
 use aes::Aes128;
@@ -44,6 +47,7 @@ use crate::Error;
 pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use nh::Backend;
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
+pub use sequenced::{SequencedUmac, counter_nonce};
 use kdf::{Pdf, check_nonce};
 use uhash::{UhashKey, UhashState};
 
@@ -120,6 +124,10 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
 
     /// The tag of `msg` under `nonce` (1 to 16 bytes), in one call.
     ///
+    /// The nonce is the caller's responsibility: it must never repeat under
+    /// this key (kept for interop, e.g. OpenSSH drives its own sequence
+    /// numbers); [`SequencedUmac`] owns a counter instead.
+    ///
     /// Leaves any streamed input (see [`Umac::update`]) untouched.
     #[inline]
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
@@ -153,6 +161,8 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
 
     /// Tags the streamed message and resets for the next one, keeping the key
     /// (OpenSSH's `umac_final`). On a bad nonce the streamed input is kept.
+    /// As with [`Umac::mac`], a nonce that never repeats under this key is
+    /// the caller's responsibility.
     pub fn finalize_reset(&mut self, nonce: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
         let mut tag = [0u8; TAG_LEN];

@@ -73,4 +73,23 @@ impl NettleUmac {
         }
         tag
     }
+
+    /// Streams more of a message (Nettle's `umacN_update`).
+    pub fn update(&mut self, data: &[u8]) {
+        // SAFETY: ctx was keyed in new(); data comes with its exact length.
+        unsafe { (self.update)(self.ctx.0.as_mut_ptr().cast(), data.len(), data.as_ptr()) };
+    }
+
+    /// The tag of the streamed message under `nonce`; Nettle then starts
+    /// the next message.
+    pub fn digest(&mut self, nonce: &[u8]) -> Vec<u8> {
+        let mut tag = vec![0u8; self.tag_len];
+        let ctx = self.ctx.0.as_mut_ptr().cast();
+        // SAFETY: as in mac().
+        unsafe {
+            (self.set_nonce)(ctx, nonce.len(), nonce.as_ptr());
+            (self.digest)(ctx, tag.len(), tag.as_mut_ptr());
+        }
+        tag
+    }
 }
