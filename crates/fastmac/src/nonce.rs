@@ -11,7 +11,7 @@
 //! 2^31 packets, RFC 4344 section 3.1).
 //!
 //! Counter nonces are also what UMAC's pad cache is fastest on (one AES call
-//! per 8 to 32 messages). The raw `mac(nonce, ...)` calls stay for interop;
+//! per 16 to 64 messages). The raw `mac(nonce, ...)` calls stay for interop;
 //! there the caller owns this duty.
 //!
 //! ```
@@ -28,8 +28,9 @@ use crate::Error;
 
 /// Counts `0, 1, ..., limit - 1`, each value once, then refuses.
 ///
-/// There is no way to move it back: a new key gets a new counter.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// There is no way to move it back, and it is not `Clone` (a copy would
+/// hand out the same values): a new key gets a new counter.
+#[derive(Debug, PartialEq, Eq)]
 pub struct NonceCounter {
     next: u64,
     limit: u64,
