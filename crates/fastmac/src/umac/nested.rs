@@ -81,6 +81,7 @@ impl NestedUmac {
 
     /// [`NestedUmac::prefix_into`] with the pad taken from `pads`, which
     /// computes 16 pads per AES call for a nonce counter.
+    #[inline]
     pub fn prefix_into_cached(
         &self,
         pads: &mut NestedPads,
