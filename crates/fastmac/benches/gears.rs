@@ -5,6 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use fastmac::gears::wire::group_nonce;
 use fastmac::gears::{EpochKeys, Level, NonceMode, SessionSecret};
 use fastmac::umac::{NestedPads, NestedUmac, Umac32, Umac128};
 
@@ -44,11 +45,7 @@ fn verify_depths(c: &mut Criterion) {
     let msg = vec![0x3cu8; 1500];
     let mut pads = keys.pads(NonceMode::Group);
     // In-order packets of one sender: the nonce is seq(8) || sender(4).
-    let nonce = |seq: u64| {
-        let mut nonce = [0u8; 12];
-        nonce[..8].copy_from_slice(&seq.to_be_bytes());
-        nonce
-    };
+    let nonce = |seq: u64| group_nonce(seq, 0);
     let field = keys.field(&mut pads, &nonce(0), &msg);
     let hmac = keys.hmac_tag(&msg);
     let mut seq = 0u64;

@@ -5,6 +5,7 @@
 
 use std::hint::black_box;
 
+use fastmac::gears::wire::group_nonce;
 use fastmac::gears::{EpochKeys, Level, NonceMode, SampleRate, SessionSecret};
 use fastmac::umac::NestedPads;
 
@@ -74,13 +75,6 @@ pub fn subject(alg: &str) -> Result<Box<dyn Subject>, String> {
     Ok(Box::new(Gear { name, pads: keys.pads(NonceMode::Group), keys, received: None }))
 }
 
-/// The Group-mode nonce of packet `seq` from sender 0 (gears.md 6.5).
-fn packet_nonce(seq: u64) -> [u8; 12] {
-    let mut nonce = [0u8; 12];
-    nonce[..8].copy_from_slice(&seq.to_be_bytes());
-    nonce
-}
-
 struct Gear {
     name: &'static str,
     keys: EpochKeys,
@@ -105,7 +99,7 @@ impl Subject for Gear {
         // cost is that of an authentic packet.
         let (_, field, hmac) = *self
             .received
-            .get_or_insert_with(|| (msg.len(), keys.field(pads, &packet_nonce(0), msg), keys.hmac_tag(msg)));
+            .get_or_insert_with(|| (msg.len(), keys.field(pads, &group_nonce(0, 0), msg), keys.hmac_tag(msg)));
         if self.received.is_some_and(|r| r.0 != msg.len()) {
             self.received = None;
             return self.run(first, count, msg);
@@ -113,7 +107,7 @@ impl Subject for Gear {
         let (header, payload) = msg.split_at(HEADER_LEN.min(msg.len()));
         let mut sink = 0u8;
         for n in first..first + count {
-            let nonce = packet_nonce(n);
+            let nonce = group_nonce(n, 0);
             if self.name == FIELD {
                 sink ^= keys.field(pads, &nonce, black_box(msg))[0];
             } else if let Some(&(_, level)) = LEVELS.iter().find(|l| l.0 == self.name) {

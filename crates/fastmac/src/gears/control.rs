@@ -27,13 +27,8 @@ const MAX_DEPTH: u8 = 0x01;
 
 /// The control payload: `MAX_DEPTH || profile code of the deepest level`.
 fn encode_max_depth(level: Level) -> Result<[u8; 2], Error> {
-    let profile = match level {
-        Level::U32 => Profile::U32,
-        Level::U64 => Profile::U64,
-        Level::U96 => Profile::U96,
-        Level::U128 => Profile::U128,
-        _ => return Err(Error::GearsControl("a receiver can ask for U32, U64, U96 or U128 tags only")),
-    };
+    let profile = Profile::of_prefix_level(level)
+        .ok_or(Error::GearsControl("a receiver can ask for U32, U64, U96 or U128 tags only"))?;
     Ok([MAX_DEPTH, profile.code()])
 }
 

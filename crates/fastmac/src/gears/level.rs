@@ -136,6 +136,18 @@ impl Profile {
         }
     }
 
+    /// The UMAC-prefix profile whose tag is exactly `level`'s prefix
+    /// (U32 to U128); `None` for levels with no such profile.
+    pub const fn of_prefix_level(level: Level) -> Option<Profile> {
+        match level {
+            Level::U32 => Some(Profile::U32),
+            Level::U64 => Some(Profile::U64),
+            Level::U96 => Some(Profile::U96),
+            Level::U128 => Some(Profile::U128),
+            _ => None,
+        }
+    }
+
     /// Lower-case name, as the CLI spells it.
     pub const fn name(self) -> &'static str {
         match self {

@@ -94,15 +94,9 @@ impl Sender {
             p @ (Profile::U128 | Profile::U96 | Profile::U64 | Profile::U32) => p,
             _ => return Err(Error::GearsConfig("only a U128, U96, U64 or U32 sender lowers its gear")),
         };
-        self.profile = match max {
-            Level::U32 => Profile::U32,
-            Level::U64 => Profile::U64,
-            Level::U96 => Profile::U96,
-            _ => Profile::U128,
-        };
-        if self.profile.umac_len() > configured.umac_len() {
-            self.profile = configured;
-        }
+        // U128+H128 (or T8) asks for no lowering: full tags.
+        let requested = Profile::of_prefix_level(max).unwrap_or(Profile::U128);
+        self.profile = if requested.umac_len() < configured.umac_len() { requested } else { configured };
         Ok(self.profile)
     }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::cost::{CostModel, time_per_call};
 use super::keys::{EpochKeys, SessionSecret};
 use super::level::{Level, SampleRate};
-use super::wire::NonceMode;
+use super::wire::{NonceMode, group_nonce};
 use crate::umac::Umac128;
 
 /// Message lengths of the table: a small packet, the IPv4 minimum
@@ -132,13 +132,6 @@ fn calibration_keys() -> EpochKeys {
     EpochKeys::derive(&SessionSecret::new(b"fastmac gears calibration key!!!").expect("32 bytes"), 0)
 }
 
-/// The Group-mode nonce of packet `seq` from sender 0 (gears.md 6.5).
-fn packet_nonce(seq: u64) -> [u8; 12] {
-    let mut nonce = [0u8; 12];
-    nonce[..8].copy_from_slice(&seq.to_be_bytes());
-    nonce
-}
-
 /// Measures the verification cost of `gear` at one length, on in-order
 /// packets as a receiver sees them. The tags are those of packet 0, so
 /// later packets fail after doing all the work (in constant time): the
@@ -148,14 +141,14 @@ fn measure(keys: &EpochKeys, gear: Gear, len: usize, round: Duration) -> f64 {
     let (header, payload) = msg.split_at(20);
     let nonce = [7u8; 12];
     let mut pads = keys.pads(NonceMode::Group);
-    let field = keys.field(&mut pads, &packet_nonce(0), &msg);
+    let field = keys.field(&mut pads, &group_nonce(0, 0), &msg);
     let hmac = keys.hmac_tag(&msg);
     let mut seq = 0u64;
     match gear {
         Gear::Umac(level) => time_per_call(round, || {
             seq += 1;
             let hmac = level.checks_hmac().then_some(&hmac[..]);
-            black_box(keys.verify_level(&mut pads, level, &packet_nonce(seq), black_box(&msg), &field, hmac)).ok();
+            black_box(keys.verify_level(&mut pads, level, &group_nonce(seq, 0), black_box(&msg), &field, hmac)).ok();
         }),
         Gear::H128 => time_per_call(round, || {
             black_box(keys.hmac_tag(black_box(&msg)));
@@ -240,7 +233,7 @@ pub fn measure_ratios(len: usize, round: Duration) -> Ratios {
     let mut umac = Umac128::new(b"fastmac gears ca");
     let mut sender_pads = keys.pads(NonceMode::Group);
     let mut receiver_pads = keys.pads(NonceMode::Group);
-    let field = keys.field(&mut sender_pads, &packet_nonce(0), &msg);
+    let field = keys.field(&mut sender_pads, &group_nonce(0, 0), &msg);
     let (mut sent, mut received, mut counter) = (0u64, 0u64, 0u64);
     // The two sides of each ratio are measured in alternation, so a change
     // in the machine's load affects both alike.
@@ -249,7 +242,7 @@ pub fn measure_ratios(len: usize, round: Duration) -> Ratios {
     for _ in 0..5 {
         r.field_ns = r.field_ns.min(time_per_call(slice, || {
             sent += 1;
-            black_box(keys.field(&mut sender_pads, &packet_nonce(sent), black_box(&msg)));
+            black_box(keys.field(&mut sender_pads, &group_nonce(sent, 0), black_box(&msg)));
         }));
         r.umac128_ns = r.umac128_ns.min(time_per_call(slice, || {
             counter += 1;
@@ -258,7 +251,7 @@ pub fn measure_ratios(len: usize, round: Duration) -> Ratios {
         for (level, out) in [(Level::U32, &mut r.depth1_ns), (Level::U128, &mut r.depth4_ns)] {
             *out = out.min(time_per_call(slice, || {
                 received += 1;
-                let nonce = packet_nonce(received);
+                let nonce = group_nonce(received, 0);
                 black_box(keys.verify_level(&mut receiver_pads, level, &nonce, black_box(&msg), &field, None)).ok();
             }));
         }

@@ -40,6 +40,14 @@ pub enum NonceMode {
     RfcPrefix,
 }
 
+/// The 12-byte [`NonceMode::Group`] nonce `seq(8) || sender_id(4)`.
+pub fn group_nonce(seq: u64, sender_id: u32) -> [u8; 12] {
+    let mut bytes = [0u8; 12];
+    bytes[..8].copy_from_slice(&seq.to_be_bytes());
+    bytes[8..].copy_from_slice(&sender_id.to_be_bytes());
+    bytes
+}
+
 /// A UMAC nonce of 8 or 12 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Nonce {
@@ -94,11 +102,7 @@ impl Header {
     pub fn nonce(&self, mode: NonceMode) -> Nonce {
         let mut bytes = [0u8; 12];
         match mode {
-            NonceMode::Group => {
-                bytes[..8].copy_from_slice(&self.seq.to_be_bytes());
-                bytes[8..].copy_from_slice(&self.sender_id.to_be_bytes());
-                Nonce { bytes, len: 12 }
-            }
+            NonceMode::Group => Nonce { bytes: group_nonce(self.seq, self.sender_id), len: 12 },
             NonceMode::RfcPrefix => {
                 bytes[..8].copy_from_slice(&self.seq.wrapping_mul(4).to_be_bytes());
                 Nonce { bytes, len: 8 }

@@ -79,27 +79,47 @@ impl Pdf {
     pub(crate) fn xor_pad(&mut self, nonce: &[u8], tag: &mut [u8]) {
         debug_assert!(check_nonce(nonce).is_ok());
         let tag_len = tag.len();
-        let mut block = [0u8; 16];
-        block[..nonce.len()].copy_from_slice(nonce);
+        // The nonce is the top `nonce.len()` bytes of the block read as a
+        // big-endian u128: its last byte starts at bit `shift`.
+        let shift = 8 * (16 - nonce.len());
+        let mut block = nonce_block(nonce);
         // RFC: for taglen 4 or 8, index = str2uint(Nonce) mod (16/taglen), and
         // those low bits of the nonce are cleared before it is encrypted.
         let (index, step) = if tag_len <= 8 {
-            let low_bits = (16 / tag_len - 1) as u8;
-            let last = nonce.len() - 1;
-            let index = usize::from(block[last] & low_bits);
-            block[last] &= !low_bits;
+            let low_bits = (16 / tag_len - 1) as u128;
+            let index = ((block >> shift) & low_bits) as usize;
+            block &= !(low_bits << shift);
             (index, low_bits + 1)
         } else {
             (0, 1)
         };
-        // The nonce is the top `nonce.len()` bytes of the block read as a
-        // big-endian u128, so the next counter nonce's block is `step`
-        // higher there.
-        let stride = u128::from(step) << (8 * (16 - nonce.len()));
-        let pad = &self.cache.pad(&self.cipher, u128::from_be_bytes(block), stride)[index * tag_len..][..tag_len];
+        // So the next counter nonce's block is `step` higher there.
+        let stride = step << shift;
+        let pad = &self.cache.pad(&self.cipher, block, stride)[index * tag_len..][..tag_len];
         for (t, p) in tag.iter_mut().zip(pad) {
             *t ^= p;
         }
+    }
+}
+
+/// The nonce zero-padded to one AES block.
+pub(crate) fn padded(nonce: &[u8]) -> [u8; 16] {
+    let mut block = [0u8; 16];
+    block[..nonce.len()].copy_from_slice(nonce);
+    block
+}
+
+/// [`padded`] read as a big-endian number, straight from the 8-, 12- and
+/// 16-byte nonces that counters and packets use: no copy through memory,
+/// which a 16-byte read right after would stall on (store forwarding).
+#[inline]
+pub(crate) fn nonce_block(nonce: &[u8]) -> u128 {
+    let word = |bytes: &[u8]| u64::from_be_bytes(bytes.try_into().expect("8 bytes"));
+    match nonce.len() {
+        8 => u128::from(word(nonce)) << 64,
+        12 => u128::from(word(&nonce[..8])) << 64 | u128::from(u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"))) << 32,
+        16 => u128::from(word(&nonce[..8])) << 64 | u128::from(word(&nonce[8..])),
+        _ => u128::from_be_bytes(padded(nonce)),
     }
 }
 

@@ -18,7 +18,7 @@ use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::kdf::{PadCache, check_nonce, pdf_cipher};
+use super::kdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
 use super::uhash::{MAX_ITERS, UhashKey, uhash_words};
 use super::{Backend, KEY_LEN};
 use crate::Error;
@@ -177,26 +177,6 @@ impl NestedPads {
 impl core::fmt::Debug for NestedPads {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "NestedPads {{ stride: {:#x}, .. }}", self.stride)
-    }
-}
-
-/// The nonce zero-padded to one AES block.
-fn padded(nonce: &[u8]) -> [u8; 16] {
-    let mut block = [0u8; 16];
-    block[..nonce.len()].copy_from_slice(nonce);
-    block
-}
-
-/// [`padded`] read as a big-endian number, straight from the 8-, 12- and
-/// 16-byte nonces that packets use (no copy through memory).
-#[inline]
-fn nonce_block(nonce: &[u8]) -> u128 {
-    let word = |bytes: &[u8]| u64::from_be_bytes(bytes.try_into().expect("8 bytes"));
-    match nonce.len() {
-        8 => u128::from(word(nonce)) << 64,
-        12 => u128::from(word(&nonce[..8])) << 64 | u128::from(u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"))) << 32,
-        16 => u128::from(word(&nonce[..8])) << 64 | u128::from(word(&nonce[8..])),
-        _ => u128::from_be_bytes(padded(nonce)),
     }
 }
 
