@@ -18,7 +18,7 @@ endef
 .PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
 .PHONY: deps-python test-python python-wheel bench-python test-python-abi3
 
-test: deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz
+test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz
 
 deps: deps-nettle deps-chromium
 
@@ -167,6 +167,8 @@ include crates/fastmac-c/c.mk
 include crates/fastmac-c/tests/ct/ct.mk
 # Fuzz targets: test-fuzz (corpus replay), fuzz.
 include fuzz/fuzz.mk
+# The reference check (scripts/check_references.py): check-references.
+include scripts/check-references.mk
 # Badger's costs in the shape of the paper's table 1 (ns and core cycles),
 # and its criterion benchmarks (with Badger-64 against UMAC-64).
 .PHONY: badger-table bench-badger
