@@ -14,7 +14,7 @@ check-references: deps-check-references
 	python3 scripts/test_check_references.py -q
 	python3 scripts/check_references.py
 
-# Also require notes cited from code by their path (docs/gears.md, not a
-# bare gears.md).
+# Also require code to cite a note by its path (docs/gears.md), not by its
+# bare file name.
 check-references-strict: deps-check-references
 	python3 scripts/check_references.py --strict

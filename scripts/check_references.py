@@ -9,11 +9,11 @@ own test, and binary files excepted) for:
   names a tracked file or directory relative to the citing file's directory
   or one of its ancestors (the repository root among them), to a crate's
   directory (one holding Cargo.toml or pyproject.toml), or to docs/. With
-  --strict, docs/ is a base only for files inside docs/, so a bare note name
-  in code ("gears.md") must be written as its path ("docs/gears.md");
-- a numbered section of a Markdown file ("gears.md section 6.4",
-  "gears.md 6.4", "gears.md §6.4", ranges "6.6-6.8", lists "2.3 and 6.2")
-  that has no numbered heading in that file;
+  --strict, docs/ is a base only for files inside docs/, so code must cite
+  a note by its path ("docs/gears.md"), not by its bare file name;
+- a numbered section of a Markdown file ("docs/gears.md section 6.4",
+  "docs/gears.md 6.4", "docs/gears.md §6.4", ranges "6.6-6.8", lists
+  "2.3 and 6.2") that has no numbered heading in that file;
 - issue numbers (the word issue followed by a number, or a bare #number),
   seed numbers and seed file names, and any shared/ path: they mean nothing
   to a reader of the repository.
