@@ -4,7 +4,7 @@ against the standard library's hmac (SHA-256, OpenSSL underneath) and the
 PyPI package `umac` 2.0 (which can only key per message: UMAC(digest_size,
 key, nonce) + update + digest), all in one interleaved run.
 
-Run: make bench-python   (or: python bench/ssh_mac_cost.py [--quick])
+Run: make bench-python   (or: python bench/ssh_mac_cost.py [--quick] [--markdown])
 Prints the median over several interleaved timing rounds, in ns per packet.
 """
 
@@ -68,6 +68,7 @@ def measure_interleaved(cases, repeat: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer iterations")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table (the package README's)")
     args = parser.parse_args()
     repeat = 5 if args.quick else 9
     key16 = os.urandom(16)
@@ -97,9 +98,15 @@ def main() -> None:
         timers = [timer(fn, packet, number) for _name, fn in cases]
         for (name, _fn), ns in zip(cases, measure_interleaved(timers, repeat)):
             rows.append((label, name, ns))
-    print(f"python {sys.version.split()[0]}, fastmac {fastmac.__version__}" + (", PyPI umac 2.0" if umac else ""))
-    print(f"{'packet':>7}  {'MAC':<46} {'ns/packet':>10} {'vs hmac.digest':>15}")
     baseline = {label: ns for label, name, ns in rows if name.startswith("stdlib hmac.digest")}
+    header = f"python {sys.version.split()[0]}, fastmac {fastmac.__version__}" + (", PyPI umac 2.0" if umac else "")
+    if args.markdown:
+        print(f"{header}\n\n| packet | MAC | ns/packet | vs `hmac.digest` |\n|---:|:---|---:|---:|")
+        for label, name, ns in rows:
+            print(f"| {label} | {name} | {ns:.0f} | {ns / baseline[label]:.2f}x |")
+        return
+    print(header)
+    print(f"{'packet':>7}  {'MAC':<46} {'ns/packet':>10} {'vs hmac.digest':>15}")
     for label, name, ns in rows:
         print(f"{label:>7}  {name:<46} {ns:>10.0f} {ns / baseline[label]:>14.2f}x")
 
