@@ -229,6 +229,7 @@ impl BadgerState {
     /// update(data) -> None
     ///
     /// Appends ``data`` (any buffer) to the message.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
             maybe_detached(py, data.len(), || each!(AnyBadger, &mut *lock(&self.inner), m => m.update(data)));
@@ -307,6 +308,7 @@ impl Sender {
     /// tag(data) -> bytes
     ///
     /// Tags ``data`` as the next message.
+    #[pyo3(signature = (data, /))]
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
         let tag = with_bytes(data, |data| {
             let work = || each!(AnySender, &mut *lock(&self.inner), m => m.tag(data).map(|t| t.to_vec()));
@@ -318,6 +320,7 @@ impl Sender {
     /// update(data) -> None
     ///
     /// Streams more of the next message.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
             maybe_detached(py, data.len(), || each!(AnySender, &mut *lock(&self.inner), m => m.update(data)));
@@ -397,6 +400,7 @@ impl Receiver {
     /// update(data) -> None
     ///
     /// Streams more of the next message.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
             maybe_detached(py, data.len(), || each!(AnyReceiver, &mut *lock(&self.inner), m => m.update(data)));

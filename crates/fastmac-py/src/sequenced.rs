@@ -139,6 +139,7 @@ impl Sequenced {
     /// Tags ``data`` (any buffer) under the next nonce: ``(nonce, tag)``.
     /// Raises ``fastmac.NonceExhaustedError`` at the limit (nothing is
     /// tagged then).
+    #[pyo3(signature = (data, /))]
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<(u64, Bound<'py, PyBytes>)> {
         let (nonce, tag) = with_bytes(data, |data| {
             let work = || lock(&self.inner).tag(data);
@@ -151,6 +152,7 @@ impl Sequenced {
     /// update(data) -> None
     ///
     /// Streams more of the next message (any buffer); ``finalize()`` tags it.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
             let work = || lock(&self.inner).update(data);

@@ -60,6 +60,7 @@ impl Outbound {
     ///
     /// ``(seq, tag)`` of the next packet (any buffer; for the ``-etm`` forms
     /// ``uint32 length || ciphertext``).
+    #[pyo3(signature = (packet, /))]
     fn compute<'py>(&self, py: Python<'py>, packet: &Bound<'py, PyAny>) -> PyResult<(u32, Bound<'py, PyBytes>)> {
         with_bytes(packet, |packet| {
             let work = || lock(&self.inner).compute(packet);

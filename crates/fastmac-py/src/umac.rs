@@ -236,6 +236,7 @@ impl UmacState {
     /// update(data) -> None
     ///
     /// Appends ``data`` (any buffer) to the message.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
             maybe_detached(py, data.len(), || lock(&self.inner).update(data));
