@@ -25,9 +25,9 @@ PIP_QUIET := -q --disable-pip-version-check
 
 # CPython 3.11 (pyenv's or Debian's) and the newest CPython 3 found.
 PY311 = $(firstword $(wildcard $(HOME)/.pyenv/versions/3.11*/bin/python3) $(shell command -v python3.11))
-PY_NEWEST = $(lastword $(shell for p in $(HOME)/.pyenv/versions/3.*/bin/python3 /usr/bin/python3.[0-9]*; do \
-	case "$$p" in *-config|*[a-z]) continue;; esac; \
-	[ -x "$$p" ] && echo "$$($$p -c 'import sys; print("%d.%05d" % sys.version_info[:2])' 2>/dev/null) $$p"; \
+PY_NEWEST = $(lastword $(shell for p in $(wildcard $(HOME)/.pyenv/versions/3.*/bin/python3) \
+	$(wildcard /usr/bin/python3.[0-9] /usr/bin/python3.[0-9][0-9]); do \
+	[ -x "$$p" ] && "$$p" -c 'import sys; print("%d.%05d" % sys.version_info[:2], sys.argv[1])' "$$p"; \
 	done | sort -n | awk '{print $$2}'))
 # PATH without the Rust toolchain, for the test runs.
 NO_RUST_PATH := $(shell printf '%s' "$$PATH" | tr ':' '\n' | grep -v -e '/\.cargo/bin' -e '/\.rustup' | paste -sd: -)
