@@ -120,6 +120,30 @@ def test_installed_asyncssh_never_loads_libnettle_and_equals_nettles_umac():
     }
 
 
+LATE_INSTALL_PROBE = r"""
+import asyncssh, asyncssh.mac            # first: asyncssh finds Nettle itself
+import fastmac.asyncssh
+algs = list(asyncssh.mac.get_mac_algs())
+def kinds():
+    return [type(asyncssh.mac.get_mac(n, bytes(16))).__name__ for n in (b"umac-64@openssh.com", b"umac-128-etm@openssh.com")]
+before = kinds()
+fastmac.asyncssh.install()
+during = kinds()
+same_order = asyncssh.mac.get_mac_algs() == algs
+fastmac.asyncssh.uninstall()
+print(repr((before, during, same_order, kinds(), asyncssh.mac.get_mac_algs() == algs)))
+"""
+
+
+def test_install_after_asyncssh_found_nettle_takes_over_and_uninstall_gives_it_back():
+    result = subprocess.run([sys.executable, "-c", LATE_INSTALL_PROBE], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    before, during, same_order, after, restored_order = eval(result.stdout)  # noqa: S307
+    assert before == after == ["_UMAC", "_UMAC"]  # asyncssh's Nettle handler
+    assert during == ["FastmacMAC", "FastmacMAC"]
+    assert same_order and restored_order
+
+
 def test_this_process_has_no_libnettle_from_asyncssh():
     # pytest imports this module (and asyncssh) before any test runs, so
     # the differential tests' Nettle oracle cannot have loaded it yet.
