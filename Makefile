@@ -16,7 +16,6 @@ define apt_install
 endef
 
 .PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
-.PHONY: deps-python test-python python-wheel bench-python test-python-abi3
 
 test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz
 
@@ -105,61 +104,9 @@ test-backends: deps
 # dependency turns `parallel` on workspace-wide).
 test-parallel: deps
 	$(CARGO) test --release -p fastmac --features parallel --test parallel --test parallel_above_4gib
-# --- Python package (crates/fastmac-py) and the real OpenSSH tests ----------
-# A venv under target/ holds maturin, pytest, paramiko, numpy and the PyPI
-# `umac` package (the compatibility oracle); the wheel is built by maturin in
-# its own target dir (its PyO3 build flags differ from `cargo test`'s).
-PYTHON ?= python3
-PYENV := $(CURDIR)/target/pyenv
-PY := $(PYENV)/bin/python
-PY_PACKAGES := 'paramiko>=5,<6' 'maturin>=1.15,<2' pytest numpy 'umac==2.0'
-
-deps-python:
-	@if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then \
-		echo "installing openssh-server and openssh-client (real-server tests)"; \
-		$(call apt_install,openssh-server openssh-client); \
-	fi
-	@if [ ! -x $(PY) ]; then \
-		$(PYTHON) -m venv $(PYENV) || { $(call apt_install,python3-venv); $(PYTHON) -m venv $(PYENV); }; \
-	fi
-	@if ! $(PY) -c 'import paramiko, maturin, pytest, numpy, umac' 2>/dev/null; then \
-		echo "installing $(PY_PACKAGES) into $(PYENV)"; \
-		$(PY) -m pip install -q --disable-pip-version-check $(PY_PACKAGES); \
-	fi
-
-python-wheel: deps-python
-	rm -rf target/wheels
-	cd crates/fastmac-py && CARGO_TARGET_DIR=$(CURDIR)/target/maturin $(PYENV)/bin/maturin build --release \
-		-i $(PY) -o $(CURDIR)/target/wheels
-	$(PY) -m pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheels/fastmac-*.whl
-
-# The differential tests call the Rust CLI; the whole run is bounded in time.
-test-python: deps deps-python python-wheel
-	$(CARGO) build --release -p fastmac-cli
-	cd crates/fastmac-py && FASTMAC_CLI=$(CURDIR)/target/release/fastmac \
-		timeout 1500 $(PY) -m pytest -p no:cacheprovider -q tests
-
-# The one abi3 wheel on the oldest and newest other CPythons of the machine
-# (pyenv's 3.10 and 3.13 on this machine kind): API and paramiko-hook tests.
-ABI3_PYTHONS := $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.10*/bin/python3))) \
-	$(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3)))
-test-python-abi3: python-wheel
-	@if [ -z "$(strip $(ABI3_PYTHONS))" ]; then echo "no CPython 3.10/3.13 under ~/.pyenv: abi3 wheel tested on $(PY) only"; fi
-	@for py in $(ABI3_PYTHONS); do \
-		version=$$($$py -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
-		venv=$(CURDIR)/target/pyenv-$$version; \
-		echo "== abi3 wheel on CPython $$version"; \
-		[ -x $$venv/bin/python ] || $$py -m venv $$venv || exit 1; \
-		$$venv/bin/python -c 'import pytest, numpy, paramiko' 2>/dev/null || \
-			$$venv/bin/python -m pip install -q --disable-pip-version-check pytest numpy 'paramiko>=5,<6' || exit 1; \
-		$$venv/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheels/fastmac-*.whl || exit 1; \
-		(cd crates/fastmac-py && timeout 600 $$venv/bin/python -m pytest -p no:cacheprovider -q \
-			tests/test_api.py tests/test_paramiko_hooks.py) || exit 1; \
-	done
-
-# Per-packet cost of fastmac.ssh.MAC.compute vs the PyPI umac package.
-bench-python: python-wheel
-	$(PY) crates/fastmac-py/bench/ssh_mac_cost.py
+# The Python package: python-wheel (built and audited), test-python,
+# test-python-abi3, bench-python.
+include crates/fastmac-py/py.mk
 # libfastmac, the C library: install, test-c, c-header, c-bench. Included
 # last so that `test` stays the default goal.
 include crates/fastmac-c/c.mk

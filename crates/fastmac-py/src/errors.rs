@@ -14,6 +14,15 @@ create_exception!(fastmac, TagLengthError, Error, "A tag or digest size has the 
 create_exception!(fastmac, UnknownAlgorithmError, Error, "No algorithm has this name.");
 create_exception!(fastmac, SequenceNumberError, Error, "An SSH sequence number outside 0 .. 2**32 - 1.");
 create_exception!(fastmac, InvalidTag, Error, "The tag does not authenticate the message (raised by verify).");
+create_exception!(
+    fastmac,
+    NonceExhaustedError,
+    Error,
+    "Every nonce (or SSH packet number) this key may use is used: rekey. Nonces never repeat or wrap."
+);
+create_exception!(fastmac, ZeroNonceError, Error, "Badger reserves the all-zero nonce (its pad would be key material).");
+create_exception!(fastmac, OutOfRangeError, Error, "A numeric parameter is outside its range.");
+create_exception!(fastmac, MessageTooLongError, Error, "The message is longer than the keyed object can hash.");
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -24,6 +33,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnknownAlgorithmError", py.get_type::<UnknownAlgorithmError>())?;
     m.add("SequenceNumberError", py.get_type::<SequenceNumberError>())?;
     m.add("InvalidTag", py.get_type::<InvalidTag>())?;
+    m.add("NonceExhaustedError", py.get_type::<NonceExhaustedError>())?;
+    m.add("ZeroNonceError", py.get_type::<ZeroNonceError>())?;
+    m.add("OutOfRangeError", py.get_type::<OutOfRangeError>())?;
+    m.add("MessageTooLongError", py.get_type::<MessageTooLongError>())?;
     Ok(())
 }
 
@@ -36,6 +49,10 @@ pub fn to_py(err: fastmac::Error) -> PyErr {
         fastmac::Error::TagLength { .. } => TagLengthError::new_err(message),
         fastmac::Error::InvalidTag => InvalidTag::new_err(message),
         fastmac::Error::UnknownAlgorithm(_) => UnknownAlgorithmError::new_err(message),
+        fastmac::Error::NonceExhausted { .. } => NonceExhaustedError::new_err(message),
+        fastmac::Error::ZeroNonce => ZeroNonceError::new_err(message),
+        fastmac::Error::OutOfRange { .. } => OutOfRangeError::new_err(message),
+        fastmac::Error::MessageTooLong { .. } => MessageTooLongError::new_err(message),
         _ => Error::new_err(message),
     }
 }

@@ -1,11 +1,15 @@
 //! `fastmac._fastmac`: the compiled core of the Python package `fastmac`.
 //!
 //! The Python side (`python/fastmac/`) re-exports these classes and adds the
-//! pure-Python layers (`compat`, `paramiko`).
+//! pure-Python layers (`compat`, `ssh`, `badger`, `paramiko`, `asyncssh`).
 
+mod args;
+mod badger;
 mod buffer;
 mod errors;
+mod sequenced;
 mod ssh;
+mod ssh_sequenced;
 mod umac;
 
 use pyo3::prelude::*;
@@ -23,5 +27,8 @@ fn _fastmac(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<umac::UmacState>()?;
     m.add_class::<ssh::SshMac>()?;
     m.add_function(wrap_pyfunction!(ssh::algorithms, m)?)?;
+    m.add_class::<sequenced::Sequenced>()?;
+    ssh_sequenced::register(m)?;
+    badger::register(m)?;
     Ok(())
 }

@@ -92,6 +92,15 @@ impl AnyUmac {
         Ok(with_umac!(self, m => m.finalize_reset(nonce)?))
     }
 
+    fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), fastmac::Error> {
+        match self {
+            AnyUmac::U32(m) => m.verify_reset(nonce, tag),
+            AnyUmac::U64(m) => m.verify_reset(nonce, tag),
+            AnyUmac::U96(m) => m.verify_reset(nonce, tag),
+            AnyUmac::U128(m) => m.verify_reset(nonce, tag),
+        }
+    }
+
     fn reset(&mut self) {
         match self {
             AnyUmac::U32(m) => m.reset(),
@@ -113,7 +122,7 @@ fn maybe_detached<R: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> R 
     if len >= GIL_MINSIZE { py.detach(work) } else { work() }
 }
 
-fn name_of(digest_size: usize) -> &'static str {
+pub(crate) fn name_of(digest_size: usize) -> &'static str {
     match digest_size {
         4 => "umac-32",
         8 => "umac-64",
@@ -227,6 +236,7 @@ impl UmacState {
     /// update(data) -> None
     ///
     /// Appends ``data`` (any buffer) to the message.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
             maybe_detached(py, data.len(), || lock(&self.inner).update(data));
@@ -244,6 +254,22 @@ impl UmacState {
             copy.finalize_reset(nonce).map_err(to_py)
         })?;
         Ok(PyBytes::new(py, tag.as_slice()))
+    }
+
+    /// verify(nonce, tag) -> None
+    ///
+    /// Checks ``tag`` against the message so far under ``nonce``, in
+    /// constant time; raises ``fastmac.InvalidTag`` if it does not
+    /// authenticate it, ``fastmac.TagLengthError`` if it has the wrong
+    /// length. The state goes on, as after ``digest``.
+    fn verify(&self, nonce: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+        with_bytes(nonce, |nonce| {
+            with_bytes(tag, |tag| {
+                // Verify on a copy: the state itself goes on (PEP 452).
+                let mut copy = lock(&self.inner).clone();
+                copy.verify_reset(nonce, tag).map_err(to_py)
+            })
+        })
     }
 
     /// hexdigest(nonce) -> str

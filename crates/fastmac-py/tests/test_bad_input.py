@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 import fastmac
+import fastmac.badger
 import fastmac.compat
 import fastmac.ssh
 
@@ -76,6 +77,38 @@ BAD_CALLS = {
     "tag strided": lambda: fastmac.UMAC(KEY).verify(NONCE, b"m", memoryview(bytearray(16))[::2]),
     "packet strided": lambda: fastmac.ssh.MAC("umac-64@openssh.com", KEY).compute(1, memoryview(bytearray(9))[::2]),
     "update strided": lambda: fastmac.UMAC(KEY).new().update(memoryview(bytearray(9))[::2]),
+    # the safe APIs: SequencedUMAC, ssh.OutboundMAC/InboundMAC, UMACState.verify
+    "sequenced key": lambda: fastmac.SequencedUMAC(KEY[:15]),
+    "sequenced digest_size": lambda: fastmac.SequencedUMAC(KEY, 2**70),
+    "sequenced limit 0": lambda: fastmac.SequencedUMAC(KEY, limit=0),
+    "sequenced limit huge": lambda: fastmac.SequencedUMAC(KEY, limit=2**100),
+    "sequenced start past limit": lambda: fastmac.SequencedUMAC(KEY, start=10, limit=10),
+    "sequenced start float": lambda: fastmac.SequencedUMAC(KEY, start=1.5),
+    "sequenced exhausted": lambda: (lambda s: [s.tag(b"m") for _ in range(2)])(fastmac.SequencedUMAC(KEY, limit=1)),
+    "sequenced data strided": lambda: fastmac.SequencedUMAC(KEY).tag(memoryview(bytearray(9))[::2]),
+    "nonce_bytes -1": lambda: fastmac.SequencedUMAC.nonce_bytes(-1),
+    "state verify tag short": lambda: fastmac.UMAC(KEY).new(b"m").verify(NONCE, KEY[:3]),
+    "state verify tag wrong": lambda: fastmac.UMAC(KEY, 16).new(b"m").verify(NONCE, KEY),
+    "outbound name": lambda: fastmac.ssh.OutboundMAC("umac-32@openssh.com", KEY),
+    "outbound seq 2**32": lambda: fastmac.ssh.OutboundMAC("umac-64@openssh.com", KEY, 2**32),
+    "outbound rekey key": lambda: fastmac.ssh.OutboundMAC("umac-64@openssh.com", KEY).rekey("hmac-sha1", KEY),
+    "inbound tag wrong": lambda: fastmac.ssh.InboundMAC("hmac-sha2-256", KEY * 2).verify(b"p", KEY * 2),
+    "inbound seq -1": lambda: fastmac.ssh.InboundMAC("umac-64@openssh.com", KEY, -1),
+    # Badger
+    "badger key": lambda: fastmac.badger.Badger(KEY[:8]),
+    "badger digest_size": lambda: fastmac.badger.Badger(KEY, 24),
+    "badger levels 0": lambda: fastmac.badger.Badger(KEY, levels=0),
+    "badger levels huge": lambda: fastmac.badger.BadgerSender(KEY, levels=2**80),
+    "badger zero nonce": lambda: fastmac.badger.Badger(KEY).mac(bytes(8), b"m"),
+    "badger nonce 9": lambda: fastmac.badger.Badger(KEY).mac(b"n" * 9, b"m"),
+    "badger tag wrong": lambda: fastmac.badger.Badger(KEY, 16).verify(NONCE, b"m", KEY),
+    "badger trees 0": lambda: fastmac.badger.Badger(KEY).verify_prefix(NONCE, b"m", KEY[:8], 0),
+    "badger trees huge": lambda: fastmac.badger.Badger(KEY).verify_prefix(NONCE, b"m", KEY[:8], 2**64),
+    "badger too long": lambda: fastmac.badger.Badger(KEY, levels=1).mac(NONCE, bytes(17)),
+    "badger receiver tag": lambda: fastmac.badger.BadgerReceiver(KEY, 16).verify(b"m", KEY),
+    "badger streamed tag short": lambda: fastmac.badger.BadgerReceiver(KEY).verify_streamed(KEY[:3]),
+    "badger state nonce": lambda: fastmac.badger.Badger(KEY).new(b"m").digest(b""),
+    "badger bound trees": lambda: fastmac.badger.forgery_bound_log2(0, 10),
 }
 
 

@@ -11,8 +11,15 @@ object re-derives the key for each message, like the API it copies: for
 many messages under one key use ``fastmac.UMAC``, which keys once.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ._fastmac import UMAC as _KeyedUMAC
 from ._fastmac import NonceLengthError
+
+if TYPE_CHECKING:  # collections.abc.Buffer from 3.12; this works on 3.11 too
+    from typing_extensions import Buffer
 
 __all__ = ["UMAC"]
 
@@ -26,7 +33,7 @@ class UMAC:
 
     __slots__ = ("_state", "_nonce")
 
-    def __init__(self, digest_size: int, key: bytes, nonce: bytes) -> None:
+    def __init__(self, digest_size: int, key: Buffer, nonce: Buffer) -> None:
         nonce = bytes(nonce)
         if not 1 <= len(nonce) <= 16:
             raise NonceLengthError(
@@ -40,7 +47,7 @@ class UMAC:
         """Tag length in bytes."""
         return self._state.digest_size
 
-    def update(self, data: bytes, /) -> None:
+    def update(self, data: Buffer, /) -> None:
         """Appends ``data`` (any buffer) to the message."""
         self._state.update(data)
 
@@ -52,7 +59,7 @@ class UMAC:
         """``digest()`` in lowercase hex."""
         return self._state.hexdigest(self._nonce)
 
-    def copy(self) -> "UMAC":
+    def copy(self) -> UMAC:
         """An independent copy (same key, nonce and message so far)."""
         other = UMAC.__new__(UMAC)
         other._state = self._state.copy()

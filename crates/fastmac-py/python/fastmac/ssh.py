@@ -10,11 +10,38 @@ sequence number (UMAC: its 8-byte big-endian nonce; HMAC: hashed as
 >>> mac = MAC("umac-64@openssh.com", bytes(16))
 >>> tag = mac.compute(0, b"packet")
 >>> mac.verify(0, b"packet", tag)
+
+``OutboundMAC(name, key)`` and ``InboundMAC(name, key)`` own the sequence
+number instead: ``compute(packet)`` returns ``(seq, tag)``, ``verify(packet,
+tag)`` returns ``seq``; the numbers continue across ``rekey(name, key)`` and
+cannot repeat under one key (OpenSSH's limits, ``REKEY_AFTER_PACKETS`` and
+``INBOUND_PACKET_LIMIT``).
+
+>>> from fastmac.ssh import InboundMAC, OutboundMAC
+>>> out, inb = OutboundMAC("umac-64-etm@openssh.com", bytes(16)), InboundMAC("umac-64-etm@openssh.com", bytes(16))
+>>> seq, tag = out.compute(b"packet")
+>>> inb.verify(b"packet", tag) == seq == 0
+True
 """
 
-from ._fastmac import MAC, algorithms
+from ._fastmac import (
+    INBOUND_PACKET_LIMIT,
+    MAC,
+    REKEY_AFTER_PACKETS,
+    InboundMAC,
+    OutboundMAC,
+    algorithms,
+)
 
-__all__ = ["MAC", "algorithms", "names"]
+__all__ = [
+    "MAC",
+    "OutboundMAC",
+    "InboundMAC",
+    "REKEY_AFTER_PACKETS",
+    "INBOUND_PACKET_LIMIT",
+    "algorithms",
+    "names",
+]
 
 
 def names() -> list[str]:
