@@ -1,0 +1,3 @@
+module fastmac.dev/go
+
+go 1.22

@@ -1,0 +1,59 @@
+package umac
+
+import (
+	"crypto/cipher"
+	"encoding/binary"
+)
+
+// kdf fills out with KDF(K, index, len(out)) (RFC 4418 section 3.2.1): AES
+// of uint2str(index, 8) || uint2str(i, 8) for i = 1, 2, ..., truncated. So
+// a shorter output is a prefix of a longer one.
+func kdf(block cipher.Block, index uint64, out []byte) {
+	var in, enc [16]byte
+	binary.BigEndian.PutUint64(in[:8], index)
+	for i := uint64(1); len(out) > 0; i++ {
+		binary.BigEndian.PutUint64(in[8:], i)
+		block.Encrypt(enc[:], in[:])
+		out = out[copy(out, enc[:]):]
+	}
+	clear(enc[:])
+}
+
+// pdfInput turns a nonce (already checked: 1 to 16 bytes) into the AES
+// input block of the PDF and the offset of the tag's pad within the AES
+// output (RFC 4418 section 4.1): for 4- and 8-byte tags, index = nonce mod
+// (16 / taglen), those low bits of the nonce are cleared, and the pad is
+// bytes index*taglen of the output; longer tags use the output's first
+// taglen bytes.
+func pdfInput(nonce []byte, tagSize int, in *[16]byte) (offset int) {
+	*in = [16]byte{}
+	copy(in[:], nonce)
+	if tagSize <= 8 {
+		low := byte(16/tagSize - 1)
+		last := len(nonce) - 1
+		index := int(in[last] & low)
+		in[last] &^= low
+		return index * tagSize
+	}
+	return 0
+}
+
+// padCache keeps the last AES block of the PDF. Consecutive counter nonces
+// share a block for 4- and 8-byte tags (four and two nonces per block), so a
+// counter pays one AES call per 4 or 2 messages. Nonces are public: the
+// comparison may take variable time.
+type padCache struct {
+	valid bool
+	in    [16]byte
+	out   [16]byte
+}
+
+// pad returns AES(in), from the cache when in repeats the last input.
+func (c *padCache) pad(block cipher.Block, in *[16]byte) *[16]byte {
+	if !c.valid || *in != c.in {
+		c.in = *in
+		block.Encrypt(c.out[:], c.in[:])
+		c.valid = true
+	}
+	return &c.out
+}

@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package umac
+
+// nhHash is NH; without assembly for this target (or with the purego tag)
+// it is the portable Go code.
+func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters int) {
+	nhGeneric(k, first, data, acc, iters)
+}
+
+// nhBackend names the NH code in use, for tests and benchmarks.
+func nhBackend() string { return "generic" }
