@@ -8,29 +8,28 @@ import "golang.org/x/sys/cpu"
 // off to compare the assembly with the portable code.
 var useAVX2 = cpu.X86.HasAVX2
 
-// nhAVX2 adds NH of pairs*64 bytes at msg (pairs >= 1) to acc[0..iters),
-// with even and odd pointing at the key-quad tables at the first block's
-// entry (see uhashKey). Implemented in nh_amd64.s.
+// nhAVX2 adds NH of blocks*32 bytes at msg (blocks >= 1) to acc[0..iters).
+// even and odd point at the key-quad tables and words at the key words, all
+// at the first block's entry (see uhashKey). Implemented in nh_amd64.s.
 //
 //go:noescape
-func nhAVX2(even, odd *[4]uint32, msg *byte, pairs int, acc *[maxIters]uint64, iters int)
+func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, blocks int, acc *[maxIters]uint64, iters int)
 
-// nhHash is NH: whole pairs of blocks through AVX2 when the CPU has it, the
-// rest (an odd block, a partial one) through the portable code.
+// nhHash is NH: through AVX2 when the CPU has it (a partial last block
+// zero-padded in a copy), else through the portable code.
 func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters int) {
-	if useAVX2 && len(data) >= 2*blockSize {
-		pairs := len(data) / (2 * blockSize)
-		nhAVX2(&k.even[first], &k.odd[first], &data[0], pairs, acc, iters)
-		data = data[pairs*2*blockSize:]
-		first += 2 * pairs
+	if !useAVX2 {
+		nhGeneric(k, first, data, acc, iters)
+		return
 	}
-	nhGeneric(k, first, data, acc, iters)
-}
-
-// nhBackend names the NH code in use, for tests and benchmarks.
-func nhBackend() string {
-	if useAVX2 {
-		return "avx2"
+	if blocks := len(data) / blockSize; blocks > 0 {
+		nhAVX2(&k.even[first], &k.odd[first], &k.words[8*first], &data[0], blocks, acc, iters)
+		data = data[blocks*blockSize:]
+		first += blocks
 	}
-	return "generic"
+	if len(data) > 0 {
+		var tail [blockSize]byte
+		copy(tail[:], data)
+		nhAVX2(&k.even[first], &k.odd[first], &k.words[8*first], &tail[0], 1, acc, iters)
+	}
 }

@@ -13,7 +13,8 @@
 // table: t=0 even+0/odd+0, t=1 odd+0/even+16, t=2 even+16/odd+16,
 // t=3 odd+16/even+32. VPMULUDQ multiplies the even dwords of each qword
 // (words 0x4 and 2x6), and after a 32-bit shift the odd ones (1x5, 3x7).
-// Y8-Y11 accumulate iterations 0-3.
+// Y8-Y11 accumulate iterations 0-3. R9 follows the key words, for the
+// single block at the end.
 
 // LOAD_PAIR loads blocks b and b+1 from SI into Y0 (low halves) and Y1 (high).
 #define LOAD_PAIR \
@@ -36,6 +37,7 @@
 
 #define NEXT_PAIR \
 	ADDQ $64, SI; \
+	ADDQ $64, R9; \
 	ADDQ $32, AX; \
 	ADDQ $32, BX; \
 	DECQ CX
@@ -49,18 +51,39 @@
 	VMOVQ X12, R8; \
 	ADDQ R8, OUT
 
-// func nhAVX2(even, odd *[4]uint32, msg *byte, pairs int, acc *[maxIters]uint64, iters int)
-TEXT ·nhAVX2(SB), NOSPLIT, $0-48
+// LANE_SUMS adds the two qwords of each 128-bit lane of Y (X its low half),
+// iteration-parallel sums, to LO and HI.
+#define LANE_SUMS(Y, X, LO, HI) \
+	VEXTRACTI128 $1, Y, X12; \
+	VPSHUFD $0x4e, X, X13; \
+	VPADDQ X13, X, X13; \
+	VMOVQ X13, R8; \
+	ADDQ R8, LO; \
+	VPSHUFD $0x4e, X12, X13; \
+	VPADDQ X13, X12, X13; \
+	VMOVQ X13, R8; \
+	ADDQ R8, HI
+
+// func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, blocks int, acc *[maxIters]uint64, iters int)
+TEXT ·nhAVX2(SB), NOSPLIT, $0-56
 	MOVQ even+0(FP), AX
 	MOVQ odd+8(FP), BX
-	MOVQ msg+16(FP), SI
-	MOVQ pairs+24(FP), CX
-	MOVQ acc+32(FP), DI
-	MOVQ iters+40(FP), DX
+	MOVQ words+16(FP), R9
+	MOVQ msg+24(FP), SI
+	MOVQ blocks+32(FP), CX
+	MOVQ acc+40(FP), DI
+	MOVQ iters+48(FP), DX
+	MOVQ CX, R10
+	ANDQ $1, R10
+	SHRQ $1, CX
 	VPXOR Y8, Y8, Y8
 	VPXOR Y9, Y9, Y9
 	VPXOR Y10, Y10, Y10
 	VPXOR Y11, Y11, Y11
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	TESTQ CX, CX
+	JZ    single
 	CMPQ DX, $1
 	JEQ  loop1
 	CMPQ DX, $2
@@ -76,7 +99,7 @@ loop4:
 	PASS(16(BX), 32(AX), Y11)
 	NEXT_PAIR
 	JNZ loop4
-	JMP done
+	JMP single
 
 loop3:
 	LOAD_PAIR
@@ -85,7 +108,7 @@ loop3:
 	PASS(16(AX), 16(BX), Y10)
 	NEXT_PAIR
 	JNZ loop3
-	JMP done
+	JMP single
 
 loop2:
 	LOAD_PAIR
@@ -93,7 +116,7 @@ loop2:
 	PASS((BX), 16(AX), Y9)
 	NEXT_PAIR
 	JNZ loop2
-	JMP done
+	JMP single
 
 loop1:
 	LOAD_PAIR
@@ -101,11 +124,27 @@ loop1:
 	NEXT_PAIR
 	JNZ loop1
 
-done:
+single:
+	// An odd last block, in the iteration-parallel layout: its message
+	// halves broadcast to both lanes, iterations t and t+1 in the low and
+	// high lane, keys straight from the words (quads t, t+1 and t+1, t+2
+	// are contiguous). Y14 sums iterations 0|1, Y15 iterations 2|3.
+	TESTQ R10, R10
+	JZ    sums
+	VBROADCASTI128 (SI), Y0
+	VBROADCASTI128 16(SI), Y1
+	PASS((R9), 16(R9), Y14)
+	CMPQ DX, $2
+	JLE  sums
+	PASS(32(R9), 48(R9), Y15)
+
+sums:
 	// Unused iterations add zero: acc has room for four.
 	HSUM(Y8, X8, 0(DI))
 	HSUM(Y9, X9, 8(DI))
 	HSUM(Y10, X10, 16(DI))
 	HSUM(Y11, X11, 24(DI))
+	LANE_SUMS(Y14, X14, 0(DI), 8(DI))
+	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
 	VZEROUPPER
 	RET

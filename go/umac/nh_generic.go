@@ -7,6 +7,3 @@ package umac
 func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters int) {
 	nhGeneric(k, first, data, acc, iters)
 }
-
-// nhBackend names the NH code in use, for tests and benchmarks.
-func nhBackend() string { return "generic" }

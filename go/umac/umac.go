@@ -5,6 +5,7 @@ import (
 	"crypto/cipher"
 	"crypto/subtle"
 	"encoding/binary"
+	"sync"
 )
 
 const (
@@ -63,10 +64,34 @@ func (u *UMAC) MAC(dst, nonce, msg []byte) ([]byte, error) {
 	}
 	var hash [maxIters]uint32
 	u.key.uhash(u.iters, msg, &hash)
-	var in, pad [16]byte
-	offset := pdfInput(nonce, u.tagSize, &in)
-	u.pdf.Encrypt(pad[:], in[:])
-	return u.appendTag(dst, &hash, pad[offset:]), nil
+	if cap(dst)-len(dst) >= aes.BlockSize {
+		// The AES block is computed in dst's spare room, then overwritten
+		// by the tag.
+		ret, block := sliceForAppend(dst, aes.BlockSize)
+		u.xorPad(nonce, &hash, (*[aes.BlockSize]byte)(block))
+		return ret[:len(dst)+u.tagSize], nil
+	}
+	// No room for a whole block: a pooled one (an AES call through the
+	// cipher.Block interface makes any local buffer escape to the heap).
+	block := scratchPool.Get().(*[aes.BlockSize]byte)
+	u.xorPad(nonce, &hash, block)
+	ret := append(dst, block[:u.tagSize]...)
+	scratchPool.Put(block)
+	return ret, nil
+}
+
+var scratchPool = sync.Pool{New: func() any { return new([aes.BlockSize]byte) }}
+
+// xorPad writes the tag, UHASH XOR pad (RFC 4418 section 4), to the first
+// tagSize bytes of block, using block for the AES call of the PDF.
+func (u *UMAC) xorPad(nonce []byte, hash *[maxIters]uint32, block *[aes.BlockSize]byte) {
+	offset := pdfInput(nonce, u.tagSize, block)
+	u.pdf.Encrypt(block[:], block[:])
+	// Reading at offset + 4i >= 4i before writing at 4i: the pad is never
+	// overwritten before it is read.
+	for i := 0; i < u.iters; i++ {
+		binary.BigEndian.PutUint32(block[4*i:], hash[i]^binary.BigEndian.Uint32(block[offset+4*i:]))
+	}
 }
 
 // appendTag appends UHASH XOR pad (RFC 4418 section 4) to dst.
@@ -84,8 +109,9 @@ func (u *UMAC) Verify(nonce, msg, tag []byte) bool {
 	if len(tag) != u.tagSize {
 		return false
 	}
-	var buf [16]byte
-	want, err := u.MAC(buf[:0], nonce, msg)
+	block := scratchPool.Get().(*[aes.BlockSize]byte)
+	defer scratchPool.Put(block)
+	want, err := u.MAC(block[:0], nonce, msg)
 	if err != nil {
 		return false
 	}
