@@ -114,18 +114,27 @@ func reduceP36(x uint64) uint64 {
 	return t&keep | reduced&^keep
 }
 
+// reduceP36Sum returns x mod p36 for x < 2^55 (every L3 sum): one fold
+// leaves t < 2^36 + 5*2^19 < 2*p36.
+func reduceP36Sum(x uint64) uint64 {
+	t := x&(1<<36-1) + 5*(x>>36)
+	reduced, borrow := bits.Sub64(t, p36, 0)
+	keep := mask(borrow)
+	return t&keep | reduced&^keep
+}
+
 // l3Hash is L3-HASH (RFC 4418 section 5.4): the inner product of the eight
 // 16-bit big-endian words of b with the L3Key1 words mod p36, taken mod 2^32,
 // XORed with L3Key2. Each term is below 2^52, the sum below 2^55.
 func l3Hash(k1 *[8]uint64, k2 uint32, b uint128) uint32 {
 	y := (b.hi>>48)*k1[0] + (b.hi>>32&0xffff)*k1[1] + (b.hi>>16&0xffff)*k1[2] + (b.hi&0xffff)*k1[3] +
 		(b.lo>>48)*k1[4] + (b.lo>>32&0xffff)*k1[5] + (b.lo>>16&0xffff)*k1[6] + (b.lo&0xffff)*k1[7]
-	return uint32(reduceP36(y)) ^ k2
+	return uint32(reduceP36Sum(y)) ^ k2
 }
 
 // l3HashShort is l3Hash of B = zeroes(8) || a, a message of at most one
 // chunk (section 5.3.1): the four top words of B are zero.
 func l3HashShort(k1 *[8]uint64, k2 uint32, a uint64) uint32 {
 	y := (a>>48)*k1[4] + (a>>32&0xffff)*k1[5] + (a>>16&0xffff)*k1[6] + (a&0xffff)*k1[7]
-	return uint32(reduceP36(y)) ^ k2
+	return uint32(reduceP36Sum(y)) ^ k2
 }

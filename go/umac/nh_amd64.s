@@ -130,21 +130,28 @@ single:
 	// high lane, keys straight from the words (quads t, t+1 and t+1, t+2
 	// are contiguous). Y14 sums iterations 0|1, Y15 iterations 2|3.
 	TESTQ R10, R10
-	JZ    sums
+	JZ    pairsums
 	VBROADCASTI128 (SI), Y0
 	VBROADCASTI128 16(SI), Y1
 	PASS((R9), 16(R9), Y14)
 	CMPQ DX, $2
-	JLE  sums
+	JLE  lanes
 	PASS(32(R9), 48(R9), Y15)
 
-sums:
+lanes:
 	// Unused iterations add zero: acc has room for four.
+	LANE_SUMS(Y14, X14, 0(DI), 8(DI))
+	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
+
+pairsums:
+	MOVQ blocks+32(FP), CX
+	CMPQ CX, $2
+	JLT  ret
 	HSUM(Y8, X8, 0(DI))
 	HSUM(Y9, X9, 8(DI))
 	HSUM(Y10, X10, 16(DI))
 	HSUM(Y11, X11, 24(DI))
-	LANE_SUMS(Y14, X14, 0(DI), 8(DI))
-	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
+
+ret:
 	VZEROUPPER
 	RET
