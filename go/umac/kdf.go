@@ -3,6 +3,7 @@ package umac
 import (
 	"crypto/cipher"
 	"encoding/binary"
+	"sync/atomic"
 )
 
 // kdf fills out with KDF(K, index, len(out)) (RFC 4418 section 3.2.1): AES
@@ -56,4 +57,44 @@ func (c *padCache) pad(block cipher.Block, in *[16]byte) *[16]byte {
 		c.valid = true
 	}
 	return &c.out
+}
+
+// sharedPadCache is a padCache that MAC calls on one *UMAC share from any
+// goroutine, without a lock or an allocation: a sequence lock over one
+// entry. A reader takes the entry only if the version was even (no write in
+// progress) and unchanged around its loads; a writer that finds another
+// writer in progress simply does not cache. Only 4- and 8-byte tags use it:
+// other tag sizes never share a block between nonces.
+type sharedPadCache struct {
+	version atomic.Uint64 // 0: empty; odd: a write in progress
+	in, out [2]atomic.Uint64
+}
+
+// lookup writes the cached AES(in) to out and reports whether it had it.
+func (c *sharedPadCache) lookup(in, out *[16]byte) bool {
+	v := c.version.Load()
+	if v == 0 || v&1 == 1 {
+		return false
+	}
+	i0, i1 := c.in[0].Load(), c.in[1].Load()
+	o0, o1 := c.out[0].Load(), c.out[1].Load()
+	if c.version.Load() != v || i0 != binary.LittleEndian.Uint64(in[:8]) || i1 != binary.LittleEndian.Uint64(in[8:]) {
+		return false
+	}
+	binary.LittleEndian.PutUint64(out[:8], o0)
+	binary.LittleEndian.PutUint64(out[8:], o1)
+	return true
+}
+
+// store caches out = AES(in), unless another goroutine is storing.
+func (c *sharedPadCache) store(in, out *[16]byte) {
+	v := c.version.Load()
+	if v&1 == 1 || !c.version.CompareAndSwap(v, v+1) {
+		return
+	}
+	c.in[0].Store(binary.LittleEndian.Uint64(in[:8]))
+	c.in[1].Store(binary.LittleEndian.Uint64(in[8:]))
+	c.out[0].Store(binary.LittleEndian.Uint64(out[:8]))
+	c.out[1].Store(binary.LittleEndian.Uint64(out[8:]))
+	c.version.Store(v + 2)
 }

@@ -16,12 +16,14 @@ const (
 	MaxNonceSize = 16
 )
 
-// UMAC is a keyed UMAC with one tag size. It holds only key material, so
-// MAC, Verify and NewStream may be called from many goroutines at once.
+// UMAC is a keyed UMAC with one tag size. It holds key material and a
+// lock-free pad cache, so MAC, Verify and NewStream may be called from many
+// goroutines at once.
 type UMAC struct {
 	tagSize int
 	iters   int // UHASH iterations: one per 4 bytes of tag
 	pdf     cipher.Block
+	pads    sharedPadCache // for 4- and 8-byte tags
 	key     uhashKey
 }
 
@@ -86,7 +88,12 @@ var scratchPool = sync.Pool{New: func() any { return new([aes.BlockSize]byte) }}
 // tagSize bytes of block, using block for the AES call of the PDF.
 func (u *UMAC) xorPad(nonce []byte, hash *[maxIters]uint32, block *[aes.BlockSize]byte) {
 	offset := pdfInput(nonce, u.tagSize, block)
-	u.pdf.Encrypt(block[:], block[:])
+	if u.tagSize > 8 {
+		u.pdf.Encrypt(block[:], block[:])
+	} else if in := *block; !u.pads.lookup(&in, block) {
+		u.pdf.Encrypt(block[:], block[:])
+		u.pads.store(&in, block)
+	}
 	// Reading at offset + 4i >= 4i before writing at 4i: the pad is never
 	// overwritten before it is read.
 	for i := 0; i < u.iters; i++ {

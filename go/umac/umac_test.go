@@ -107,7 +107,15 @@ func TestMACAppendsWithoutAllocating(t *testing.T) {
 // the key object (the Linux vmac bug made only the first tag right), and
 // MAC is safe from many goroutines.
 func TestManyMessagesOneKeyConcurrently(t *testing.T) {
-	u := mustNew(t, 16)
+	// UMAC-32 and -64 share pad blocks between nonces through the
+	// lock-free cache; UMAC-128 does not.
+	for _, tagSize := range []int{4, 8, 16} {
+		manyMessagesOneKeyConcurrently(t, tagSize)
+	}
+}
+
+func manyMessagesOneKeyConcurrently(t *testing.T, tagSize int) {
+	u := mustNew(t, tagSize)
 	msgs := make([][]byte, 300)
 	tags := make([][]byte, len(msgs))
 	for i := range msgs {
@@ -117,25 +125,30 @@ func TestManyMessagesOneKeyConcurrently(t *testing.T) {
 	}
 	for i := 0; i < len(msgs); i += 37 {
 		nonce := CounterNonce(uint64(i))
-		if fresh, _ := mustNew(t, 16).MAC(nil, nonce[:], msgs[i]); !bytes.Equal(fresh, tags[i]) {
-			t.Fatalf("message %d: reused key %x, fresh key %x", i, tags[i], fresh)
+		if fresh, _ := mustNew(t, tagSize).MAC(nil, nonce[:], msgs[i]); !bytes.Equal(fresh, tags[i]) {
+			t.Fatalf("UMAC-%d message %d: reused key %x, fresh key %x", 8*tagSize, i, tags[i], fresh)
 		}
 	}
+	// Four goroutines, each on its own order of nonces, so that the pad
+	// cache is read and rewritten from all of them at once.
 	var wg sync.WaitGroup
 	errs := make(chan string, 4)
 	for g := 0; g < 4; g++ {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			for i := g; i < len(msgs); i++ {
-				nonce := CounterNonce(uint64(i))
-				if got, _ := u.MAC(nil, nonce[:], msgs[i]); !bytes.Equal(got, tags[i]) {
-					errs <- "concurrent MAC differs"
-					return
-				}
-				if !u.Verify(nonce[:], msgs[i], tags[i]) {
-					errs <- "concurrent Verify refused"
-					return
+			for round := 0; round < 3; round++ {
+				for k := 0; k < len(msgs); k++ {
+					i := (k*(2*g+1) + g) % len(msgs)
+					nonce := CounterNonce(uint64(i))
+					if got, _ := u.MAC(nil, nonce[:], msgs[i]); !bytes.Equal(got, tags[i]) {
+						errs <- "concurrent MAC differs"
+						return
+					}
+					if !u.Verify(nonce[:], msgs[i], tags[i]) {
+						errs <- "concurrent Verify refused"
+						return
+					}
 				}
 			}
 		}(g)
@@ -143,7 +156,7 @@ func TestManyMessagesOneKeyConcurrently(t *testing.T) {
 	wg.Wait()
 	close(errs)
 	for e := range errs {
-		t.Fatal(e)
+		t.Fatalf("UMAC-%d: %s", 8*tagSize, e)
 	}
 }
 
