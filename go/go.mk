@@ -49,6 +49,10 @@ deps-go:
 	ln -sf "$$found" $(GO)
 	@[ -x $(GO_TARGET)/bin/staticcheck ] || { echo "installing staticcheck $(STATICCHECK_VERSION) into $(GO_TARGET)/bin"; \
 		$(GO_ENV) GOBIN=$(GO_TARGET)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION); }
+	@if ! command -v qemu-s390x >/dev/null || ! command -v qemu-aarch64 >/dev/null; then \
+		echo "installing qemu-user (the Go tests on s390x and arm64)"; \
+		$(call apt_install,qemu-user); \
+	fi
 	@if [ ! -x /usr/sbin/sshd ] || [ ! -x /usr/bin/ssh ] || [ ! -x /usr/bin/ssh-keygen ]; then \
 		echo "installing openssh-server and openssh-client (Go SSH sessions)"; \
 		$(call apt_install,openssh-server openssh-client); \
@@ -67,8 +71,9 @@ $(XCRYPTO_DIR)/.patched: go/ssh/xcrypto-umac.patch | deps-go
 
 # vet and staticcheck on both paths; the tests with and without purego
 # (each replays the fuzz corpora in umac/testdata/fuzz); the Nettle
-# differential test (cgo, x86_64); the SSH sessions and their negative
-# control (tags umac_flip_tag), bounded in time.
+# differential test (cgo, x86_64) and the race detector on the concurrency
+# tests; the tests on s390x and arm64 under qemu-user; the SSH sessions and
+# their negative control (tag umac_flip_tag), bounded in time.
 test-go: deps-go deps-nettle go-xcrypto
 	cd go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags purego ./...
 	cd go && $(GO_ENV) $(GO_TARGET)/bin/staticcheck ./... && \
@@ -79,10 +84,19 @@ test-go: deps-go deps-nettle go-xcrypto
 		cd go && $(GO_ENV) $(GO) vet -tags nettle ./internal/nettle/ && \
 		$(GO_ENV) $(GO_TARGET)/bin/staticcheck -tags nettle ./internal/nettle/ && \
 		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags nettle ./internal/nettle/ && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags 'nettle purego' ./internal/nettle/; \
+		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags 'nettle purego' ./internal/nettle/ && \
+		$(GO_ENV) timeout 600 $(GO) test -count=1 -race -run 'Concurrently|PadCache' ./umac/; \
 	else \
 		echo "Nettle differential test: x86_64 only, not run on $$(uname -m)"; \
 	fi
+	@# The portable path on a big-endian machine (s390x) and on arm64, under
+	@# qemu-user (static test binaries, run from the package folder).
+	@for arch in s390x arm64; do \
+		qemu=qemu-$$(echo $$arch | sed 's/arm64/aarch64/'); \
+		echo "== go test on $$arch ($$qemu)"; \
+		(cd go && $(GO_ENV) GOARCH=$$arch $(GO) test -c -o $(GO_TARGET)/umac-$$arch.test ./umac/) && \
+		(cd go/umac && timeout 600 $$qemu $(GO_TARGET)/umac-$$arch.test -test.count=1) || exit 1; \
+	done
 	set -o pipefail; cd go/ssh && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags umac_flip_tag ./... && \
 		$(GO_ENV) timeout 600 $(GO) test -count=1 -v -run . ./... | grep -v '^=== RUN' && \
 		$(GO_ENV) timeout 300 $(GO) test -count=1 -v -tags umac_flip_tag ./... | grep -v '^=== RUN'
