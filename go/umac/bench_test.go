@@ -9,7 +9,7 @@ import (
 // with other MACs in one `go test -bench` run.
 func BenchmarkMAC(b *testing.B) {
 	for _, tagSize := range []int{4, 8, 12, 16} {
-		for _, size := range []int{32, 1024, 1025, 1056, 1500, 64 << 10} {
+		for _, size := range []int{32, 1024, 1500, 64 << 10} {
 			b.Run(fmt.Sprintf("UMAC-%d/%d", 8*tagSize, size), func(b *testing.B) {
 				u, _ := New([]byte("abcdefghijklmnop"), tagSize)
 				msg := make([]byte, size)

@@ -80,20 +80,33 @@ var zeroBlock [blockSize]byte
 // uhash writes the first iters words of UHASH(msg) to out: the one-call
 // path, hashing every chunk straight from msg with no buffer.
 func (k *uhashKey) uhash(iters int, msg []byte, out *[maxIters]uint32) {
-	var nh [maxIters]uint64
 	if len(msg) <= chunkSize {
-		data := msg
-		if len(msg) == 0 {
-			data = zeroBlock[:]
-		}
-		nhHash(k, 0, data, &nh, iters)
-		bitLen := 8 * uint64(len(msg))
-		// Messages of one chunk skip L2: B = zeroes(8) || A (section 5.3.1).
-		for i := 0; i < iters; i++ {
-			out[i] = l3HashShort(&k.l3k1[i], k.l3k2[i], nh[i]+bitLen)
-		}
+		k.uhashShort(iters, msg, out)
 		return
 	}
+	k.uhashLong(iters, msg, out)
+}
+
+// uhashShort is UHASH of a message of at most one chunk, which skips L2:
+// B = zeroes(8) || A (section 5.3.1), so L3 has four terms.
+func (k *uhashKey) uhashShort(iters int, msg []byte, out *[maxIters]uint32) {
+	var nh [maxIters]uint64
+	data := msg
+	if len(msg) == 0 {
+		data = zeroBlock[:]
+	}
+	nhHash(k, 0, data, &nh, iters)
+	bitLen := 8 * uint64(len(msg))
+	for i := 0; i < iters; i++ {
+		a, k1 := nh[i]+bitLen, &k.l3k1[i]
+		y := (a>>48)*k1[4] + (a>>32&0xffff)*k1[5] + (a>>16&0xffff)*k1[6] + (a&0xffff)*k1[7]
+		out[i] = uint32(reduceP36Sum(y)) ^ k.l3k2[i]
+	}
+}
+
+// uhashLong is UHASH of a message longer than one chunk.
+func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
+	var nh [maxIters]uint64
 	var l2 [maxIters]l2Hash
 	for i := range l2 {
 		l2[i] = newL2Hash()
