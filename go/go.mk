@@ -116,6 +116,6 @@ go-bench: deps-go
 		-require=github.com/fakeboboliu/umac@v0.0.0 -replace=github.com/fakeboboliu/umac=$(abspath $(GO_UMAC_PEER)) \
 		-require=golang.org/x/crypto@$(XCRYPTO_VERSION); \
 	$(GO_ENV) $(GO) mod tidy; \
-	$(GO_ENV) $(GO) test -tags sidebyside -run TestUMACAgreesWithPeer -bench . -benchtime 300ms -count 5 | tee bench.txt; \
+	$(GO_ENV) $(GO) test -tags sidebyside -run TestUMACAgreesWithPeer -bench . -benchtime 200ms -count 5 | tee bench.txt; \
 	lscpu | sed -n 's/^Model name: *//p'; \
 	awk -f ratios.awk bench.txt
