@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 )
 
-// kdf fills out with KDF(K, index, len(out)) (RFC 4418 section 3.2.1): AES
+// kdf fills out with KDF(K, index, len(out)) (RFC 4418 section 3.2): AES
 // of uint2str(index, 8) || uint2str(i, 8) for i = 1, 2, ..., truncated. So
 // a shorter output is a prefix of a longer one.
 func kdf(block cipher.Block, index uint64, out []byte) {
@@ -22,7 +22,7 @@ func kdf(block cipher.Block, index uint64, out []byte) {
 
 // pdfInput turns a nonce (already checked: 1 to 16 bytes) into the AES
 // input block of the PDF and the offset of the tag's pad within the AES
-// output (RFC 4418 section 4.1): for 4- and 8-byte tags, index = nonce mod
+// output (RFC 4418 section 3.3): for 4- and 8-byte tags, index = nonce mod
 // (16 / taglen), those low bits of the nonce are cleared, and the pad is
 // bytes index*taglen of the output; longer tags use the output's first
 // taglen bytes.

@@ -5,7 +5,7 @@ import "encoding/binary"
 // CounterNonce is the nonce of counter value n as a [Sequenced] uses it and
 // a receiver passes it to [UMAC.Verify]: 8 big-endian bytes, as SSH forms its
 // UMAC nonce from the packet number. Consecutive values share pad blocks
-// for 4- and 8-byte tags (RFC 4418 section 4.1).
+// for 4- and 8-byte tags (RFC 4418 section 3.3).
 func CounterNonce(n uint64) [8]byte {
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], n)

@@ -42,7 +42,7 @@ func New(key []byte, tagSize int) (*UMAC, error) {
 	}
 	u := &UMAC{tagSize: tagSize, iters: tagSize / 4}
 	deriveUhashKey(block, &u.key)
-	// The PDF's key is K' = KDF(K, 0, 16) (RFC 4418 section 4.1).
+	// The PDF's key is K' = KDF(K, 0, 16) (RFC 4418 section 3.3).
 	var pdfKey [KeySize]byte
 	kdf(block, 0, pdfKey[:])
 	u.pdf, err = aes.NewCipher(pdfKey[:])
