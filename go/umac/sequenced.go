@@ -21,6 +21,7 @@ type Sequenced struct {
 	next  uint64
 	limit uint64
 	pads  padCache
+	state uhashState // a message being written
 }
 
 // NewSequenced keys UMAC for a sender whose nonces count from 0 and stop
@@ -36,7 +37,9 @@ func NewSequencedFrom(key []byte, tagSize int, first, limit uint64) (*Sequenced,
 	if err != nil {
 		return nil, err
 	}
-	return &Sequenced{u: u, next: first, limit: limit}, nil
+	s := &Sequenced{u: u, next: first, limit: limit}
+	s.state.reset()
+	return s, nil
 }
 
 // MAC appends the tag of msg under the next nonce to dst and returns the
@@ -46,14 +49,38 @@ func (s *Sequenced) MAC(dst, msg []byte) (nonce uint64, out []byte, err error) {
 	if s.next >= s.limit {
 		return 0, dst, ErrNonceExhausted
 	}
-	n := s.next
-	s.next++
 	var hash [maxIters]uint32
 	s.u.key.uhash(s.u.iters, msg, &hash)
+	return s.tag(dst, &hash)
+}
+
+// Write adds p to a message written in pieces, tagged by Sum. It never
+// fails.
+func (s *Sequenced) Write(p []byte) (int, error) {
+	s.state.write(&s.u.key, s.u.iters, p)
+	return len(p), nil
+}
+
+// Sum appends the tag of the message written so far under the next nonce to
+// dst, like MAC, and starts a new message. At the limit it returns
+// [ErrNonceExhausted] and keeps the message.
+func (s *Sequenced) Sum(dst []byte) (nonce uint64, out []byte, err error) {
+	if s.next >= s.limit {
+		return 0, dst, ErrNonceExhausted
+	}
+	var hash [maxIters]uint32
+	s.state.sum(&s.u.key, s.u.iters, &hash)
+	return s.tag(dst, &hash)
+}
+
+// tag spends the next nonce on hash (the caller checked the limit).
+func (s *Sequenced) tag(dst []byte, hash *[maxIters]uint32) (uint64, []byte, error) {
+	n := s.next
+	s.next++
 	counter := CounterNonce(n)
 	var in [16]byte
 	offset := pdfInput(counter[:], s.u.tagSize, &in)
-	return n, s.u.appendTag(dst, &hash, s.pads.pad(s.u.pdf, &in)[offset:]), nil
+	return n, s.u.appendTag(dst, hash, s.pads.pad(s.u.pdf, &in)[offset:]), nil
 }
 
 // Next returns the counter value the next message gets.

@@ -197,7 +197,15 @@ func TestSequencedCountsAndRefusesAtItsLimit(t *testing.T) {
 		}
 		for i := uint64(5); i < 105; i++ {
 			msg := bytes.Repeat([]byte{byte(i)}, int(i*37%2100))
-			n, tag, err := s.MAC(nil, msg)
+			var n uint64
+			var tag []byte
+			if i%2 == 0 {
+				n, tag, err = s.MAC(nil, msg)
+			} else { // streamed
+				s.Write(msg[:len(msg)/2])
+				s.Write(msg[len(msg)/2:])
+				n, tag, err = s.Sum(nil)
+			}
 			nonce := CounterNonce(i)
 			if err != nil || n != i || !u.Verify(nonce[:], msg, tag) {
 				t.Fatalf("UMAC-%d message %d: nonce %d, %v, tag not verified", 8*tagSize, i, n, err)
@@ -210,6 +218,18 @@ func TestSequencedCountsAndRefusesAtItsLimit(t *testing.T) {
 			if _, out, err := s.MAC([]byte("x"), []byte("m")); err != ErrNonceExhausted || string(out) != "x" {
 				t.Fatalf("at the limit: %q %v", out, err)
 			}
+		}
+		// A streamed message is refused at the limit too.
+		s.Write([]byte("kept"))
+		if _, _, err := s.Sum(nil); err != ErrNonceExhausted {
+			t.Fatalf("Sum at the limit: %v", err)
+		}
+		more, _ := NewSequencedFrom(testKey, tagSize, 104, 106)
+		more.Write([]byte("kept"))
+		n, tag, _ := more.Sum(nil)
+		nonce := CounterNonce(n)
+		if n != 104 || !u.Verify(nonce[:], []byte("kept"), tag) {
+			t.Fatalf("UMAC-%d: streamed tag under nonce %d not verified", 8*tagSize, n)
 		}
 	}
 	// The RFC 4418 "abc" vector through a counter starting at the nonce
