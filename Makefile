@@ -17,7 +17,7 @@ endef
 
 .PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
 
-test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz
+test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go
 
 deps: deps-nettle deps-chromium
 
@@ -124,3 +124,5 @@ badger-table:
 
 bench-badger:
 	$(CARGO) bench -p fastmac --bench badger
+# The Go package (go/): test-go, go-bench.
+include go/go.mk

@@ -1,0 +1,157 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// NH (RFC 4418 section 5.2.2) over pairs of 32-byte blocks with AVX2.
+//
+// Y0 holds the low halves (words 0-3) of blocks b and b+1, Y1 their high
+// halves (words 4-7), so that word j and word j+4 of a block sit in the
+// same dword lane of the two registers. The keys are laid out the same way
+// at key setup: key quad q is words 4q..4q+3, even[i] = quad 2i and
+// odd[i] = quad 2i+1. Iteration t of block b pairs quad 2b+t with quad
+// 2b+t+1, so for the two blocks it loads 32 contiguous bytes from each
+// table: t=0 even+0/odd+0, t=1 odd+0/even+16, t=2 even+16/odd+16,
+// t=3 odd+16/even+32. VPMULUDQ multiplies the even dwords of each qword
+// (words 0x4 and 2x6), and after a 32-bit shift the odd ones (1x5, 3x7).
+// Y8-Y11 accumulate iterations 0-3. R9 follows the key words, for the
+// single block at the end.
+
+// LOAD_PAIR loads blocks b and b+1 from SI into Y0 (low halves) and Y1 (high).
+#define LOAD_PAIR \
+	VMOVDQU (SI), Y2; \
+	VMOVDQU 32(SI), Y3; \
+	VPERM2I128 $0x20, Y3, Y2, Y0; \
+	VPERM2I128 $0x31, Y3, Y2, Y1
+
+// PASS adds the NH terms of one iteration, with keys KA (low) and KB (high),
+// to ACC.
+#define PASS(KA, KB, ACC) \
+	VPADDD KA, Y0, Y4; \
+	VPADDD KB, Y1, Y5; \
+	VPMULUDQ Y4, Y5, Y6; \
+	VPSRLQ $32, Y4, Y4; \
+	VPSRLQ $32, Y5, Y5; \
+	VPMULUDQ Y4, Y5, Y4; \
+	VPADDQ Y6, ACC, ACC; \
+	VPADDQ Y4, ACC, ACC
+
+#define NEXT_PAIR \
+	ADDQ $64, SI; \
+	ADDQ $64, R9; \
+	ADDQ $32, AX; \
+	ADDQ $32, BX; \
+	DECQ CX
+
+// HSUM adds the four qwords of accumulator Y (X its low half) to OUT.
+#define HSUM(Y, X, OUT) \
+	VEXTRACTI128 $1, Y, X12; \
+	VPADDQ X12, X, X12; \
+	VPSHUFD $0x4e, X12, X13; \
+	VPADDQ X13, X12, X12; \
+	VMOVQ X12, R8; \
+	ADDQ R8, OUT
+
+// LANE_SUMS adds the two qwords of each 128-bit lane of Y (X its low half),
+// iteration-parallel sums, to LO and HI.
+#define LANE_SUMS(Y, X, LO, HI) \
+	VEXTRACTI128 $1, Y, X12; \
+	VPSHUFD $0x4e, X, X13; \
+	VPADDQ X13, X, X13; \
+	VMOVQ X13, R8; \
+	ADDQ R8, LO; \
+	VPSHUFD $0x4e, X12, X13; \
+	VPADDQ X13, X12, X13; \
+	VMOVQ X13, R8; \
+	ADDQ R8, HI
+
+// func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, blocks int, acc *[maxIters]uint64, iters int)
+TEXT ·nhAVX2(SB), NOSPLIT, $0-56
+	MOVQ even+0(FP), AX
+	MOVQ odd+8(FP), BX
+	MOVQ words+16(FP), R9
+	MOVQ msg+24(FP), SI
+	MOVQ blocks+32(FP), CX
+	MOVQ acc+40(FP), DI
+	MOVQ iters+48(FP), DX
+	MOVQ CX, R10
+	ANDQ $1, R10
+	SHRQ $1, CX
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	TESTQ CX, CX
+	JZ    single
+	CMPQ DX, $1
+	JEQ  loop1
+	CMPQ DX, $2
+	JEQ  loop2
+	CMPQ DX, $3
+	JEQ  loop3
+
+loop4:
+	LOAD_PAIR
+	PASS((AX), (BX), Y8)
+	PASS((BX), 16(AX), Y9)
+	PASS(16(AX), 16(BX), Y10)
+	PASS(16(BX), 32(AX), Y11)
+	NEXT_PAIR
+	JNZ loop4
+	JMP single
+
+loop3:
+	LOAD_PAIR
+	PASS((AX), (BX), Y8)
+	PASS((BX), 16(AX), Y9)
+	PASS(16(AX), 16(BX), Y10)
+	NEXT_PAIR
+	JNZ loop3
+	JMP single
+
+loop2:
+	LOAD_PAIR
+	PASS((AX), (BX), Y8)
+	PASS((BX), 16(AX), Y9)
+	NEXT_PAIR
+	JNZ loop2
+	JMP single
+
+loop1:
+	LOAD_PAIR
+	PASS((AX), (BX), Y8)
+	NEXT_PAIR
+	JNZ loop1
+
+single:
+	// An odd last block, in the iteration-parallel layout: its message
+	// halves broadcast to both lanes, iterations t and t+1 in the low and
+	// high lane, keys straight from the words (quads t, t+1 and t+1, t+2
+	// are contiguous). Y14 sums iterations 0|1, Y15 iterations 2|3.
+	TESTQ R10, R10
+	JZ    pairsums
+	VBROADCASTI128 (SI), Y0
+	VBROADCASTI128 16(SI), Y1
+	PASS((R9), 16(R9), Y14)
+	CMPQ DX, $2
+	JLE  lanes
+	PASS(32(R9), 48(R9), Y15)
+
+lanes:
+	// Unused iterations add zero: acc has room for four.
+	LANE_SUMS(Y14, X14, 0(DI), 8(DI))
+	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
+
+pairsums:
+	MOVQ blocks+32(FP), CX
+	CMPQ CX, $2
+	JLT  ret
+	HSUM(Y8, X8, 0(DI))
+	HSUM(Y9, X9, 8(DI))
+	HSUM(Y10, X10, 16(DI))
+	HSUM(Y11, X11, 24(DI))
+
+ret:
+	VZEROUPPER
+	RET

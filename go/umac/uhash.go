@@ -1,0 +1,251 @@
+package umac
+
+import (
+	"crypto/cipher"
+	"encoding/binary"
+)
+
+// UHASH (RFC 4418 section 5): key material (5.1), L1-HASH over 1024-byte
+// chunks (5.2, with NH in nh.go), L2-HASH (5.3) and L3-HASH (5.4).
+
+const (
+	maxIters   = 4    // UMAC-128: one iteration per 32 bits of tag
+	chunkSize  = 1024 // L1-HASH chunk
+	blockSize  = 32   // NH block: eight 32-bit words
+	chunkBlock = chunkSize / blockSize
+	// L1Key: 1024 bytes plus 16 more per extra iteration (the Toeplitz shift).
+	l1KeyWords = (chunkSize + 16*(maxIters-1)) / 4
+	// tableQuads is the length of the even and odd key-quad tables, so that
+	// the AVX2 loads at the last block pair plus the largest shift stay inside.
+	tableQuads = chunkBlock + 4
+	// poly64Words is how many L1 outputs POLY64 takes before L2-HASH moves
+	// to POLY128: 2^17 bytes of L1 output (section 5.3.1), i.e. 16 MiB.
+	poly64Words = 1 << 14
+)
+
+// uhashKey holds all keys of UHASH for four iterations; a shorter tag uses
+// the first ones, which the KDF's prefix property makes equal to the keys
+// it would derive itself.
+type uhashKey struct {
+	// words is L1Key as big-endian 32-bit words (section 5.2.2), padded
+	// with zeros.
+	words [l1KeyWords + 4]uint32
+	// even[i] and odd[i] are key quads 2i and 2i+1 (words 8i..8i+3 and
+	// 8i+4..8i+7): the layout the AVX2 NH loads two blocks' keys from.
+	even, odd [tableQuads][4]uint32
+	l2k64     [maxIters]uint64  // masked with 0x01ffffff01ffffff
+	l2k128    [maxIters]uint128 // masked likewise
+	l3k1      [maxIters][8]uint64
+	l3k2      [maxIters]uint32
+}
+
+// deriveUhashKey fills k from the AES key K (section 5.1, step 1).
+func deriveUhashKey(block cipher.Block, k *uhashKey) {
+	var buf [chunkSize + 16*(maxIters-1)]byte
+	kdf(block, 1, buf[:])
+	for i := 0; i < l1KeyWords; i++ {
+		k.words[i] = binary.BigEndian.Uint32(buf[4*i:])
+	}
+	for q := 0; q < l1KeyWords/4; q++ {
+		table := &k.even
+		if q%2 == 1 {
+			table = &k.odd
+		}
+		copy(table[q/2][:], k.words[4*q:4*q+4])
+	}
+	const m64 = 0x01ffffff01ffffff
+	kdf(block, 2, buf[:24*maxIters])
+	for i := 0; i < maxIters; i++ {
+		b := buf[24*i:]
+		k.l2k64[i] = binary.BigEndian.Uint64(b) & m64
+		k.l2k128[i] = uint128{binary.BigEndian.Uint64(b[8:]) & m64, binary.BigEndian.Uint64(b[16:]) & m64}
+	}
+	kdf(block, 3, buf[:64*maxIters])
+	for i := 0; i < maxIters; i++ {
+		for j := 0; j < 8; j++ {
+			k.l3k1[i][j] = reduceP36(binary.BigEndian.Uint64(buf[64*i+8*j:]))
+		}
+	}
+	kdf(block, 4, buf[:4*maxIters])
+	for i := 0; i < maxIters; i++ {
+		k.l3k2[i] = binary.BigEndian.Uint32(buf[4*i:])
+	}
+	clear(buf[:])
+}
+
+// zeroBlock is the empty message's NH input: "zeropad to a positive
+// multiple of 32" (section 5.2.1).
+var zeroBlock [blockSize]byte
+
+// uhash writes the first iters words of UHASH(msg) to out: the one-call
+// path, hashing every chunk straight from msg with no buffer.
+func (k *uhashKey) uhash(iters int, msg []byte, out *[maxIters]uint32) {
+	if len(msg) <= chunkSize {
+		k.uhashShort(iters, msg, out)
+		return
+	}
+	k.uhashLong(iters, msg, out)
+}
+
+// uhashShort is UHASH of a message of at most one chunk, which skips L2:
+// B = zeroes(8) || A (section 5.3.1), so L3 has four terms.
+func (k *uhashKey) uhashShort(iters int, msg []byte, out *[maxIters]uint32) {
+	var nh [maxIters]uint64
+	data := msg
+	if len(msg) == 0 {
+		data = zeroBlock[:]
+	}
+	nhHash(k, 0, data, &nh, iters)
+	bitLen := 8 * uint64(len(msg))
+	for i := 0; i < iters; i++ {
+		a, k1 := nh[i]+bitLen, &k.l3k1[i]
+		y := (a>>48)*k1[4] + (a>>32&0xffff)*k1[5] + (a>>16&0xffff)*k1[6] + (a&0xffff)*k1[7]
+		out[i] = uint32(reduceP36Sum(y)) ^ k.l3k2[i]
+	}
+}
+
+// uhashLong is UHASH of a message longer than one chunk.
+func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
+	var nh [maxIters]uint64
+	var l2 [maxIters]l2Hash
+	for i := range l2 {
+		l2[i] = newL2Hash()
+	}
+	var chunks uint64
+	// Every chunk but the last is full and carries the bit length 8192.
+	for ; len(msg) > chunkSize; msg = msg[chunkSize:] {
+		nh = [maxIters]uint64{}
+		nhHash(k, 0, msg[:chunkSize], &nh, iters)
+		for i := 0; i < iters; i++ {
+			l2[i].absorb(k, i, chunks, nh[i]+8*chunkSize)
+		}
+		chunks++
+	}
+	nh = [maxIters]uint64{}
+	nhHash(k, 0, msg, &nh, iters)
+	bitLen := 8 * uint64(len(msg))
+	for i := 0; i < iters; i++ {
+		l2[i].absorb(k, i, chunks, nh[i]+bitLen)
+		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks+1))
+	}
+}
+
+// l2Hash is L2-HASH of one iteration (section 5.3), fed one L1 output at a
+// time: POLY64 over the first 2^14 outputs, then POLY128 over
+// uint2str(y, 16) || the rest || 0x80 || zeros.
+type l2Hash struct {
+	y64      uint64
+	y128     uint128
+	highHalf uint64 // the first half of a POLY128 word still waiting
+}
+
+func newL2Hash() l2Hash { return l2Hash{y64: 1, y128: uint128{0, 1}} }
+
+// absorb takes L1 output number index (from 0) of iteration i.
+func (h *l2Hash) absorb(k *uhashKey, i int, index, word uint64) {
+	if index < poly64Words {
+		h.y64 = poly64Step(k.l2k64[i], h.y64, word)
+		return
+	}
+	offset := index - poly64Words
+	if offset == 0 {
+		// POLY128's first word is uint2str(y64, 16): below 2^64, never
+		// in the marker range.
+		h.y128 = mulAddModP128(k.l2k128[i], h.y128, uint128{0, h.y64})
+	}
+	if offset%2 == 0 {
+		h.highHalf = word
+	} else {
+		h.y128 = poly128Step(k.l2k128[i], h.y128, uint128{h.highHalf, word})
+	}
+}
+
+// finish returns the L2 output once count L1 outputs were absorbed.
+func (h *l2Hash) finish(k *uhashKey, i int, count uint64) uint128 {
+	if count <= poly64Words {
+		return uint128{0, h.y64}
+	}
+	// Append the byte 0x80 and zeros to a whole 16-byte word.
+	m := uint128{1 << 63, 0}
+	if (count-poly64Words)%2 == 1 {
+		m = uint128{h.highHalf, 1 << 63}
+	}
+	return poly128Step(k.l2k128[i], h.y128, m)
+}
+
+// uhashState is UHASH of a message arriving in pieces. It buffers at most one
+// partial NH block and holds no key, so one key serves many states.
+type uhashState struct {
+	nh       [maxIters]uint64 // NH sums of the current chunk
+	chunkLen int              // bytes of the chunk hashed (a multiple of 32)
+	buf      [blockSize]byte  // a partial block waiting for more input
+	bufLen   int
+	l2       [maxIters]l2Hash
+	chunks   uint64 // chunks fed to L2
+}
+
+func (s *uhashState) reset() {
+	*s = uhashState{}
+	for i := range s.l2 {
+		s.l2[i] = newL2Hash()
+	}
+}
+
+// write is L1-HASH, incrementally. A full chunk goes to L2 only when more
+// input arrives, since a message of one chunk skips L2.
+func (s *uhashState) write(k *uhashKey, iters int, data []byte) {
+	for len(data) > 0 {
+		if s.chunkLen == chunkSize {
+			s.closeChunk(k, iters)
+		}
+		if s.bufLen > 0 || len(data) < blockSize {
+			n := copy(s.buf[s.bufLen:], data)
+			s.bufLen += n
+			data = data[n:]
+			if s.bufLen == blockSize {
+				s.hashBlocks(k, iters, s.buf[:])
+				s.bufLen = 0
+			}
+			continue
+		}
+		whole := min(chunkSize-s.chunkLen, len(data)/blockSize*blockSize)
+		s.hashBlocks(k, iters, data[:whole])
+		data = data[whole:]
+	}
+}
+
+func (s *uhashState) hashBlocks(k *uhashKey, iters int, blocks []byte) {
+	nhHash(k, s.chunkLen/blockSize, blocks, &s.nh, iters)
+	s.chunkLen += len(blocks)
+}
+
+// closeChunk hands a full chunk's L1 output, NH + 8192, to L2.
+func (s *uhashState) closeChunk(k *uhashKey, iters int) {
+	for i := 0; i < iters; i++ {
+		s.l2[i].absorb(k, i, s.chunks, s.nh[i]+8*chunkSize)
+		s.nh[i] = 0
+	}
+	s.chunks++
+	s.chunkLen = 0
+}
+
+// sum writes UHASH of everything written to out and resets the state.
+func (s *uhashState) sum(k *uhashKey, iters int, out *[maxIters]uint32) {
+	// The last chunk is zero-padded to a positive multiple of 32 bytes.
+	if s.bufLen > 0 || (s.chunkLen == 0 && s.chunks == 0) {
+		clear(s.buf[s.bufLen:])
+		s.hashBlocks(k, iters, s.buf[:])
+		s.chunkLen -= blockSize - s.bufLen
+	}
+	bitLen := 8 * uint64(s.chunkLen)
+	for i := 0; i < iters; i++ {
+		a := s.nh[i] + bitLen
+		if s.chunks == 0 {
+			out[i] = l3HashShort(&k.l3k1[i], k.l3k2[i], a)
+		} else {
+			s.l2[i].absorb(k, i, s.chunks, a)
+			out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], s.l2[i].finish(k, i, s.chunks+1))
+		}
+	}
+	s.reset()
+}

@@ -1,0 +1,281 @@
+package umac
+
+import (
+	"bytes"
+	"errors"
+	"hash"
+	"math/rand/v2"
+	"sync"
+	"testing"
+)
+
+var testKey = []byte("abcdefghijklmnop")
+
+func mustNew(t testing.TB, tagSize int) *UMAC {
+	t.Helper()
+	u, err := New(testKey, tagSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestBadInputIsATypedError(t *testing.T) {
+	for _, n := range []int{0, 15, 17, 32} {
+		var e KeySizeError
+		if _, err := New(make([]byte, n), 8); !errors.As(err, &e) || int(e) != n {
+			t.Errorf("key of %d bytes: %v", n, err)
+		}
+	}
+	for _, n := range []int{0, 1, 5, 20, -4} {
+		var e TagSizeError
+		if _, err := New(testKey, n); !errors.As(err, &e) || int(e) != n {
+			t.Errorf("tag size %d: %v", n, err)
+		}
+	}
+	u := mustNew(t, 8)
+	dst := []byte("kept")
+	for _, n := range []int{0, 17} {
+		out, err := u.MAC(dst, make([]byte, n), []byte("m"))
+		var e NonceSizeError
+		if !errors.As(err, &e) || int(e) != n || string(out) != "kept" {
+			t.Errorf("nonce of %d bytes: %q %v", n, out, err)
+		}
+		if u.Verify(make([]byte, n), []byte("m"), make([]byte, 8)) {
+			t.Errorf("Verify accepted a nonce of %d bytes", n)
+		}
+	}
+	good, _ := u.MAC(nil, []byte{1}, []byte("m"))
+	if u.Verify([]byte{1}, []byte("m"), good[:7]) || u.Verify([]byte{1}, []byte("m"), append(good, 0)) {
+		t.Error("Verify accepted a tag of the wrong length")
+	}
+	// A bad nonce at Sum keeps the streamed message for a retry.
+	s := u.NewStream()
+	s.Write([]byte("m"))
+	if _, err := s.Sum(nil, nil); err == nil {
+		t.Fatal("Sum accepted an empty nonce")
+	}
+	if again, _ := s.Sum(nil, []byte{1}); !bytes.Equal(again, good) {
+		t.Fatalf("Sum after a refused nonce: %x, want %x", again, good)
+	}
+	// Messages name lengths, never bytes.
+	if got := NonceSizeError(0).Error(); got != "umac: wrong nonce length: expected 1 to 16 bytes, got 0" {
+		t.Errorf("message %q", got)
+	}
+}
+
+// TestUhashNestsAcrossTagSizes: iteration i uses the same key slices
+// whatever the tag length (RFC 4418 section 5.1), and 12- and 16-byte tags
+// use the same pad block, so UMAC-96 is a prefix of UMAC-128 at any nonce.
+func TestUhashNestsAcrossTagSizes(t *testing.T) {
+	u96, u128 := mustNew(t, 12), mustNew(t, 16)
+	for _, n := range []int{0, 1, 31, 32, 33, 1024, 1025, 5000} {
+		msg := bytes.Repeat([]byte{0xa5}, n)
+		a, _ := u96.MAC(nil, []byte("nonce"), msg)
+		b, _ := u128.MAC(nil, []byte("nonce"), msg)
+		if !bytes.Equal(a, b[:12]) {
+			t.Fatalf("len %d: UMAC-96 %x is not a prefix of UMAC-128 %x", n, a, b)
+		}
+	}
+}
+
+func TestMACAppendsWithoutAllocating(t *testing.T) {
+	for _, tagSize := range []int{4, 8, 12, 16} {
+		u := mustNew(t, tagSize)
+		msg := make([]byte, 1500)
+		want, _ := u.MAC(nil, []byte("12345678"), msg)
+		// With exactly the tag's room, and with a whole block's.
+		for _, room := range []int{tagSize, 16} {
+			dst := make([]byte, 3, 3+room)
+			copy(dst, "pre")
+			got, _ := u.MAC(dst, []byte("12345678"), msg)
+			if string(got[:3]) != "pre" || !bytes.Equal(got[3:], want) || &got[0] != &dst[0] {
+				t.Fatalf("UMAC-%d, room %d: %x, want pre||%x in place", 8*tagSize, room, got, want)
+			}
+			allocs := testing.AllocsPerRun(100, func() { u.MAC(dst[:3], []byte("12345678"), msg) })
+			if allocs != 0 {
+				t.Errorf("UMAC-%d, room %d: %v allocations per MAC", 8*tagSize, room, allocs)
+			}
+		}
+		if allocs := testing.AllocsPerRun(100, func() { u.Verify([]byte("12345678"), msg, want) }); allocs != 0 {
+			t.Errorf("UMAC-%d: %v allocations per Verify", 8*tagSize, allocs)
+		}
+	}
+}
+
+// TestManyMessagesOneKeyConcurrently: per-message state must not live in
+// the key object (the Linux vmac bug made only the first tag right), and
+// MAC is safe from many goroutines.
+func TestManyMessagesOneKeyConcurrently(t *testing.T) {
+	// UMAC-32 and -64 share pad blocks between nonces through the
+	// lock-free cache; UMAC-128 does not.
+	for _, tagSize := range []int{4, 8, 16} {
+		manyMessagesOneKeyConcurrently(t, tagSize)
+	}
+}
+
+func manyMessagesOneKeyConcurrently(t *testing.T, tagSize int) {
+	u := mustNew(t, tagSize)
+	msgs := make([][]byte, 300)
+	tags := make([][]byte, len(msgs))
+	for i := range msgs {
+		msgs[i] = bytes.Repeat([]byte{byte(i)}, i*7)
+		nonce := CounterNonce(uint64(i))
+		tags[i], _ = u.MAC(nil, nonce[:], msgs[i])
+	}
+	for i := 0; i < len(msgs); i += 37 {
+		nonce := CounterNonce(uint64(i))
+		if fresh, _ := mustNew(t, tagSize).MAC(nil, nonce[:], msgs[i]); !bytes.Equal(fresh, tags[i]) {
+			t.Fatalf("UMAC-%d message %d: reused key %x, fresh key %x", 8*tagSize, i, tags[i], fresh)
+		}
+	}
+	// Four goroutines, each on its own order of nonces, so that the pad
+	// cache is read and rewritten from all of them at once.
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for round := 0; round < 3; round++ {
+				for k := 0; k < len(msgs); k++ {
+					i := (k*(2*g+1) + g) % len(msgs)
+					nonce := CounterNonce(uint64(i))
+					if got, _ := u.MAC(nil, nonce[:], msgs[i]); !bytes.Equal(got, tags[i]) {
+						errs <- "concurrent MAC differs"
+						return
+					}
+					if !u.Verify(nonce[:], msgs[i], tags[i]) {
+						errs <- "concurrent Verify refused"
+						return
+					}
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatalf("UMAC-%d: %s", 8*tagSize, e)
+	}
+}
+
+// TestPadCacheOverCounterAndOtherNonces: the pads a Stream, a Sequenced and
+// an SSHHash take from their cache equal those MAC computes afresh, for
+// counter runs, repeats, jumps back and random nonces.
+func TestPadCacheOverCounterAndOtherNonces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var nonces []uint64
+	for i := uint64(0); i < 40; i++ {
+		nonces = append(nonces, i)
+	}
+	nonces = append(nonces, 7, 7, 3, 1<<40, 1<<40+1, ^uint64(0), 0)
+	for i := 0; i < 40; i++ {
+		nonces = append(nonces, rng.Uint64())
+	}
+	for _, tagSize := range []int{4, 8, 12, 16} {
+		u := mustNew(t, tagSize)
+		s := u.NewStream()
+		for i, n := range nonces {
+			msg := bytes.Repeat([]byte{byte(i)}, i*13)
+			nonce := CounterNonce(n)
+			want, _ := u.MAC(nil, nonce[:], msg)
+			s.Write(msg)
+			if got, _ := s.Sum(nil, nonce[:]); !bytes.Equal(got, want) {
+				t.Fatalf("UMAC-%d nonce %d: stream %x, MAC %x", 8*tagSize, n, got, want)
+			}
+		}
+	}
+}
+
+func TestSequencedCountsAndRefusesAtItsLimit(t *testing.T) {
+	for _, tagSize := range []int{4, 8, 12, 16} {
+		u := mustNew(t, tagSize)
+		s, err := NewSequencedFrom(testKey, tagSize, 5, 105)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := uint64(5); i < 105; i++ {
+			msg := bytes.Repeat([]byte{byte(i)}, int(i*37%2100))
+			var n uint64
+			var tag []byte
+			if i%2 == 0 {
+				n, tag, err = s.MAC(nil, msg)
+			} else { // streamed
+				s.Write(msg[:len(msg)/2])
+				s.Write(msg[len(msg)/2:])
+				n, tag, err = s.Sum(nil)
+			}
+			nonce := CounterNonce(i)
+			if err != nil || n != i || !u.Verify(nonce[:], msg, tag) {
+				t.Fatalf("UMAC-%d message %d: nonce %d, %v, tag not verified", 8*tagSize, i, n, err)
+			}
+		}
+		if s.Remaining() != 0 || s.Next() != 105 {
+			t.Fatalf("remaining %d next %d", s.Remaining(), s.Next())
+		}
+		for k := 0; k < 2; k++ {
+			if _, out, err := s.MAC([]byte("x"), []byte("m")); err != ErrNonceExhausted || string(out) != "x" {
+				t.Fatalf("at the limit: %q %v", out, err)
+			}
+		}
+		// A streamed message is refused at the limit too.
+		s.Write([]byte("kept"))
+		if _, _, err := s.Sum(nil); err != ErrNonceExhausted {
+			t.Fatalf("Sum at the limit: %v", err)
+		}
+		more, _ := NewSequencedFrom(testKey, tagSize, 104, 106)
+		more.Write([]byte("kept"))
+		n, tag, _ := more.Sum(nil)
+		nonce := CounterNonce(n)
+		if n != 104 || !u.Verify(nonce[:], []byte("kept"), tag) {
+			t.Fatalf("UMAC-%d: streamed tag under nonce %d not verified", 8*tagSize, n)
+		}
+	}
+	// The RFC 4418 "abc" vector through a counter starting at the nonce
+	// "bcdefghi" read as a number.
+	first := uint64(0x6263646566676869)
+	s, _ := NewSequencedFrom(testKey, 8, first, ^uint64(0))
+	if n, tag, _ := s.MAC(nil, []byte("abc")); n != first || string(tag) != "\xd4\xd7\xb9\xf6\xbd\x4f\xbf\xcf" {
+		t.Fatalf("abc: nonce %x tag %x", n, tag)
+	}
+}
+
+// TestSSHHashTakesTheSequenceNumberAsNonce drives the adapter as
+// golang.org/x/crypto/ssh does: Reset, the 4-byte number, then the packet
+// in pieces, Sum into a reused buffer.
+func TestSSHHashTakesTheSequenceNumberAsNonce(t *testing.T) {
+	for _, tagSize := range []int{8, 16} {
+		u := mustNew(t, tagSize)
+		h, err := NewSSH(testKey, tagSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var _ hash.Hash = h
+		if h.Size() != tagSize || h.BlockSize() != 32 {
+			t.Fatalf("Size %d BlockSize %d", h.Size(), h.BlockSize())
+		}
+		out := make([]byte, 0, tagSize)
+		for seq := uint32(0); seq < 300; seq++ {
+			packet := bytes.Repeat([]byte{byte(seq)}, int(seq*29%3000))
+			h.Reset()
+			h.Write([]byte{byte(seq >> 24), byte(seq >> 16)})
+			h.Write([]byte{byte(seq >> 8), byte(seq), 0}[:2])
+			h.Write(packet[:len(packet)/2])
+			h.Write(packet[len(packet)/2:])
+			out = h.Sum(out[:0])
+			nonce := CounterNonce(uint64(seq))
+			want, _ := u.MAC(nil, nonce[:], packet)
+			if !bytes.Equal(out, want) {
+				t.Fatalf("UMAC-%d packet %d: %x, want %x", 8*tagSize, seq, out, want)
+			}
+			// Sum leaves the state alone.
+			if again := h.Sum(nil); !bytes.Equal(again, want) {
+				t.Fatalf("second Sum %x, want %x", again, want)
+			}
+		}
+	}
+	if _, err := NewSSH(testKey[:15], 8); err == nil {
+		t.Fatal("NewSSH accepted a 15-byte key")
+	}
+}
