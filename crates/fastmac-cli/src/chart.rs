@@ -148,6 +148,14 @@ impl Panel {
             );
             placed.push(Rect { x: px + 4.0, y: PLOT_TOP, w: text_width(label), h: LABEL_H });
         }
+        // Every marker is an obstacle for every label.
+        for series in &self.series {
+            let r = if series.style == Style::Rings { 8.0 } else { 5.0 };
+            placed.extend(series.points.iter().filter(|p| p.2.is_some()).map(|p| {
+                let (px, py) = (x_map.at(p.0), y_map.at(p.1));
+                Rect { x: px - r, y: py - r, w: 2.0 * r, h: 2.0 * r }
+            }));
+        }
         let ends = self.end_labels(&y_map);
         for (i, series) in self.series.iter().enumerate() {
             let colour = PALETTE[i % PALETTE.len()];
@@ -313,8 +321,10 @@ impl Rect {
     }
 }
 
+/// Width of a label in the 10 to 12 px sans-serif of the charts, with a
+/// little to spare.
 fn text_width(label: &str) -> f64 {
-    5.6 * label.chars().count() as f64
+    6.2 * label.chars().count() as f64
 }
 
 /// A spot for a point's label that overlaps no label already placed: beside
@@ -323,7 +333,7 @@ fn text_width(label: &str) -> f64 {
 fn place_label(px: f64, py: f64, label: &str, placed: &[Rect]) -> Rect {
     let (w, h) = (text_width(label), LABEL_H);
     let inside = |r: &Rect| r.x >= LEFT + 2.0 && r.x + r.w <= RIGHT + 12.0 && r.y >= PLOT_TOP - 12.0 && r.y + r.h <= PLOT_BOTTOM;
-    let near = [(7.0, -14.0), (7.0, 2.0), (-w - 7.0, -14.0), (-w - 7.0, 2.0), (-w / 2.0, -22.0), (-w / 2.0, 10.0)];
+    let near = [(9.0, -6.0), (9.0, -16.0), (9.0, 4.0), (-w - 9.0, -6.0), (-w / 2.0, -22.0), (-w / 2.0, 10.0)];
     let rings = (1..=6).flat_map(|ring| {
         let step = 16.0 * ring as f64;
         [(8.0, -step), (8.0, step), (-w - 8.0, -step), (-w - 8.0, step), (8.0 + step, -6.0), (-w - 8.0 - step, -6.0)]

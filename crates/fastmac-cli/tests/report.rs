@@ -31,7 +31,7 @@ const COMPARATORS: &[(&str, &str)] = &[
     ("umac-96", "nettle"),
     ("umac-128", "nettle"),
     ("poly1305", "rustcrypto"),
-    ("hmac-sha256", "rustcrypto"),
+    ("hmac-sha2-256", "rustcrypto"),
     ("read-limit", "read-limit"),
 ];
 const COMPARATOR_SIZES: &[usize] = &[32, 512, 1024, 1500, 4096, 65536];
