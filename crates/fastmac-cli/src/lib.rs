@@ -246,7 +246,7 @@ pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
     let info = alg.info();
     let nonce = match &args.nonce {
         Some(_) if info.max_nonce_len == 0 => {
-            return Err(CliError::Usage(format!("{} takes no nonce (HMAC has none): drop --nonce", info.name)));
+            return Err(CliError::Usage(format!("wrong nonce length: {} takes no nonce (HMAC has none); drop --nonce", info.name)));
         }
         Some(text) => unhex("nonce", text)?,
         None if info.max_nonce_len == 0 => Vec::new(),
