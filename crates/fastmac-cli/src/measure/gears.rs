@@ -3,7 +3,7 @@
 //! strength at once), and the receiver's check at each level and each
 //! sample rate.
 
-use fastmac::gears::wire::group_nonce;
+use fastmac::gears::wire::{HEADER_LEN, group_nonce};
 use fastmac::gears::{EpochKeys, Level, NonceMode, SampleRate, SessionSecret};
 
 use super::{Imp, Subject};
@@ -23,9 +23,6 @@ const LEVELS: &[(&str, Level)] = &[
 /// Partial MACs S-L, by row name.
 const SAMPLES: &[(&str, SampleRate)] =
     &[("gear-s-8", SampleRate::L8), ("gear-s-64", SampleRate::L64), ("gear-s-512", SampleRate::L512)];
-
-/// Bytes of the datagram that are header (always covered by S-L tags).
-const HEADER_LEN: usize = 20;
 
 /// Every gear subject's name, sender first.
 pub const GEAR_NAMES: &[&str] = &[
@@ -95,6 +92,7 @@ pub fn subject(name: &'static str) -> Result<Subject, String> {
             let hmac = level.checks_hmac().then_some(&hmac[..]);
             u8::from(keys.verify_level(&mut pads, level, &nonce, msg, &field, hmac).is_ok())
         } else if let Some(rate) = rate {
+            // The header is always covered by S-L tags.
             let (header, payload) = msg.split_at(HEADER_LEN.min(msg.len()));
             u8::from(keys.verify_sample(rate, &nonce, header, payload, &[0u8; 8]).is_ok())
         } else {

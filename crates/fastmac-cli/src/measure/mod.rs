@@ -17,30 +17,31 @@ mod read_limit;
 pub mod subjects;
 pub mod timing;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 pub use clock::Clock;
 pub use gears::GEAR_NAMES;
 pub use subjects::{Subject, registry};
 
 /// Who implements a measured algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Imp {
     /// fastmac on one core.
-    #[serde(rename = "fastmac")]
     Fastmac,
     /// fastmac with the library's multi-core path (inputs of 1 MiB and more).
-    #[serde(rename = "fastmac-parallel")]
     FastmacParallel,
     /// GNU Nettle's UMAC, loaded at run time.
-    #[serde(rename = "nettle")]
     Nettle,
     /// RustCrypto's crates (Poly1305, HMAC-SHA2-256).
-    #[serde(rename = "rustcrypto")]
     RustCrypto,
     /// The vectorized pure read pass: the floor no MAC can beat.
-    #[serde(rename = "read-limit")]
     ReadLimit,
+}
+
+impl Serialize for Imp {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 impl Imp {

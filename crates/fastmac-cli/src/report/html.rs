@@ -17,7 +17,6 @@ figure{margin:1em 0}svg.chart{max-width:100%;height:auto;border:1px solid #ddd}"
 
 /// The page: machine first, then each table followed by its chart.
 pub fn page(results: &Results, tables: &[Table], charts: &[(&str, Chart)]) -> String {
-    let machine = &results.machine;
     let mut html = String::new();
     let _ = write!(
         html,
@@ -25,16 +24,7 @@ pub fn page(results: &Results, tables: &[Table], charts: &[(&str, Chart)]) -> St
     );
     html.push_str("<h1>fastmac bench: the source papers' tables on this machine</h1>\n");
     html.push_str("<dl class=\"machine\">");
-    let clock = machine.core_clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
-    for (key, value) in [
-        ("CPU", format!("{} ({} logical CPUs)", machine.cpu, machine.logical_cpus)),
-        ("backend", machine.fastmac_backend.to_owned()),
-        ("clock", format!("{clock}; {}", machine.clock_method)),
-        ("timer", machine.timer.to_owned()),
-        ("GNU Nettle", machine.nettle.clone()),
-        ("measured", machine.date.clone()),
-        ("run", results.run.clone()),
-    ] {
+    for (key, value) in results.header() {
         let _ = write!(html, "<dt>{key}</dt><dd>{}</dd>", escape(&value));
     }
     html.push_str("</dl>\n<p>Blue rows are other implementations measured in the same run; amber rows are figures only the paper printed. Every chart is also in this folder as its own .svg, and every measurement in results.json.</p>\n");

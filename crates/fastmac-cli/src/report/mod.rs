@@ -34,7 +34,7 @@ pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
     writable_dir(out)?;
     // A bad FASTMAC_BACKEND is reported, not silently ignored.
     fastmac::umac::Backend::from_env()?;
-    let (budget, mode) = if quick { (Budget::QUICK, "--quick") } else { (Budget::DEFAULT, "default") };
+    let (budget, mode) = if quick { (MEASURING_QUICK, "--quick") } else { (MEASURING, "default") };
     let started = std::time::Instant::now();
     let results = measure(budget, mode).map_err(CliError::Usage)?;
     let report = Report::new(results);
@@ -48,20 +48,12 @@ pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The time a whole run may take: 90 s (15 s with `--quick`), less what key
-/// setup, clock calibration and writing the folder cost.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Budget {
-    /// Time spent measuring, shared by every job.
-    pub measuring: Duration,
-}
-
-impl Budget {
-    /// `fastmac bench`: at most 90 s.
-    pub const DEFAULT: Budget = Budget { measuring: Duration::from_secs(72) };
-    /// `fastmac bench --quick`: at most 15 s.
-    pub const QUICK: Budget = Budget { measuring: Duration::from_secs(9) };
-}
+/// Measuring time of a whole run, shared by every job: `fastmac bench`
+/// takes at most 90 s and `--quick` at most 15 s, less what key setup,
+/// clock calibration and writing the folder cost.
+const MEASURING: Duration = Duration::from_secs(72);
+/// The measuring time of `--quick`.
+const MEASURING_QUICK: Duration = Duration::from_secs(9);
 
 /// The subjects of every job, each measured only at its jobs' sizes, and
 /// the jobs that cannot be measured here (no subject in this build, Nettle
@@ -93,14 +85,14 @@ fn prepare(jobs: &[Job], registry: &[Entry]) -> (Vec<Subject>, Vec<Missing>) {
 }
 
 /// Runs every job of the seven tables within `budget`, with a progress bar.
-fn measure(budget: Budget, mode: &str) -> Result<Results, String> {
+fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
     let jobs = plan::jobs(crate::measure::GEAR_NAMES);
     let (mut subjects, missing) = prepare(&jobs, &crate::measure::registry());
     let mut sizes: Vec<usize> = jobs.iter().map(|j| j.size).collect();
     sizes.sort_unstable();
     sizes.dedup();
     let measured = jobs.len() - missing.len();
-    let per_job = budget.measuring / measured.max(1) as u32;
+    let per_job = budget / measured.max(1) as u32;
     let notes = missing.iter().map(|m| format!("{} ({}) at {} B not measured: {}", m.job.alg, m.job.imp.name(), m.job.size, m.reason)).collect();
     let mut progress = Progress::new(sizes.len());
     let run = crate::measure::run(&mut subjects, &sizes, per_job, notes, |size, count| {
@@ -110,7 +102,7 @@ fn measure(budget: Budget, mode: &str) -> Result<Results, String> {
     let summary = format!(
         "{mode}: {} measurements in {:.0} s of measuring time, medians of interleaved loops",
         run.results.len(),
-        budget.measuring.as_secs_f64()
+        budget.as_secs_f64()
     );
     Ok(Results::new(run.machine, run.results, missing, summary))
 }
@@ -148,7 +140,7 @@ impl Report {
 
     /// What the terminal shows.
     pub fn to_text(&self) -> String {
-        let mut out = text::machine(&self.results.machine, &self.results.run);
+        let mut out = text::machine(&self.results);
         for table in &self.tables {
             out.push_str(&text::table(table));
         }

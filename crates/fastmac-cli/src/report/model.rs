@@ -52,6 +52,23 @@ impl Results {
     }
 }
 
+impl Results {
+    /// The machine and the run, as (name, value) lines for every page.
+    pub fn header(&self) -> Vec<(&'static str, String)> {
+        let m = &self.machine;
+        let clock = m.core_clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
+        vec![
+            ("CPU", format!("{} ({} logical CPUs)", m.cpu, m.logical_cpus)),
+            ("backend", m.fastmac_backend.to_owned()),
+            ("clock", format!("{clock}; {}", m.clock_method)),
+            ("timer", m.timer.to_owned()),
+            ("GNU Nettle", m.nettle.clone()),
+            ("measured", m.date.clone()),
+            ("run", self.run.clone()),
+        ]
+    }
+}
+
 /// How a table row should look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowKind {

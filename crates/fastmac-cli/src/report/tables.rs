@@ -38,13 +38,6 @@ pub fn display(alg: &str, imp: Imp) -> String {
     }
 }
 
-/// The comparator rows a table of fastmac rows ends with, so every table
-/// shows how far fastmac stands from the best other implementation and
-/// from the read limit.
-fn comparator_rows() -> impl Iterator<Item = (&'static str, Imp)> {
-    plan::COMPARATORS.iter().copied()
-}
-
 fn kind(imp: Imp) -> RowKind {
     if imp == Imp::Fastmac { RowKind::Fastmac } else { RowKind::Comparator }
 }
@@ -81,7 +74,7 @@ pub fn openssh(results: &Results) -> Table {
     let sha1 = |size| results.get("hmac-sha1", Imp::Fastmac, size).map(|r| r.ns_per_msg);
     let mut rows = Vec::new();
     let mut listed: Vec<(&str, Imp)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Imp::Fastmac)).collect();
-    listed.extend(comparator_rows());
+    listed.extend(plan::COMPARATORS.iter().copied());
     for &(alg, imp) in &listed {
         let row = |size| results.get(alg, imp, size);
         let speedup = |size| Some(sha1(size)? / row(size)?.ns_per_msg);
@@ -218,7 +211,7 @@ fn acsa_algs(results: &Results) -> Vec<(String, Imp)> {
 pub fn acsa(results: &Results) -> Table {
     let [small, large] = [plan::ACSA_SIZES[0], plan::ACSA_SIZES[1]];
     let mut listed = acsa_algs(results);
-    listed.extend(comparator_rows().map(|(a, i)| (a.to_owned(), i)));
+    listed.extend(plan::COMPARATORS.iter().copied().map(|(a, i)| (a.to_owned(), i)));
     let mut rows = Vec::new();
     for (alg, imp) in &listed {
         let cpb = |size| results.get(alg, *imp, size).and_then(|r| r.cycles_per_byte);
@@ -381,7 +374,7 @@ pub fn badger_chart(results: &Results) -> Chart {
 pub fn go(results: &Results) -> Table {
     let [small, large] = [plan::GO_SIZES[0], plan::GO_SIZES[1]];
     let mut listed: Vec<(&str, Imp)> = plan::GO_ALGS.iter().map(|&a| (a, Imp::Fastmac)).collect();
-    listed.extend(comparator_rows());
+    listed.extend(plan::COMPARATORS.iter().copied());
     let mb_per_s = |row: Option<&Row>| row.map(|r| r.size as f64 / r.ns_per_msg * 1000.0);
     let rows = listed
         .iter()

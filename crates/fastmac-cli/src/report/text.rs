@@ -2,19 +2,14 @@
 
 use std::fmt::Write;
 
-use super::model::{Machine, Table};
+use super::model::{Results, Table};
 
 /// The machine header printed before the tables.
-pub fn machine(machine: &Machine, run: &str) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "fastmac bench: the source papers' tables on this machine");
-    let _ = writeln!(out, "  CPU:     {} ({} logical CPUs)", machine.cpu, machine.logical_cpus);
-    let _ = writeln!(out, "  backend: {}", machine.fastmac_backend);
-    let clock = machine.core_clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
-    let _ = writeln!(out, "  clock:   {clock}; {}; timer: {}", machine.clock_method, machine.timer);
-    let _ = writeln!(out, "  Nettle:  {}", machine.nettle);
-    let _ = writeln!(out, "  date:    {}", machine.date);
-    let _ = writeln!(out, "  run:     {run}");
+pub fn machine(results: &Results) -> String {
+    let mut out = "fastmac bench: the source papers' tables on this machine\n".to_owned();
+    for (key, value) in results.header() {
+        let _ = writeln!(out, "  {:<11} {value}", format!("{key}:"));
+    }
     out
 }
 
