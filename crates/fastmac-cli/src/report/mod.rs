@@ -93,7 +93,9 @@ fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
     sizes.dedup();
     let measured = jobs.len() - missing.len();
     let per_job = budget / measured.max(1) as u32;
-    let notes = missing.iter().map(|m| format!("{} ({}) at {} B not measured: {}", m.job.alg, m.job.imp.name(), m.job.size, m.reason)).collect();
+    let mut notes: Vec<String> =
+        missing.iter().map(|m| format!("{} ({}) not measured: {}", m.job.alg, m.job.imp.name(), m.reason)).collect();
+    notes.dedup();
     let mut progress = Progress::new(sizes.len());
     let run = crate::measure::run(&mut subjects, &sizes, per_job, notes, |size, count| {
         progress.step(&format!("{count} MACs at {size} B"));
