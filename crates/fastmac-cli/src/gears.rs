@@ -13,7 +13,8 @@ use fastmac::gears::{
     SessionSecret,
 };
 
-use crate::input::{CliError, unhex};
+use crate::input::{CliError, unhex, writable_file};
+use crate::out::outln;
 
 #[derive(Subcommand)]
 pub enum GearsCommand {
@@ -158,12 +159,15 @@ pub fn run(command: GearsCommand) -> Result<(), CliError> {
 }
 
 fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
+    if let Some(path) = &svg {
+        writable_file(path)?;
+    }
     let cal = calibrate(round);
-    println!("gear        tag B  strength                                            default                   ns@64  ns@576 ns@1500 ns@9000  model (ns)");
+    outln!("gear        tag B  strength                                            default                   ns@64  ns@576 ns@1500 ns@9000  model (ns)")?;
     for c in &cal {
         let info = c.gear.info();
         let ns: Vec<String> = c.verify_ns.iter().map(|v| format!("{v:>7.0}")).collect();
-        println!(
+        outln!(
             "{:<11} {:>5}  {:<51} {:<24} {}  {:.0} + {:.3}*len",
             info.name,
             info.tag_bytes,
@@ -172,10 +176,10 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
             ns.join(" "),
             c.model.a_ns,
             c.model.b_ns_per_byte
-        );
+        )?;
     }
     let r = measure_ratios(1500, round);
-    println!(
+    outln!(
         "at 1500 B: 16-byte field {:.0} ns vs UMAC-128 alone {:.0} ns (ratio {:.3}); verify depth 1 {:.0} ns vs depth 4 {:.0} ns (ratio {:.3})",
         r.field_ns,
         r.umac128_ns,
@@ -183,10 +187,10 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
         r.depth1_ns,
         r.depth4_ns,
         r.depth1_ns / r.depth4_ns
-    );
+    )?;
     if let Some(path) = svg {
         std::fs::write(&path, chart(&cal)).map_err(|source| CliError::Io { what: path.display().to_string(), source })?;
-        println!("chart written to {}", path.display());
+        outln!("chart written to {}", path.display())?;
     }
     Ok(())
 }
@@ -324,12 +328,12 @@ fn send(args: SendArgs) -> Result<(), CliError> {
         }
         sent += 1;
     }
-    println!(
+    outln!(
         "sent={sent} to {} receiver(s) in {:.2} s, final epoch {}",
         targets.len(),
         start.elapsed().as_secs_f64(),
         sender.epoch()
-    );
+    )?;
     Ok(())
 }
 
@@ -364,7 +368,7 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     let mut last_packet = Instant::now();
     let mut depth_changes = Vec::new();
     let mut depth = receiver.policy().depth;
-    println!("listening on {addr}: budget {} core(s), cost scale {}, floor {floor}, ceiling {ceiling}", args.budget, args.cost_scale);
+    outln!("listening on {addr}: budget {} core(s), cost scale {}, floor {floor}, ceiling {ceiling}", args.budget, args.cost_scale)?;
     loop {
         let now = start.elapsed();
         match socket.recv(&mut buf) {
@@ -390,9 +394,9 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
         }
     }
     let c = receiver.counters();
-    println!("{c}");
-    println!("final depth {}, epoch {}, depth changes: [{}]", receiver.policy().depth, receiver.epoch(), depth_changes.join(" "));
-    println!("conservation received = delivered + dropped_overload + rejected_*: {}", if c.conserved() { "holds" } else { "BROKEN" });
+    outln!("{c}")?;
+    outln!("final depth {}, epoch {}, depth changes: [{}]", receiver.policy().depth, receiver.epoch(), depth_changes.join(" "))?;
+    outln!("conservation received = delivered + dropped_overload + rejected_*: {}", if c.conserved() { "holds" } else { "BROKEN" })?;
     Ok(())
 }
 
@@ -472,6 +476,6 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
     }
     let total: u64 = injected.iter().sum();
     let detail: Vec<String> = ATTACKS.iter().zip(injected).map(|(a, n)| format!("{a}:{n}")).collect();
-    println!("forwarded={forwarded} injected={total} [{}]", detail.join(" "));
+    outln!("forwarded={forwarded} injected={total} [{}]", detail.join(" "))?;
     Ok(())
 }

@@ -36,6 +36,9 @@ pub enum CliError {
     /// A bad combination or value of options (e.g. an SSH name without
     /// `--seq`).
     Usage(String),
+    /// Stdout was closed by its reader (`| head -1`): the command ends
+    /// quietly.
+    StdoutClosed,
 }
 
 impl fmt::Display for CliError {
@@ -46,6 +49,7 @@ impl fmt::Display for CliError {
             CliError::Io { what, source } => write!(f, "cannot read {what}: {source}"),
             CliError::Write { what, source } => write!(f, "cannot write {what}: {source}"),
             CliError::Usage(message) => f.write_str(message),
+            CliError::StdoutClosed => f.write_str("stdout closed"),
         }
     }
 }
@@ -131,4 +135,27 @@ pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result
             return Ok(());
         }
     }
+}
+
+/// Fails at once, before a long measurement, if `path` cannot be created
+/// or written (a missing directory, no permission). The file is left
+/// empty, to be written at the end.
+pub fn writable_file(path: &Path) -> Result<(), CliError> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map(drop)
+        .map_err(|source| CliError::Write { what: path.display().to_string(), source })
+}
+
+/// Fails at once, before a long measurement, if `dir` cannot be created or
+/// a file cannot be written in it.
+pub fn writable_dir(dir: &Path) -> Result<(), CliError> {
+    let failed = |source| CliError::Write { what: dir.display().to_string(), source };
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    let probe = dir.join(format!(".fastmac-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(failed)?;
+    std::fs::remove_file(&probe).map_err(failed)
 }

@@ -9,8 +9,11 @@
 //! checks ([`keyed`]).
 
 mod bench;
+mod chart;
 mod gears;
 pub mod input;
+mod measure;
+mod out;
 mod report;
 
 use std::process::ExitCode;
@@ -21,6 +24,7 @@ use fastmac::{Algorithm, DynMac, Error};
 use zeroize::Zeroizing;
 
 use input::{CliError, read_key, stream_into, unhex};
+use out::outln;
 
 /// The command line (`Cli::try_parse_from`).
 #[derive(Parser)]
@@ -49,8 +53,8 @@ pub enum Command {
     List,
     /// Measure. With no options: the source papers' tables and charts on
     /// this machine (printed, and written as a report folder). With --algs,
-    /// --sizes, --seconds or --json: fastmac against Nettle, HMAC-SHA256,
-    /// Poly1305 and the read limit.
+    /// --sizes, --seconds or --json: fastmac against Nettle, RustCrypto's
+    /// HMAC-SHA2-256 and Poly1305, and the read limit.
     Bench(bench::BenchArgs),
     /// Adaptive gears: the gear table and the UDP demonstration on 127.0.0.1.
     #[command(subcommand)]
@@ -90,13 +94,14 @@ enum Outcome {
 /// maps the outcome to the exit status.
 pub fn main() -> ExitCode {
     match run(Cli::parse()) {
-        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        // A reader that stopped reading (`| head -1`) is not an error.
+        Ok(Outcome::Done) | Err(CliError::StdoutClosed) => ExitCode::SUCCESS,
         Ok(Outcome::TagMismatch) => {
-            eprintln!("fastmac: tag does not verify");
+            out::warn("fastmac: tag does not verify");
             ExitCode::from(1)
         }
         Err(err) => {
-            eprintln!("fastmac: error: {err}");
+            out::warn(&format!("fastmac: error: {err}"));
             ExitCode::from(2)
         }
     }
@@ -121,7 +126,7 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
                     stream.finish().to_vec()
                 }
             };
-            println!("{}", hex::encode(tag));
+            outln!("{}", hex::encode(tag))?;
             Ok(Outcome::Done)
         }
         Command::Verify { mac: args, tag } => {
@@ -147,6 +152,10 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
                 Err(err) => Err(err.into()),
             }
         }
+        Command::Bench(args) if args.wants_report() => {
+            report::run(args.quick, &args.out)?;
+            Ok(Outcome::Done)
+        }
         Command::Bench(args) => {
             bench::run(&args)?;
             Ok(Outcome::Done)
@@ -156,14 +165,14 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
             Ok(Outcome::Done)
         }
         Command::List => {
-            list();
+            list()?;
             Ok(Outcome::Done)
         }
     }
 }
 
-fn list() {
-    println!("{:<14} {:>9} {:>11} {:>9}  forgery bound", "algorithm", "key (B)", "nonce (B)", "tag (B)");
+fn list() -> Result<(), CliError> {
+    outln!("{:<14} {:>9} {:>11} {:>9}  forgery bound", "algorithm", "key (B)", "nonce (B)", "tag (B)")?;
     for alg in Algorithm::ALL {
         let info = alg.info();
         let nonce = if info.min_nonce_len == info.max_nonce_len {
@@ -171,18 +180,19 @@ fn list() {
         } else {
             format!("{}-{}", info.min_nonce_len, info.max_nonce_len)
         };
-        println!(
+        outln!(
             "{:<14} {:>9} {:>11} {:>9}  2^{} per attempt ({})",
             info.name, info.key_len, nonce, info.tag_len, info.forgery_bound_log2, info.bound_source
-        );
+        )?;
     }
-    println!();
-    println!("SSH MACs, as OpenSSH computes them (use --seq N in place of --nonce):");
-    println!("{:<31} {:>9} {:>9}  input", "ssh name", "key (B)", "tag (B)");
+    outln!()?;
+    outln!("SSH MACs, as OpenSSH computes them (use --seq N in place of --nonce):")?;
+    outln!("{:<31} {:>9} {:>9}  input", "ssh name", "key (B)", "tag (B)")?;
     for alg in ssh::ALGORITHMS {
         let input = if alg.etm { "uint32 length || ciphertext (etm)" } else { "packet" };
-        println!("{:<31} {:>9} {:>9}  {input}", alg.name, alg.key_len, alg.tag_len);
+        outln!("{:<31} {:>9} {:>9}  {input}", alg.name, alg.key_len, alg.tag_len)?;
     }
+    Ok(())
 }
 
 /// A keyed MAC ready to stream the input: nonce-based, or an SSH MAC with
@@ -218,7 +228,10 @@ impl Keyed {
 /// input is read.
 pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
     if let Some(seq) = args.seq {
-        let alg = SshAlgorithm::from_name(&args.alg)?;
+        let alg = SshAlgorithm::from_name(&args.alg).map_err(|err| {
+            let known: Vec<&str> = ssh::ALGORITHMS.iter().map(|a| a.name).collect();
+            CliError::Usage(format!("{err} (known SSH MACs: {})", known.join(", ")))
+        })?;
         let key = read_key(args.key.as_deref(), args.key_file.as_deref(), alg.key_len)?;
         return Ok(Keyed::Ssh { mac: SshMac::new(alg.name, &key)?, seq });
     }
@@ -226,11 +239,15 @@ pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
         if SshAlgorithm::from_name(&args.alg).is_ok() {
             CliError::Usage(format!("{:?} is an SSH MAC: give the packet sequence number with --seq N", args.alg))
         } else {
-            err.into()
+            let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.info().name).collect();
+            CliError::Usage(format!("{err} (known: {}; see `fastmac list`)", known.join(", ")))
         }
     })?;
     let info = alg.info();
     let nonce = match &args.nonce {
+        Some(_) if info.max_nonce_len == 0 => {
+            return Err(CliError::Usage(format!("wrong nonce length: {} takes no nonce (HMAC has none); drop --nonce", info.name)));
+        }
         Some(text) => unhex("nonce", text)?,
         None if info.max_nonce_len == 0 => Vec::new(),
         None => return Err(CliError::Usage(format!("{} needs a nonce: --nonce HEX", info.name))),

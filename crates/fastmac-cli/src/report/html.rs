@@ -3,8 +3,9 @@
 
 use std::fmt::Write;
 
-use super::chart::{Chart, escape};
-use super::model::{Machine, RowKind, Table};
+use super::model::{Results, RowKind, Table};
+use super::paper;
+use crate::chart::{Chart, escape};
 
 const STYLE: &str = "body{font-family:sans-serif;margin:2em auto;max-width:1000px;color:#222}\
 table{border-collapse:collapse;margin:.5em 0;font-size:14px}\
@@ -15,7 +16,7 @@ dl.machine{display:grid;grid-template-columns:max-content auto;gap:2px 12px}dt{f
 figure{margin:1em 0}svg.chart{max-width:100%;height:auto;border:1px solid #ddd}";
 
 /// The page: machine first, then each table followed by its chart.
-pub fn page(machine: &Machine, tables: &[Table], charts: &[(&str, Chart)]) -> String {
+pub fn page(results: &Results, tables: &[Table], charts: &[(&str, Chart)]) -> String {
     let mut html = String::new();
     let _ = write!(
         html,
@@ -23,15 +24,7 @@ pub fn page(machine: &Machine, tables: &[Table], charts: &[(&str, Chart)]) -> St
     );
     html.push_str("<h1>fastmac bench: the source papers' tables on this machine</h1>\n");
     html.push_str("<dl class=\"machine\">");
-    let clock = machine.clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
-    for (key, value) in [
-        ("CPU", format!("{} ({} logical CPUs)", machine.cpu, machine.cpus)),
-        ("backend", machine.backend.clone()),
-        ("clock", format!("{clock}; {}", machine.clock_method)),
-        ("GNU Nettle", machine.nettle.clone()),
-        ("measured", machine.date.clone()),
-        ("run", machine.run.clone()),
-    ] {
+    for (key, value) in results.header() {
         let _ = write!(html, "<dt>{key}</dt><dd>{}</dd>", escape(&value));
     }
     html.push_str("</dl>\n<p>Blue rows are other implementations measured in the same run; amber rows are figures only the paper printed. Every chart is also in this folder as its own .svg, and every measurement in results.json.</p>\n");
@@ -41,6 +34,11 @@ pub fn page(machine: &Machine, tables: &[Table], charts: &[(&str, Chart)]) -> St
             let _ = writeln!(html, "<figure id=\"figure-{}\">{}</figure>", chart.id, chart.to_svg());
         }
     }
+    html.push_str("<section id=\"sources\"><h2>Sources</h2><ul>");
+    for source in paper::SOURCES {
+        let _ = write!(html, "<li>{}</li>", escape(&source.cite()));
+    }
+    html.push_str("</ul><p class=\"notes\">Each chart shows this machine's measurements only; the papers' printed figures are in the tables' paper columns.</p></section>\n");
     html.push_str("</body></html>\n");
     html
 }

@@ -1,37 +1,31 @@
-//! results.json: the schema of `fastmac bench --json` (`machine`, and one
-//! `results` row per measurement), plus `missing`: the jobs not run and why.
+//! results.json: the run as `fastmac bench --json` prints it (`machine`,
+//! one `results` row per measurement), plus `missing` (the jobs not run and
+//! why), the report's parameters and Badger's table 1.
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use super::model::Results;
+use super::model::{Machine, Missing, Results, Row};
 use super::tables::BadgerCosts;
+
+#[derive(Serialize)]
+struct File<'a> {
+    machine: &'a Machine,
+    report: &'a str,
+    results: &'a [Row],
+    missing: &'a [Missing],
+    badger_table1: Option<&'a BadgerCosts>,
+}
 
 /// The whole run as pretty-printed JSON.
 pub fn results(results: &Results, badger: Option<&BadgerCosts>) -> String {
-    let m = &results.machine;
-    let mut machine = m.json.clone();
-    if let Value::Object(fields) = &mut machine {
-        fields.insert("date".into(), json!(m.date));
-        fields.insert("report".into(), json!(m.run));
-    }
-    let rows: Vec<Value> = results.rows.iter().map(|r| r.json.clone()).collect();
-    let missing: Vec<Value> = results
-        .missing
-        .iter()
-        .map(|x| json!({"alg": x.job.alg, "impl": x.job.imp.name(), "size": x.job.size, "reason": x.reason}))
-        .collect();
-    let doc = json!({
-        "machine": machine,
-        "results": rows,
-        "missing": missing,
-        "badger_table1": badger.map(|b| json!({
-            "key_setup_cycles": b.key_setup,
-            "hash_cycles_per_byte": b.hash_per_byte,
-            "finalize_no_iv_cycles": b.finalize_no_iv,
-            "finalize_iv_cycles": b.finalize_iv,
-        })),
-    });
-    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let file = File {
+        machine: &results.machine,
+        report: &results.run,
+        results: &results.rows,
+        missing: &results.missing,
+        badger_table1: badger,
+    };
+    let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
     text.push('\n');
     text
 }

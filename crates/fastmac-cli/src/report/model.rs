@@ -3,73 +3,21 @@
 
 use std::collections::HashMap;
 
-use super::plan::{Impl, Job};
+use serde::Serialize;
 
-/// One measured row, in the fields of results.json.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    /// Algorithm name.
-    pub alg: String,
-    /// Implementation.
-    pub imp: Impl,
-    /// Message size in bytes.
-    pub size: usize,
-    /// Median wall time per message.
-    pub ns_per_msg: f64,
-    /// Throughput in 10^9 bytes per second.
-    pub gb_per_s: f64,
-    /// Core cycles per byte (ns times the measured core clock); `None` when
-    /// the clock could not be measured.
-    pub cycles_per_byte: Option<f64>,
-    /// The row as `fastmac bench --json` prints it (results.json copies it).
-    pub json: serde_json::Value,
-}
+pub use crate::measure::{Machine, Row};
 
-impl Row {
-    /// Recomputes the cycle figures with one clock for the whole run: a
-    /// clock measured while this process was descheduled reads low, and
-    /// would skew the cycles of one size only.
-    pub fn use_clock(&mut self, ghz: f64) {
-        let cycles_per_msg = self.ns_per_msg * ghz;
-        self.cycles_per_byte = (self.size > 0).then(|| cycles_per_msg / self.size as f64);
-        if let serde_json::Value::Object(fields) = &mut self.json {
-            fields.insert("cycles_per_byte".into(), serde_json::json!(self.cycles_per_byte));
-            fields.insert("cycles_per_msg".into(), serde_json::json!(cycles_per_msg));
-        }
-    }
-}
+use super::plan::{Imp, Job};
 
 /// A job that was not run, and why (the algorithm is not in this build,
 /// or a comparator library is absent).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Missing {
     /// What was not measured.
+    #[serde(flatten)]
     pub job: Job,
     /// Why, in a few words.
     pub reason: String,
-}
-
-/// The machine and the method, printed on every page.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Machine {
-    /// CPU model name.
-    pub cpu: String,
-    /// Logical CPUs.
-    pub cpus: usize,
-    /// The NH backend fastmac dispatched to.
-    pub backend: String,
-    /// The core clock in GHz measured in this process, when it could be.
-    pub clock_ghz: Option<f64>,
-    /// How cycles are derived from time, in one sentence.
-    pub clock_method: String,
-    /// When the run started (UTC, ISO 8601).
-    pub date: String,
-    /// Whether GNU Nettle was found, or why not.
-    pub nettle: String,
-    /// The report's own parameters (`--quick`, time per measurement).
-    pub run: String,
-    /// The machine as `fastmac bench --json` prints it.
-    pub json: serde_json::Value,
 }
 
 /// Everything one run produced.
@@ -81,24 +29,43 @@ pub struct Results {
     pub rows: Vec<Row>,
     /// Jobs not run.
     pub missing: Vec<Missing>,
-    index: HashMap<(String, Impl, usize), usize>,
+    /// The report's own parameters (`--quick`, measuring time).
+    pub run: String,
+    index: HashMap<(String, Imp, usize), usize>,
 }
 
 impl Results {
     /// Indexes the rows for lookup.
-    pub fn new(machine: Machine, rows: Vec<Row>, missing: Vec<Missing>) -> Results {
+    pub fn new(machine: Machine, rows: Vec<Row>, missing: Vec<Missing>, run: String) -> Results {
         let index = rows.iter().enumerate().map(|(i, row)| ((row.alg.clone(), row.imp, row.size), i)).collect();
-        Results { machine, rows, missing, index }
+        Results { machine, rows, missing, run, index }
     }
 
     /// The row of one algorithm, implementation and size, if measured.
-    pub fn get(&self, alg: &str, imp: Impl, size: usize) -> Option<&Row> {
+    pub fn get(&self, alg: &str, imp: Imp, size: usize) -> Option<&Row> {
         self.index.get(&(alg.to_owned(), imp, size)).map(|&i| &self.rows[i])
     }
 
     /// Why a job is missing, if it is.
-    pub fn why_missing(&self, alg: &str, imp: Impl) -> Option<&str> {
+    pub fn why_missing(&self, alg: &str, imp: Imp) -> Option<&str> {
         self.missing.iter().find(|m| m.job.alg == alg && m.job.imp == imp).map(|m| m.reason.as_str())
+    }
+}
+
+impl Results {
+    /// The machine and the run, as (name, value) lines for every page.
+    pub fn header(&self) -> Vec<(&'static str, String)> {
+        let m = &self.machine;
+        let clock = m.core_clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
+        vec![
+            ("CPU", format!("{} ({} logical CPUs)", m.cpu, m.logical_cpus)),
+            ("backend", m.fastmac_backend.to_owned()),
+            ("clock", format!("{clock}; {}", m.clock_method)),
+            ("timer", m.timer.to_owned()),
+            ("GNU Nettle", m.nettle.clone()),
+            ("measured", m.date.clone()),
+            ("run", self.run.clone()),
+        ]
     }
 }
 

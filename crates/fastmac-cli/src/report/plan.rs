@@ -1,45 +1,24 @@
-//! What the report measures: the algorithms and sizes of the seven tables
-//! (issue 7), named as `fastmac list` names them. A row whose algorithm the
-//! library does not have is reported missing, never filled in.
+//! What the report measures: the algorithms and sizes of its seven tables,
+//! named as `fastmac list` names them. A row whose algorithm has no subject
+//! in this build is reported missing, never filled in.
 
-/// Where a measured row comes from: fastmac itself or a comparator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Impl {
-    /// fastmac's own implementation.
-    Fastmac,
-    /// GNU Nettle's UMAC, loaded at run time.
-    Nettle,
-    /// RustCrypto's crates (Poly1305, HMAC-SHA256).
-    RustCrypto,
-    /// The vectorized pure read pass: the floor no MAC can beat.
-    ReadLimit,
-}
-
-impl Impl {
-    /// The `impl` field of results.json.
-    pub fn name(self) -> &'static str {
-        match self {
-            Impl::Fastmac => "fastmac",
-            Impl::Nettle => "nettle",
-            Impl::RustCrypto => "rustcrypto",
-            Impl::ReadLimit => "read-limit",
-        }
-    }
-}
+pub use crate::measure::Imp;
+pub use crate::measure::subjects::{BADGER_KEY_SETUP, BADGER_SEQUENTIAL, POLY1305, READ_LIMIT};
 
 /// One thing to time: an algorithm of one implementation at one message size.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub struct Job {
     /// Algorithm name (`umac-64`, `hmac-sha1`, `read-limit`, ...).
     pub alg: String,
     /// Who implements it.
-    pub imp: Impl,
+    #[serde(rename = "impl")]
+    pub imp: Imp,
     /// Message size in bytes.
     pub size: usize,
 }
 
-/// The OpenSSH paper's algorithms (seed 000, section 4.4), then the ones
-/// the issue adds to its table.
+/// The OpenSSH paper's algorithms (section 4.4), then the library's others
+/// that an SSH connection can use.
 pub const OPENSSH_ALGS: &[&str] = &[
     "hmac-md5",
     "hmac-sha1",
@@ -59,7 +38,7 @@ pub const OPENSSH_SIZES: &[usize] = &[32, 512];
 /// Figure 1's sweep: typical SSH packet sizes up to the 4 KiB the paper saw.
 pub const SWEEP_SIZES: &[usize] = &[32, 64, 128, 256, 512, 1024, 1500, 2048, 4096];
 
-/// The ACSA slides' packet sizes (seed 004, "Performance Measurements").
+/// The ACSA slides' packet sizes ("Performance Measurements").
 pub const ACSA_SIZES: &[usize] = &[4096, 65536];
 
 /// The ACSA table's rows: the IPsec HMACs, UMAC at every tag length,
@@ -78,7 +57,7 @@ pub const ACSA_ALGS: &[&str] = &[
     "badger-160",
 ];
 
-/// The Go package's benchmark (seed 003).
+/// The Go UMAC package's benchmark (its README).
 pub const GO_ALGS: &[&str] = &["hmac-sha2-256", "hmac-md5", "umac-64", "umac-128"];
 
 /// The Go package's two sizes.
@@ -97,64 +76,47 @@ pub const BADGER_HASH_SIZE: usize = 65536;
 /// Badger's table 1 is measured on Badger-64 (the paper's 2 x 32-bit tag).
 pub const BADGER_TABLE_ALG: &str = "badger-64";
 
-/// Badger-64's key setup alone, timed as a job of size 0.
-pub const BADGER_KEY_SETUP: &str = "badger-64/key-setup";
-
-/// Badger-64 in sequential mode (no IV setup: the pad is the next bytes of
-/// one keystream), timed on the empty message.
-pub const BADGER_SEQUENTIAL: &str = "badger-64/sequential";
-
 /// Comparators measured in the same run: Nettle's UMAC at the four tag
-/// lengths, RustCrypto's Poly1305 and HMAC-SHA256, and the read pass.
-pub const COMPARATORS: &[(&str, Impl)] = &[
-    ("umac-32", Impl::Nettle),
-    ("umac-64", Impl::Nettle),
-    ("umac-96", Impl::Nettle),
-    ("umac-128", Impl::Nettle),
-    ("poly1305", Impl::RustCrypto),
-    ("hmac-sha256", Impl::RustCrypto),
-    ("read-limit", Impl::ReadLimit),
+/// lengths, RustCrypto's Poly1305 and HMAC-SHA2-256, and the read pass.
+pub const COMPARATORS: &[(&str, Imp)] = &[
+    ("umac-32", Imp::Nettle),
+    ("umac-64", Imp::Nettle),
+    ("umac-96", Imp::Nettle),
+    ("umac-128", Imp::Nettle),
+    (POLY1305, Imp::RustCrypto),
+    ("hmac-sha2-256", Imp::RustCrypto),
+    (READ_LIMIT, Imp::ReadLimit),
 ];
 
-/// The comparators drawn in figure 1 beside the paper's algorithms (more
-/// lines would hide the paper's).
-pub const SWEEP_COMPARATORS: &[(&str, Impl)] = &[
-    ("umac-64", Impl::Nettle),
-    ("umac-128", Impl::Nettle),
-    ("poly1305", Impl::RustCrypto),
-    ("read-limit", Impl::ReadLimit),
+/// The comparators swept with figure 1's sizes.
+pub const SWEEP_COMPARATORS: &[(&str, Imp)] = &[
+    ("umac-64", Imp::Nettle),
+    ("umac-128", Imp::Nettle),
+    (POLY1305, Imp::RustCrypto),
+    (READ_LIMIT, Imp::ReadLimit),
 ];
 
-/// Extra algorithms (the gears and partial MACs of issue 8) that join the
-/// ACSA table and the strength chart when the library has them.
-pub fn extra_acsa_algs(known: &[String]) -> Vec<String> {
-    known
-        .iter()
-        .filter(|name| name.starts_with("gear"))
-        .cloned()
-        .collect()
-}
-
-/// Every job the seven tables need, each once, in a stable order.
-pub fn jobs(extra: &[String]) -> Vec<Job> {
+/// Every job the seven tables need, each once, in a stable order; `extra`
+/// are the gears, which join the ACSA table and the strength chart.
+pub fn jobs(extra: &[&str]) -> Vec<Job> {
     let mut jobs = std::collections::BTreeSet::new();
-    let mut add = |alg: &str, imp: Impl, sizes: &[usize]| {
+    let mut add = |alg: &str, imp: Imp, sizes: &[usize]| {
         for &size in sizes {
             jobs.insert(Job { alg: alg.to_owned(), imp, size });
         }
     };
     for alg in OPENSSH_ALGS {
-        add(alg, Impl::Fastmac, SWEEP_SIZES);
+        add(alg, Imp::Fastmac, SWEEP_SIZES);
     }
-    for alg in ACSA_ALGS.iter().copied().chain(extra.iter().map(String::as_str)) {
-        add(alg, Impl::Fastmac, ACSA_SIZES);
-        add(alg, Impl::Fastmac, &[STRENGTH_SIZE]);
+    for alg in ACSA_ALGS.iter().copied().chain(extra.iter().copied()) {
+        add(alg, Imp::Fastmac, ACSA_SIZES);
+        add(alg, Imp::Fastmac, &[STRENGTH_SIZE]);
     }
     for alg in GO_ALGS {
-        add(alg, Impl::Fastmac, GO_SIZES);
+        add(alg, Imp::Fastmac, GO_SIZES);
     }
     for alg in OPENSSH_ALGS {
-        add(alg, Impl::Fastmac, &[STRENGTH_SIZE]);
+        add(alg, Imp::Fastmac, &[STRENGTH_SIZE]);
     }
     for &(alg, imp) in COMPARATORS {
         add(alg, imp, COMPARATOR_SIZES);
@@ -164,11 +126,11 @@ pub fn jobs(extra: &[String]) -> Vec<Job> {
     }
     // Badger's table 1: finalization is the cost of the empty message, the
     // hash per byte the difference to a long one.
-    add(BADGER_TABLE_ALG, Impl::Fastmac, &[0, BADGER_HASH_SIZE]);
-    add(BADGER_KEY_SETUP, Impl::Fastmac, &[0]);
-    add(BADGER_SEQUENTIAL, Impl::Fastmac, &[0]);
+    add(BADGER_TABLE_ALG, Imp::Fastmac, &[0, BADGER_HASH_SIZE]);
+    add(BADGER_KEY_SETUP, Imp::Fastmac, &[0]);
+    add(BADGER_SEQUENTIAL, Imp::Fastmac, &[0]);
     // Badger's appendix C (figure 6): both modes across message sizes.
-    add(BADGER_SEQUENTIAL, Impl::Fastmac, SWEEP_SIZES);
+    add(BADGER_SEQUENTIAL, Imp::Fastmac, SWEEP_SIZES);
     jobs.into_iter().collect()
 }
 
@@ -179,7 +141,7 @@ mod tests {
     #[test]
     fn every_table_cell_is_planned_once() {
         let jobs = jobs(&[]);
-        let has = |alg: &str, size| jobs.iter().any(|j| j.alg == alg && j.imp == Impl::Fastmac && j.size == size);
+        let has = |alg: &str, size| jobs.iter().any(|j| j.alg == alg && j.imp == Imp::Fastmac && j.size == size);
         for alg in OPENSSH_ALGS {
             for &size in SWEEP_SIZES.iter().chain(OPENSSH_SIZES) {
                 assert!(has(alg, size), "{alg} {size}");

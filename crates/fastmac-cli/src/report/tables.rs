@@ -1,17 +1,19 @@
-//! The seven tables and two charts of issue 7, built from one run's
+//! The seven tables and three charts of the report, built from one run's
 //! results, with the papers' printed figures beside this machine's.
 
 use fastmac::Algorithm;
+use serde::Serialize;
 
-use super::chart::{Axis, Chart, Scale, Series, Style};
 use super::model::{NOT_MEASURED, NOT_PRINTED, Results, Row, RowKind, Table, opt, sig3, times};
 use super::paper;
-use super::plan::{self, Impl};
+use super::plan::{self, Imp};
+use crate::chart::{Axis, Chart, Panel, Scale, Series, Style};
+use crate::measure::gears;
 
 /// How an algorithm is printed: `UMAC-64`, `HMAC-SHA1-96`, `Badger-64`,
 /// `UMAC-64 (Nettle)`.
-pub fn display(alg: &str, imp: Impl) -> String {
-    let base = if let Some(gear) = super::gears::display(alg) {
+pub fn display(alg: &str, imp: Imp) -> String {
+    let base = if let Some(gear) = gears::display(alg) {
         gear
     } else if alg == plan::BADGER_SEQUENTIAL {
         "Badger-64 sequential (no IV)".to_owned()
@@ -19,9 +21,9 @@ pub fn display(alg: &str, imp: Impl) -> String {
         "Badger-64 key setup".to_owned()
     } else if let Some(rest) = alg.strip_prefix("badger") {
         format!("Badger{rest}")
-    } else if alg == "poly1305" {
+    } else if alg == plan::POLY1305 {
         "Poly1305".to_owned()
-    } else if alg == "read-limit" {
+    } else if alg == plan::READ_LIMIT {
         "pure read pass".to_owned()
     } else if alg.starts_with("hmac") || alg.starts_with("umac") {
         alg.to_ascii_uppercase()
@@ -29,32 +31,26 @@ pub fn display(alg: &str, imp: Impl) -> String {
         alg.to_owned()
     };
     match imp {
-        Impl::Fastmac | Impl::ReadLimit => base,
-        Impl::Nettle => format!("{base} (Nettle)"),
-        Impl::RustCrypto => format!("{base} (RustCrypto)"),
+        Imp::Fastmac | Imp::ReadLimit => base,
+        Imp::FastmacParallel => format!("{base} (all cores)"),
+        Imp::Nettle => format!("{base} (Nettle)"),
+        Imp::RustCrypto => format!("{base} (RustCrypto)"),
     }
 }
 
-/// The comparator rows a table of fastmac rows ends with, so every table
-/// shows how far fastmac stands from the best other implementation and
-/// from the read limit.
-fn comparator_rows() -> impl Iterator<Item = (&'static str, Impl)> {
-    plan::COMPARATORS.iter().copied()
-}
-
-fn kind(imp: Impl) -> RowKind {
-    if imp == Impl::Fastmac { RowKind::Fastmac } else { RowKind::Comparator }
+fn kind(imp: Imp) -> RowKind {
+    if imp == Imp::Fastmac { RowKind::Fastmac } else { RowKind::Comparator }
 }
 
 /// "how cycles are obtained", printed under every table with a cycles column.
 pub fn cycles_note(results: &Results) -> String {
-    match results.machine.clock_ghz {
+    match results.machine.core_clock_ghz {
         Some(ghz) => format!("cycles = time x {ghz:.2} GHz: {}", results.machine.clock_method),
         None => format!("cycles unavailable: {}", results.machine.clock_method),
     }
 }
 
-fn missing_note(results: &Results, algs: &[(&str, Impl)]) -> Option<String> {
+fn missing_note(results: &Results, algs: &[(&str, Imp)]) -> Option<String> {
     let mut lines: Vec<String> = Vec::new();
     for &(alg, imp) in algs {
         if let Some(reason) = results.why_missing(alg, imp) {
@@ -72,17 +68,17 @@ fn ms_per_1000(row: Option<&Row>) -> Option<f64> {
     row.map(|r| r.ns_per_msg / 1000.0)
 }
 
-/// Table 1: the OpenSSH paper's table (seed 000, section 4.4).
+/// Table 1: the OpenSSH paper's table (section 4.4).
 pub fn openssh(results: &Results) -> Table {
     let [small, large] = [plan::OPENSSH_SIZES[0], plan::OPENSSH_SIZES[1]];
-    let sha1 = |size| results.get("hmac-sha1", Impl::Fastmac, size).map(|r| r.ns_per_msg);
+    let sha1 = |size| results.get("hmac-sha1", Imp::Fastmac, size).map(|r| r.ns_per_msg);
     let mut rows = Vec::new();
-    let mut listed: Vec<(&str, Impl)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Impl::Fastmac)).collect();
-    listed.extend(comparator_rows());
+    let mut listed: Vec<(&str, Imp)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Imp::Fastmac)).collect();
+    listed.extend(plan::COMPARATORS.iter().copied());
     for &(alg, imp) in &listed {
         let row = |size| results.get(alg, imp, size);
         let speedup = |size| Some(sha1(size)? / row(size)?.ns_per_msg);
-        let printed = paper::lookup(paper::OPENSSH_PENTIUM4_MS, alg, |r| r.0).filter(|_| imp == Impl::Fastmac);
+        let printed = paper::lookup(paper::OPENSSH_PENTIUM4_MS, alg, |r| r.0).filter(|_| imp == Imp::Fastmac);
         let paper_sha1 = paper::lookup(paper::OPENSSH_PENTIUM4_MS, "hmac-sha1", |r| r.0).unwrap();
         rows.push((
             kind(imp),
@@ -107,7 +103,7 @@ pub fn openssh(results: &Results) -> Table {
     Table {
         id: "openssh",
         title: "1. MAC algorithms in OpenSSH: time for 1000 MACs".into(),
-        source: "seed 000 (\"MAC algorithms in OpenSSH\", 2007), section 4.4".into(),
+        source: format!("{}, section 4.4", paper::OPENSSH.cite()),
         header: vec![
             "algorithm".into(),
             format!("{small} B: ms/1000"),
@@ -122,8 +118,8 @@ pub fn openssh(results: &Results) -> Table {
     }
 }
 
-fn sweep_algs() -> Vec<(&'static str, Impl)> {
-    let mut algs: Vec<(&str, Impl)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Impl::Fastmac)).collect();
+fn sweep_algs() -> Vec<(&'static str, Imp)> {
+    let mut algs: Vec<(&str, Imp)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Imp::Fastmac)).collect();
     algs.extend(plan::SWEEP_COMPARATORS.iter().copied());
     algs
 }
@@ -146,63 +142,80 @@ pub fn sweep(results: &Results) -> Table {
     Table {
         id: "sweep",
         title: "2. Figure 1: time for 1000 MACs by packet size".into(),
-        source: "seed 000, figure 1 (packet sizes up to 4 KiB)".into(),
+        source: format!("{}, figure 1 (packet sizes up to 4 KiB)", paper::OPENSSH.cite()),
         header,
         rows,
         notes,
     }
 }
 
-/// Figure 1 as a chart.
-pub fn sweep_chart(results: &Results) -> Chart {
-    let series = sweep_algs()
-        .into_iter()
-        .filter_map(|(alg, imp)| {
-            let points: Vec<_> = plan::SWEEP_SIZES
+/// A line per (algorithm, implementation) over `sizes`, valued by `value`.
+fn lines(results: &Results, algs: &[(&str, Imp, String)], sizes: &[usize], value: impl Fn(&Row) -> Option<f64>) -> Vec<Series> {
+    algs.iter()
+        .filter_map(|(alg, imp, name)| {
+            let points: Vec<_> = sizes
                 .iter()
-                .filter_map(|&s| results.get(alg, imp, s).map(|r| (s as f64, r.ns_per_msg / 1000.0, None)))
+                .filter_map(|&s| Some((s as f64, value(results.get(alg, *imp, s)?)?, None)))
                 .collect();
-            (!points.is_empty()).then(|| Series {
-                name: display(alg, imp),
-                style: if imp == Impl::Fastmac { Style::Line } else { Style::Dashed },
-                points,
-            })
+            let style = if *imp == Imp::Fastmac { Style::Line } else { Style::Dashed };
+            (!points.is_empty()).then(|| Series { name: name.clone(), style, points })
         })
-        .collect();
-    Chart {
-        id: "figure1",
-        title: "Time for 1000 MACs by packet size (OpenSSH paper, figure 1)".into(),
-        x: Axis {
-            label: "packet size (bytes)".into(),
-            scale: Scale::Log,
-            // Powers of two: 1500 B is plotted but not labelled (it would
-            // crowd 1024 and 2048).
-            ticks: plan::SWEEP_SIZES.iter().filter(|s| s.is_power_of_two()).map(|&s| s as f64).collect(),
-        },
-        y: Axis { label: "ms per 1000 MACs".into(), scale: Scale::Log, ticks: vec![] },
-        series,
-        markers: vec![],
+        .collect()
+}
+
+/// The x axis of the size sweeps: powers of two labelled (1500 B is
+/// plotted but not labelled; it would crowd 1024 and 2048).
+fn sweep_axis(what: &str) -> Axis {
+    Axis {
+        label: format!("{what} size (bytes)"),
+        scale: Scale::Log,
+        ticks: plan::SWEEP_SIZES.iter().filter(|s| s.is_power_of_two()).map(|&s| s as f64).collect(),
     }
 }
 
-fn acsa_algs(results: &Results) -> Vec<(String, Impl)> {
-    let known: Vec<String> = results.rows.iter().map(|r| r.alg.clone()).collect();
-    let mut extra = plan::extra_acsa_algs(&known);
-    let order = super::gears::names();
-    extra.sort_by_key(|alg| order.iter().position(|n| n == alg));
-    extra.dedup();
-    plan::ACSA_ALGS.iter().map(|&a| a.to_owned()).chain(extra).map(|a| (a, Impl::Fastmac)).collect()
+/// Figure 1 as a chart, in three panels so no line hides another: the
+/// HMACs, the universal-hash MACs, and fastmac against the comparators.
+pub fn sweep_chart(results: &Results) -> Chart {
+    let named = |algs: &[(&'static str, Imp)]| -> Vec<(&'static str, Imp, String)> {
+        algs.iter().map(|&(a, i)| (a, i, display(a, i))).collect()
+    };
+    let ours: Vec<(&str, Imp)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Imp::Fastmac)).collect();
+    let (hmacs, hashes): (Vec<_>, Vec<_>) = ours.into_iter().partition(|(a, _)| a.starts_with("hmac"));
+    let mut versus: Vec<(&str, Imp)> = vec![("umac-64", Imp::Fastmac), ("umac-128", Imp::Fastmac)];
+    versus.extend(plan::SWEEP_COMPARATORS.iter().copied());
+    let ms = |r: &Row| Some(r.ns_per_msg / 1000.0);
+    let panel = |title: &str, algs: &[(&'static str, Imp)]| Panel {
+        title: title.to_owned(),
+        x: sweep_axis("packet"),
+        y: Axis { label: "ms per 1000 MACs".into(), scale: Scale::Log, ticks: vec![] },
+        series: lines(results, &named(algs), plan::SWEEP_SIZES, ms),
+        markers: vec![],
+    };
+    Chart {
+        id: "figure1",
+        title: "Time for 1000 MACs by packet size, this machine".into(),
+        panels: vec![
+            panel("(a) the HMACs (fastmac)", &hmacs),
+            panel("(b) UMAC and Badger (fastmac)", &hashes),
+            panel("(c) fastmac against other implementations (dashed) and the pure read pass", &versus),
+        ],
+    }
+}
+
+fn acsa_algs(results: &Results) -> Vec<(String, Imp)> {
+    let gears = gears::GEAR_NAMES.iter().filter(|g| results.rows.iter().any(|r| r.alg == **g));
+    plan::ACSA_ALGS.iter().chain(gears).map(|&a| (a.to_owned(), Imp::Fastmac)).collect()
 }
 
 /// Table 3: the ACSA slides' cycles per byte at 4096 and 65536 bytes.
 pub fn acsa(results: &Results) -> Table {
     let [small, large] = [plan::ACSA_SIZES[0], plan::ACSA_SIZES[1]];
     let mut listed = acsa_algs(results);
-    listed.extend(comparator_rows().map(|(a, i)| (a.to_owned(), i)));
+    listed.extend(plan::COMPARATORS.iter().copied().map(|(a, i)| (a.to_owned(), i)));
     let mut rows = Vec::new();
     for (alg, imp) in &listed {
         let cpb = |size| results.get(alg, *imp, size).and_then(|r| r.cycles_per_byte);
-        let printed = paper::lookup(paper::ACSA_CYCLES_PER_BYTE, alg, |r| r.0).filter(|_| *imp == Impl::Fastmac);
+        let printed = paper::lookup(paper::ACSA_CYCLES_PER_BYTE, alg, |r| r.0).filter(|_| *imp == Imp::Fastmac);
         rows.push((
             kind(*imp),
             vec![
@@ -230,7 +243,7 @@ pub fn acsa(results: &Results) -> Table {
             ],
         ));
     }
-    let refs: Vec<(&str, Impl)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
+    let refs: Vec<(&str, Imp)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
     let mut notes = vec![
         cycles_note(results),
         format!("paper columns: {}; its UMAC-MMX-60/30 rows are the 1999 drafts of the same collision bound as UMAC-64/32", paper::ACSA_MACHINE),
@@ -239,7 +252,7 @@ pub fn acsa(results: &Results) -> Table {
     Table {
         id: "acsa",
         title: "3. ACSA: cycles per byte at 4096 and 65536 bytes".into(),
-        source: "seed 004 (\"Adaptively Trading Off Strength and Performance\", 2000), \"Performance Measurements\"".into(),
+        source: format!("{}, \"Performance Measurements\"", paper::ACSA.cite()),
         header: vec![
             "algorithm".into(),
             format!("c/B {small} B"),
@@ -256,24 +269,28 @@ pub fn acsa(results: &Results) -> Table {
 
 /// What Badger's table 1 needs from a run: the four figures in cycles (or
 /// cycles per byte), when Badger exists.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct BadgerCosts {
     /// Key setup, cycles.
+    #[serde(rename = "key_setup_cycles")]
     pub key_setup: f64,
     /// The universal hash, cycles per byte.
+    #[serde(rename = "hash_cycles_per_byte")]
     pub hash_per_byte: f64,
     /// Finalization without IV setup (sequential mode), cycles.
+    #[serde(rename = "finalize_no_iv_cycles")]
     pub finalize_no_iv: f64,
     /// Finalization with IV setup (nonce mode), cycles.
+    #[serde(rename = "finalize_iv_cycles")]
     pub finalize_iv: f64,
 }
 
 /// Badger's table 1 from the run's rows, or why it cannot be built.
 pub fn badger_costs(results: &Results) -> Result<BadgerCosts, String> {
-    let ghz = results.machine.clock_ghz.ok_or("the core clock was not measured")?;
+    let ghz = results.machine.core_clock_ghz.ok_or("the core clock was not measured")?;
     let ns = |alg: &str, size| {
-        results.get(alg, Impl::Fastmac, size).map(|r| r.ns_per_msg).ok_or_else(|| {
-            results.why_missing(alg, Impl::Fastmac).unwrap_or("not measured").to_owned()
+        results.get(alg, Imp::Fastmac, size).map(|r| r.ns_per_msg).ok_or_else(|| {
+            results.why_missing(alg, Imp::Fastmac).unwrap_or("not measured").to_owned()
         })
     };
     let empty = ns(plan::BADGER_TABLE_ALG, 0)?;
@@ -321,62 +338,49 @@ pub fn badger(results: &Results) -> Table {
     Table {
         id: "badger",
         title: "4. Badger: key setup, hashing and finalization".into(),
-        source: "seed 002 (\"Badger - A Fast and Provably Secure MAC\", 2005), table 1; the chart is its appendix C, figure 6".into(),
+        source: format!("{}, table 1; the chart is the measurement of its appendix C, figure 6", paper::BADGER.cite()),
         header: vec!["function".into(), "unit".into(), "this machine".into(), "paper P-III".into(), "paper P4".into()],
         rows,
         notes,
     }
 }
 
-/// Badger's appendix C, figure 6: cycles per byte by message size for
-/// Badger without IV setup (I) and with it (II), UMAC-64 and Poly1305,
-/// normalized to 64-bit tags as the paper did (Poly1305's cycles halved).
+/// The measurement of the Badger paper's appendix C, figure 6: cycles per
+/// byte by message size for Badger without IV setup (I) and with it (II),
+/// UMAC-64 and Poly1305, normalized to 64-bit tags as the paper did
+/// (Poly1305's cycles halved).
 pub fn badger_chart(results: &Results) -> Chart {
-    let lines: [(&str, Impl, &str, f64); 4] = [
-        (plan::BADGER_SEQUENTIAL, Impl::Fastmac, "Badger-64 I (no IV setup)", 1.0),
-        (plan::BADGER_TABLE_ALG, Impl::Fastmac, "Badger-64 II (IV setup)", 1.0),
-        ("umac-64", Impl::Fastmac, "UMAC-64", 1.0),
-        ("poly1305", Impl::RustCrypto, "Poly1305 (RustCrypto) / 2", 0.5),
+    let algs = [
+        (plan::BADGER_SEQUENTIAL, Imp::Fastmac, "Badger-64 I (no IV setup)".to_owned()),
+        (plan::BADGER_TABLE_ALG, Imp::Fastmac, "Badger-64 II (IV setup)".to_owned()),
+        ("umac-64", Imp::Fastmac, "UMAC-64".to_owned()),
+        (plan::POLY1305, Imp::RustCrypto, "Poly1305 (RustCrypto) / 2".to_owned()),
     ];
-    let series = lines
-        .iter()
-        .filter_map(|&(alg, imp, name, scale)| {
-            let points: Vec<_> = plan::SWEEP_SIZES
-                .iter()
-                .filter_map(|&s| {
-                    let c = results.get(alg, imp, s)?.cycles_per_byte?;
-                    Some((s as f64, c * scale, None))
-                })
-                .collect();
-            let style = if imp == Impl::Fastmac { Style::Line } else { Style::Dashed };
-            (!points.is_empty()).then(|| Series { name: name.to_owned(), style, points })
-        })
-        .collect();
+    let cycles = |r: &Row| Some(r.cycles_per_byte? * if r.alg == plan::POLY1305 { 0.5 } else { 1.0 });
     Chart {
         id: "figure6",
-        title: "Badger, UMAC-64 and Poly1305 by message size (Badger paper, figure 6)".into(),
-        x: Axis {
-            label: "message size (bytes)".into(),
-            scale: Scale::Log,
-            ticks: plan::SWEEP_SIZES.iter().filter(|s| s.is_power_of_two()).map(|&s| s as f64).collect(),
-        },
-        y: Axis { label: "cycles per byte, 64-bit tags".into(), scale: Scale::Log, ticks: vec![] },
-        series,
-        markers: vec![],
+        title: "Badger, UMAC-64 and Poly1305 by message size, this machine".into(),
+        panels: vec![Panel {
+            title: "cycles per byte, normalized to 64-bit tags".into(),
+            x: sweep_axis("message"),
+            y: Axis { label: "cycles per byte, 64-bit tags".into(), scale: Scale::Log, ticks: vec![] },
+            series: lines(results, &algs, plan::SWEEP_SIZES, cycles),
+            markers: vec![],
+        }],
     }
 }
 
-/// Table 5: the Go package's benchmark (seed 003).
+/// Table 5: the Go package's benchmark (its README).
 pub fn go(results: &Results) -> Table {
     let [small, large] = [plan::GO_SIZES[0], plan::GO_SIZES[1]];
-    let mut listed: Vec<(&str, Impl)> = plan::GO_ALGS.iter().map(|&a| (a, Impl::Fastmac)).collect();
-    listed.extend(comparator_rows());
+    let mut listed: Vec<(&str, Imp)> = plan::GO_ALGS.iter().map(|&a| (a, Imp::Fastmac)).collect();
+    listed.extend(plan::COMPARATORS.iter().copied());
     let mb_per_s = |row: Option<&Row>| row.map(|r| r.size as f64 / r.ns_per_msg * 1000.0);
     let rows = listed
         .iter()
         .map(|&(alg, imp)| {
             let row = |size| results.get(alg, imp, size);
-            let printed = paper::lookup(paper::GO_NS_PER_OP, alg, |r| r.0).filter(|_| imp == Impl::Fastmac);
+            let printed = paper::lookup(paper::GO_NS_PER_OP, alg, |r| r.0).filter(|_| imp == Imp::Fastmac);
             (
                 kind(imp),
                 vec![
@@ -398,7 +402,7 @@ pub fn go(results: &Results) -> Table {
     Table {
         id: "go",
         title: "5. The Go UMAC package's benchmark: ns/op and MB/s".into(),
-        source: "seed 003 (README of a Go UMAC package), its BenchmarkXxx_32 and _1K".into(),
+        source: format!("{}, its BenchmarkXxx_32 and _1K", paper::GO.cite()),
         header: vec![
             "algorithm".into(),
             format!("{small} B: ns/op"),
@@ -416,27 +420,27 @@ pub fn go(results: &Results) -> Table {
 /// -log2 of the forgery bound per attempt, from the library's own
 /// [`Algorithm::info`] for its MACs; Nettle's UMAC is the same function;
 /// Poly1305's is Bernstein's 8 * ceil(L/16) / 2^106 at L bytes.
-pub fn strength_bits(alg: &str, imp: Impl, size: usize) -> Option<f64> {
+pub fn strength_bits(alg: &str, imp: Imp, size: usize) -> Option<f64> {
     match (alg, imp) {
-        ("poly1305", _) => Some(106.0 - (8.0 * size.div_ceil(16) as f64).log2()),
-        (gear, Impl::Fastmac) if gear.starts_with("gear") => super::gears::strength_bits(gear),
-        (plan::BADGER_SEQUENTIAL, Impl::Fastmac) => strength_bits(plan::BADGER_TABLE_ALG, Impl::Fastmac, size),
-        (_, Impl::Fastmac | Impl::Nettle) => Algorithm::from_name(alg).ok().map(|a| -a.info().forgery_bound_log2),
-        ("hmac-sha256", Impl::RustCrypto) => strength_bits("hmac-sha2-256", Impl::Fastmac, size),
+        (plan::POLY1305, _) => Some(106.0 - (8.0 * size.div_ceil(16) as f64).log2()),
+        (gear, Imp::Fastmac) if gear.starts_with("gear") => gears::strength_bits(gear),
+        (plan::BADGER_SEQUENTIAL, Imp::Fastmac) => strength_bits(plan::BADGER_TABLE_ALG, Imp::Fastmac, size),
+        (_, Imp::Fastmac | Imp::Nettle) => Algorithm::from_name(alg).ok().map(|a| -a.info().forgery_bound_log2),
+        (_, Imp::RustCrypto) => strength_bits(alg, Imp::Fastmac, size),
         _ => None,
     }
 }
 
-fn strength_algs(results: &Results) -> Vec<(String, Impl)> {
-    let mut algs: Vec<(String, Impl)> = plan::OPENSSH_ALGS.iter().map(|&a| (a.to_owned(), Impl::Fastmac)).collect();
+fn strength_algs(results: &Results) -> Vec<(String, Imp)> {
+    let mut algs: Vec<(String, Imp)> = plan::OPENSSH_ALGS.iter().map(|&a| (a.to_owned(), Imp::Fastmac)).collect();
     for (alg, imp) in acsa_algs(results) {
         if !algs.contains(&(alg.clone(), imp)) {
             algs.push((alg, imp));
         }
     }
-    algs.push((plan::BADGER_SEQUENTIAL.to_owned(), Impl::Fastmac));
+    algs.push((plan::BADGER_SEQUENTIAL.to_owned(), Imp::Fastmac));
     algs.extend(
-        plan::COMPARATORS.iter().filter(|c| c.1 != Impl::ReadLimit).map(|&(a, i)| (a.to_owned(), i)),
+        plan::COMPARATORS.iter().filter(|c| c.1 != Imp::ReadLimit).map(|&(a, i)| (a.to_owned(), i)),
     );
     algs
 }
@@ -453,7 +457,7 @@ pub fn strength(results: &Results) -> Table {
                 kind(*imp),
                 vec![
                     display(alg, *imp),
-                    match super::gears::no_strength(alg) {
+                    match gears::no_strength(alg) {
                         Some(why) => why.to_owned(),
                         None => opt(strength_bits(alg, *imp, size)),
                     },
@@ -463,82 +467,90 @@ pub fn strength(results: &Results) -> Table {
             )
         })
         .collect();
-    let refs: Vec<(&str, Impl)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
+    let refs: Vec<(&str, Imp)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
     let mut notes = vec![
         cycles_note(results),
         "strength = -log2 of the forgery probability per attempt (UMAC: RFC 4418 section 1; Badger: its paper's bound for any length; HMAC: the tag length; Poly1305: 8*ceil(L/16)/2^106; gears: their level's UMAC bound)".to_owned(),
         "the chart plots every row with a strength; the partial MACs S-L guarantee a detection rate, not a forgery bound, and the gears field's strength is what the receiver checks".to_owned(),
     ];
-    if let Some(limit) = results.get("read-limit", Impl::ReadLimit, size).and_then(|r| r.cycles_per_byte) {
+    if let Some(limit) = results.get(plan::READ_LIMIT, Imp::ReadLimit, size).and_then(|r| r.cycles_per_byte) {
         notes.push(format!("the pure read pass costs {} c/B at {size} B: no MAC can go below it", sig3(limit)));
     }
     notes.extend(missing_note(results, &refs));
     Table {
         id: "strength",
         title: format!("6. Strength vs. performance at {size} bytes"),
-        source: "seed 004, \"Strength vs. Performance\" chart".into(),
+        source: format!("{}, \"Strength vs. Performance\" chart; UMAC bounds from {}", paper::ACSA.cite(), paper::RFC4418.cite()),
         header: vec!["algorithm".into(), "strength (bits)".into(), format!("c/B {size} B"), format!("GB/s {size} B")],
         rows,
         notes,
     }
 }
 
-/// Family of an algorithm, one chart series each (one series per algorithm
-/// would need a legend longer than the chart).
-fn family(alg: &str, imp: Impl) -> String {
+/// The panel of the strength chart a point belongs to.
+fn strength_panel(alg: &str) -> usize {
+    match alg {
+        a if a.starts_with("hmac") => 2,
+        a if a.starts_with("gear") => 1,
+        _ => 0,
+    }
+}
+
+/// Family of an algorithm, one series each (one series per algorithm would
+/// need a legend longer than the chart; every point is labelled).
+fn family(alg: &str, imp: Imp) -> String {
     let base = match alg {
         a if a.starts_with("umac") => "UMAC",
         a if a.starts_with("hmac") => "HMAC",
         a if a.starts_with("badger") => "Badger",
-        "poly1305" => "Poly1305",
+        plan::POLY1305 => "Poly1305",
         _ => "gears",
     };
     match imp {
-        Impl::Fastmac | Impl::ReadLimit => format!("{base} (fastmac)"),
-        Impl::Nettle => format!("{base} (Nettle)"),
-        Impl::RustCrypto => format!("{base} (RustCrypto)"),
+        Imp::Fastmac | Imp::FastmacParallel | Imp::ReadLimit => format!("{base} (fastmac)"),
+        Imp::Nettle => format!("{base} (Nettle)"),
+        Imp::RustCrypto => format!("{base} (RustCrypto)"),
     }
 }
 
-/// Chart 6: every algorithm as a point, x = cycles per byte at 1500 B
-/// (log), y = strength in bits, like the ACSA slides' chart.
+/// Chart 6: every MAC as a labelled point, x = cycles per byte at 1500 B
+/// (log), y = strength in bits, in three panels: the universal-hash MACs,
+/// the gears' receiver checks, and the HMACs.
 pub fn strength_chart(results: &Results) -> Chart {
     let size = plan::STRENGTH_SIZE;
-    let mut series: Vec<Series> = Vec::new();
+    let unit = if results.machine.core_clock_ghz.is_some() { "cycles per byte" } else { "ns per byte" };
+    let read_limit = results.get(plan::READ_LIMIT, Imp::ReadLimit, size).and_then(|r| r.cycles_per_byte);
+    let titles = [
+        "(a) universal-hash MACs: UMAC, Badger, Poly1305",
+        "(b) the gears' receiver check at each level",
+        "(c) the HMACs",
+    ];
+    let mut panels: Vec<Panel> = titles
+        .iter()
+        .map(|title| Panel {
+            title: (*title).to_owned(),
+            x: Axis { label: format!("{unit} at {size} B"), scale: Scale::Log, ticks: vec![] },
+            y: Axis { label: "strength: -log2 forgery bound (bits)".into(), scale: Scale::Linear, ticks: vec![] },
+            series: vec![],
+            markers: read_limit.map(|c| vec![(c, "read limit".to_owned())]).unwrap_or_default(),
+        })
+        .collect();
     for (alg, imp) in strength_algs(results) {
         let (Some(row), Some(bits)) = (results.get(&alg, imp, size), strength_bits(&alg, imp, size)) else {
             continue;
         };
-        let Some(cost) = row.cycles_per_byte.or(Some(row.ns_per_msg / size as f64)) else { continue };
+        let cost = row.cycles_per_byte.unwrap_or(row.ns_per_msg / size as f64);
+        let label = display(&alg, imp);
+        let style = if imp == Imp::Fastmac { Style::Points } else { Style::Rings };
+        let series = &mut panels[strength_panel(&alg)].series;
         let name = family(&alg, imp);
-        // Labels for fastmac's points and Poly1305; the legend tells the
-        // other comparators, which sit on fastmac's UMAC and HMAC rows.
-        let label = match (imp, super::gears::display(&alg)) {
-            (Impl::Fastmac, Some(_)) => Some(alg.replacen("gear-", "gear ", 1).to_ascii_uppercase().replace("GEAR", "gear")),
-            (Impl::Fastmac, None) => Some(display(&alg, imp)),
-            _ if alg == "poly1305" => Some(display(&alg, Impl::Fastmac)),
-            _ => None,
-        };
-        let point = (cost, bits, label);
+        let point = (cost, bits, Some(label));
         match series.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push(point),
-            None => series.push(Series { name, style: Style::Points, points: vec![point] }),
+            None => series.push(Series { name, style, points: vec![point] }),
         }
     }
-    let unit = if results.machine.clock_ghz.is_some() { "cycles per byte" } else { "ns per byte" };
-    let markers = results
-        .get("read-limit", Impl::ReadLimit, size)
-        .and_then(|r| r.cycles_per_byte)
-        .map(|c| vec![(c, "read limit".to_owned())])
-        .unwrap_or_default();
-    Chart {
-        id: "strength",
-        title: format!("Strength vs. performance at {size} bytes (ACSA slides)"),
-        x: Axis { label: format!("{unit} at {size} B"), scale: Scale::Log, ticks: vec![] },
-        y: Axis { label: "strength: -log2 forgery bound (bits)".into(), scale: Scale::Linear, ticks: vec![] },
-        series,
-        markers,
-    }
+    Chart { id: "strength", title: format!("Strength vs. performance at {size} bytes, this machine"), panels }
 }
 
 /// Table 7: fastmac against the comparators of the same run, at every size.
@@ -548,13 +560,13 @@ pub fn comparators(results: &Results) -> Table {
     let rows = plan::COMPARATOR_SIZES
         .iter()
         .map(|&size| {
-            let f64_ = ns("umac-64", Impl::Fastmac, size);
-            let n64 = ns("umac-64", Impl::Nettle, size);
-            let f128 = ns("umac-128", Impl::Fastmac, size);
-            let n128 = ns("umac-128", Impl::Nettle, size);
-            let poly = ns("poly1305", Impl::RustCrypto, size);
-            let read = ns("read-limit", Impl::ReadLimit, size);
-            let f32_ = ns("umac-32", Impl::Fastmac, size);
+            let f64_ = ns("umac-64", Imp::Fastmac, size);
+            let n64 = ns("umac-64", Imp::Nettle, size);
+            let f128 = ns("umac-128", Imp::Fastmac, size);
+            let n128 = ns("umac-128", Imp::Nettle, size);
+            let poly = ns(plan::POLY1305, Imp::RustCrypto, size);
+            let read = ns(plan::READ_LIMIT, Imp::ReadLimit, size);
+            let f32_ = ns("umac-32", Imp::Fastmac, size);
             (
                 RowKind::Fastmac,
                 vec![
@@ -567,7 +579,7 @@ pub fn comparators(results: &Results) -> Table {
                     times(ratio(n128, f128)),
                     opt(poly),
                     times(ratio(poly, f64_)),
-                    opt(ns("hmac-sha256", Impl::RustCrypto, size)),
+                    opt(ns("hmac-sha2-256", Imp::RustCrypto, size)),
                     opt(read),
                     ratio(read, f32_).map_or(NOT_MEASURED.into(), |r| format!("{:.0}%", r * 100.0)),
                 ],
@@ -582,7 +594,7 @@ pub fn comparators(results: &Results) -> Table {
     Table {
         id: "comparators",
         title: "7. fastmac against other implementations and the read limit, same run".into(),
-        source: "issue 3's bar: Nettle's UMAC (hand-written SSE2 NH), RustCrypto Poly1305 and HMAC-SHA256, a pure read pass".into(),
+        source: "this run only: GNU Nettle's UMAC (hand-written SSE2 NH), RustCrypto Poly1305 and HMAC-SHA2-256, a pure read pass".into(),
         header: vec![
             "size".into(),
             "UMAC-64".into(),
@@ -593,7 +605,7 @@ pub fn comparators(results: &Results) -> Table {
             "x".into(),
             "Poly1305".into(),
             "UMAC-64 x".into(),
-            "HMAC-SHA256".into(),
+            "HMAC-SHA2-256".into(),
             "read pass".into(),
             "UMAC-32 vs read".into(),
         ],

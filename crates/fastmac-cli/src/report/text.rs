@@ -2,19 +2,14 @@
 
 use std::fmt::Write;
 
-use super::model::{Machine, Table};
+use super::model::{Results, Table};
 
 /// The machine header printed before the tables.
-pub fn machine(machine: &Machine) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "fastmac bench: the source papers' tables on this machine");
-    let _ = writeln!(out, "  CPU:     {} ({} logical CPUs)", machine.cpu, machine.cpus);
-    let _ = writeln!(out, "  backend: {}", machine.backend);
-    let clock = machine.clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
-    let _ = writeln!(out, "  clock:   {clock}; {}", machine.clock_method);
-    let _ = writeln!(out, "  Nettle:  {}", machine.nettle);
-    let _ = writeln!(out, "  date:    {}", machine.date);
-    let _ = writeln!(out, "  run:     {}", machine.run);
+pub fn machine(results: &Results) -> String {
+    let mut out = "fastmac bench: the source papers' tables on this machine\n".to_owned();
+    for (key, value) in results.header() {
+        let _ = writeln!(out, "  {:<11} {value}", format!("{key}:"));
+    }
     out
 }
 

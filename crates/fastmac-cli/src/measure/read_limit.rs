@@ -1,5 +1,5 @@
 //! The pure read pass: the fastest way to touch every byte of a buffer
-//! (`design/limits.md` section 5), the floor no MAC can beat. It XORs the
+//! (docs/performance.md), the floor no MAC can beat. It XORs the
 //! buffer into a few wide accumulators, with the widest vectors the CPU has.
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 

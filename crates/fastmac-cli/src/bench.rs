@@ -1,0 +1,142 @@
+//! `fastmac bench` with an algorithm list, sizes, a time or `--json`:
+//! fastmac against other MACs and the memory read limit, in one process,
+//! so that the ratios hold even on a noisy machine. The measuring is the
+//! measurement core's ([`crate::measure`]); this module picks the subjects
+//! and prints the run.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::input::CliError;
+use crate::measure::{self, Imp, Run};
+
+/// The subjects measured when no `--algs` is given: UMAC at each tag
+/// length (fastmac on one and all cores, Nettle) and the comparators.
+const DEFAULT_ALGS: &[&str] = &["umac-32", "umac-64", "umac-96", "umac-128", "hmac-sha2-256", "poly1305", "read-limit"];
+
+/// Default message sizes: packets, a page, and bulk.
+const DEFAULT_SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65_536, 1_048_576];
+
+/// Arguments of `fastmac bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Algorithms to run, comma-separated: any name `fastmac list` prints,
+    /// poly1305 or read-limit (default: umac-32, umac-64, umac-96,
+    /// umac-128, hmac-sha2-256, poly1305, read-limit). Each is measured in
+    /// every implementation there is (fastmac, Nettle, RustCrypto).
+    #[arg(long, value_delimiter = ',')]
+    algs: Vec<String>,
+    /// Message sizes in bytes, comma-separated; suffixes K and M (x1024).
+    #[arg(long, value_delimiter = ',', value_parser = parse_size)]
+    sizes: Vec<usize>,
+    /// Measuring time per algorithm and size, in seconds [default: 0.2].
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// With none of the options above: the papers' tables in about 15 s
+    /// instead of 90.
+    #[arg(long, conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
+    pub quick: bool,
+    /// With none of the options above: where to write the report folder
+    /// (index.html, one .svg per chart, results.json).
+    #[arg(long, value_name = "DIR", default_value = "fastmac-report", conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
+    pub out: std::path::PathBuf,
+}
+
+impl BenchArgs {
+    /// No algorithm, size, time or JSON asked for: the papers' report
+    /// rather than the comparison table.
+    pub fn wants_report(&self) -> bool {
+        self.algs.is_empty() && self.sizes.is_empty() && self.seconds.is_none() && !self.json
+    }
+}
+
+fn parse_size(text: &str) -> Result<usize, String> {
+    let (digits, scale) = match text.as_bytes().last() {
+        Some(b'K' | b'k') => (&text[..text.len() - 1], 1 << 10),
+        Some(b'M' | b'm') => (&text[..text.len() - 1], 1 << 20),
+        _ => (text, 1),
+    };
+    let n: usize = digits.parse().map_err(|_| format!("not a size: {text:?}"))?;
+    n.checked_mul(scale).filter(|&s| s > 0).ok_or_else(|| format!("size out of range: {text:?}"))
+}
+
+/// Measures the chosen subjects and prints a table or the JSON run.
+pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    let seconds = args.seconds.unwrap_or(0.2);
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
+        return Err(CliError::Usage(format!("--seconds must be in (0, 600], got {seconds}")));
+    }
+    let sizes = if args.sizes.is_empty() { DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
+    let registry = measure::registry();
+    let known = measure::subjects::names(&registry);
+    for alg in &args.algs {
+        if !known.contains(&alg.as_str()) {
+            return Err(CliError::Usage(format!("unknown benchmark algorithm {alg:?} (known: {})", known.join(", "))));
+        }
+    }
+    let wanted = |alg: &str| {
+        if args.algs.is_empty() { DEFAULT_ALGS.contains(&alg) } else { args.algs.iter().any(|a| a == alg) }
+    };
+    let mut subjects = Vec::new();
+    let mut notes = Vec::new();
+    for entry in registry.iter().filter(|e| wanted(e.alg)) {
+        match entry.make() {
+            Ok(subject) => subjects.push(subject),
+            Err(why) => {
+                let note = format!("{} ({}) not measured: {why}", entry.alg, entry.imp.name());
+                crate::out::warn(&format!("fastmac bench: {note}"));
+                notes.push(note);
+            }
+        }
+    }
+    let run = measure::run(&mut subjects, &sizes, Duration::from_secs_f64(seconds), notes, |_, _| {})
+        .map_err(CliError::Usage)?;
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&run).map_err(|e| CliError::Usage(e.to_string()))?;
+        text.push('\n');
+        crate::out::print(&text)
+    } else {
+        crate::out::print(&table(&run))
+    }
+}
+
+/// ns/message of `alg` by `imp` at `size`, if measured.
+fn ns(run: &Run, alg: &str, imp: Imp, size: usize) -> Option<f64> {
+    run.results.iter().find(|r| r.alg == alg && r.imp == imp && r.size == size).map(|r| r.ns_per_msg)
+}
+
+/// A text table; fastmac rows also show how many times faster than Nettle
+/// (UMAC) or than one core (the parallel rows) they are.
+fn table(run: &Run) -> String {
+    let m = &run.machine;
+    let mut out = String::new();
+    let clock = m.core_clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
+    let _ = writeln!(out, "{} ({} logical CPUs), core clock {clock}, NH backend {}", m.cpu, m.logical_cpus, m.fastmac_backend);
+    let _ = writeln!(out, "nettle: {}", m.nettle);
+    let _ = writeln!(out, "{:>9} {:<14} {:<17} {:>12} {:>9} {:>8} {:>9}  ratio", "size", "alg", "impl", "ns/msg", "GB/s", "c/B", "c/msg");
+    for r in &run.results {
+        let ratio = match r.imp {
+            Imp::Fastmac => ns(run, &r.alg, Imp::Nettle, r.size).map(|n| format!("{:.2}x nettle", n / r.ns_per_msg)),
+            Imp::FastmacParallel => ns(run, &r.alg, Imp::Fastmac, r.size).map(|n| format!("{:.2}x 1 core", n / r.ns_per_msg)),
+            _ => None,
+        };
+        let _ = writeln!(
+            out,
+            "{:>9} {:<14} {:<17} {:>12.1} {:>9.2} {:>8} {:>9}  {}",
+            r.size,
+            r.alg,
+            r.imp.name(),
+            r.ns_per_msg,
+            r.gb_per_s,
+            r.cycles_per_byte.map_or("-".to_owned(), |c| format!("{c:.3}")),
+            r.cycles_per_msg.map_or("-".to_owned(), |c| format!("{c:.0}")),
+            ratio.unwrap_or_default()
+        );
+    }
+    out
+}

@@ -1,0 +1,298 @@
+//! The one registry of what can be measured: every algorithm of the
+//! library under its own name (`fastmac list`), the comparators, and the
+//! parts of Badger and the gears that no single MAC call shows. To measure
+//! something new, add an [`Entry`] to [`registry`]; anything with a name and
+//! a closure over a message is a [`Subject`].
+//!
+//! Every MAC subject tags message number `n` with the counter `n` as its
+//! nonce (like an SSH sequence number), so UMAC's pad cache works as it
+//! does in a protocol.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use fastmac::badger::{Badger64, BadgerSender};
+use fastmac::umac::Umac;
+use fastmac::{Algorithm, DynMac};
+use hmac::{Hmac, KeyInit as _, Mac as _};
+use poly1305::Poly1305;
+use sha2::Sha256;
+
+use super::Imp;
+use super::nettle::{Nettle, NettleUmac};
+use super::read_limit::ReadKernel;
+
+/// The benchmark key (the RFC 4418 test key): speed does not depend on it.
+const KEY: &[u8; 16] = b"abcdefghijklmnop";
+
+/// The size from which the library hashes UMAC's L1 layer on all cores.
+/// A single local copy of the library's `umac::parallel::PARALLEL_MIN`
+/// until the library exports it; only the parallel rows depend on it.
+const LIBRARY_PARALLEL_MIN: usize = 1 << 20;
+
+/// The comparator Poly1305 (RustCrypto).
+pub const POLY1305: &str = "poly1305";
+/// The pure read pass.
+pub const READ_LIMIT: &str = "read-limit";
+/// Badger-64's key setup alone (the message is not used).
+pub const BADGER_KEY_SETUP: &str = "badger-64/key-setup";
+/// Badger-64 in sequential mode: the pad is the next bytes of one
+/// keystream, with no IV setup.
+pub const BADGER_SEQUENTIAL: &str = "badger-64/sequential";
+
+/// Processes `count` messages; returns a byte that depends on every output,
+/// so no work can be optimized away.
+type Batch = Box<dyn FnMut(u64, &[u8]) -> u8 + Send>;
+
+/// Something to time: a name and a closure over a message.
+pub struct Subject {
+    /// Algorithm name in the rows.
+    pub alg: String,
+    /// Who implements it.
+    pub imp: Imp,
+    /// fastmac's NH backend, or the read pass's kernel.
+    pub backend: Option<&'static str>,
+    batch: Batch,
+    /// A pool of its own to run in (the parallel rows), and the least size
+    /// at which that pool is used.
+    pool: Option<(rayon::ThreadPool, usize)>,
+    /// The sizes it is measured at; all when `None`.
+    sizes: Option<Vec<usize>>,
+}
+
+impl Subject {
+    /// A subject that runs `mac` once per message.
+    pub fn per_message(alg: &str, imp: Imp, mut mac: impl FnMut(&[u8]) -> u8 + Send + 'static) -> Subject {
+        let batch = move |count: u64, msg: &[u8]| {
+            let mut sink = 0u8;
+            for _ in 0..count {
+                sink ^= mac(black_box(msg));
+            }
+            sink
+        };
+        Subject { alg: alg.to_owned(), imp, backend: None, batch: Box::new(batch), pool: None, sizes: None }
+    }
+
+    /// Measured only at `sizes`.
+    pub fn only_at(mut self, sizes: Vec<usize>) -> Subject {
+        self.sizes = Some(sizes);
+        self
+    }
+
+    /// Whether it is measured at `size`.
+    pub fn applies_to(&self, size: usize) -> bool {
+        self.sizes.as_ref().is_none_or(|s| s.contains(&size)) && self.pool.as_ref().is_none_or(|p| size >= p.1)
+    }
+
+    /// Threads it uses.
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |p| p.0.current_num_threads())
+    }
+
+    /// Times `count` messages `msg` on the monotonic clock. A subject with
+    /// a pool is timed from inside it: handing the loop to the pool costs a
+    /// wake-up, which is not part of hashing (an application that hashes on
+    /// all cores already runs there) and on a loaded machine can take
+    /// milliseconds.
+    pub fn time(&mut self, count: u64, msg: &[u8]) -> Duration {
+        let Subject { batch, pool, .. } = self;
+        let mut timed = || {
+            let start = Instant::now();
+            black_box(batch(count, msg));
+            start.elapsed()
+        };
+        match pool {
+            Some((pool, _)) => pool.install(timed),
+            None => timed(),
+        }
+    }
+}
+
+/// A row of the registry: builds the subject, or says why it is not
+/// available here.
+pub struct Entry {
+    /// Algorithm name.
+    pub alg: &'static str,
+    /// Implementation.
+    pub imp: Imp,
+    make: Box<dyn Fn() -> Result<Subject, String>>,
+}
+
+impl Entry {
+    fn new(alg: &'static str, imp: Imp, make: impl Fn() -> Result<Subject, String> + 'static) -> Entry {
+        Entry { alg, imp, make: Box::new(make) }
+    }
+
+    /// The subject, or why it cannot be measured here.
+    pub fn make(&self) -> Result<Subject, String> {
+        (self.make)()
+    }
+}
+
+/// Everything the CLI knows how to measure.
+pub fn registry() -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for &algorithm in Algorithm::ALL {
+        let name = algorithm.info().name;
+        entries.push(match name {
+            "umac-32" => Entry::new(name, Imp::Fastmac, || umac::<4>(name, false)),
+            "umac-64" => Entry::new(name, Imp::Fastmac, || umac::<8>(name, false)),
+            "umac-96" => Entry::new(name, Imp::Fastmac, || umac::<12>(name, false)),
+            "umac-128" => Entry::new(name, Imp::Fastmac, || umac::<16>(name, false)),
+            _ => Entry::new(name, Imp::Fastmac, move || library_mac(algorithm)),
+        });
+    }
+    entries.push(Entry::new(BADGER_KEY_SETUP, Imp::Fastmac, badger_key_setup));
+    entries.push(Entry::new(BADGER_SEQUENTIAL, Imp::Fastmac, badger_sequential));
+    entries.extend(super::gears::GEAR_NAMES.iter().map(|&name| Entry::new(name, Imp::Fastmac, move || super::gears::subject(name))));
+    entries.push(Entry::new("umac-32", Imp::FastmacParallel, || umac::<4>("umac-32", true)));
+    entries.push(Entry::new("umac-64", Imp::FastmacParallel, || umac::<8>("umac-64", true)));
+    entries.push(Entry::new("umac-96", Imp::FastmacParallel, || umac::<12>("umac-96", true)));
+    entries.push(Entry::new("umac-128", Imp::FastmacParallel, || umac::<16>("umac-128", true)));
+    for (alg, tag_len) in [("umac-32", 4), ("umac-64", 8), ("umac-96", 12), ("umac-128", 16)] {
+        entries.push(Entry::new(alg, Imp::Nettle, move || nettle(alg, tag_len)));
+    }
+    entries.push(Entry::new("hmac-sha2-256", Imp::RustCrypto, || Ok(hmac_sha256())));
+    entries.push(Entry::new(POLY1305, Imp::RustCrypto, || Ok(poly1305())));
+    entries.push(Entry::new(READ_LIMIT, Imp::ReadLimit, || Ok(read_limit())));
+    entries
+}
+
+/// The distinct algorithm names of `entries`, in registry order.
+pub fn names(entries: &[Entry]) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for entry in entries {
+        if !names.contains(&entry.alg) {
+            names.push(entry.alg);
+        }
+    }
+    names
+}
+
+/// fastmac's UMAC through its typed API, on one core or (`parallel`) with
+/// the L1 layer of large inputs on all cores.
+fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, String> {
+    let mut mac = Umac::<N>::new(KEY);
+    let backend = mac.backend().name();
+    let mut n = 0u64;
+    let mut subject = Subject::per_message(alg, Imp::Fastmac, move |msg| {
+        n += 1;
+        mac.mac(&n.to_be_bytes(), msg).map_or(0, |tag| tag[0])
+    });
+    subject.backend = Some(backend);
+    if parallel {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if threads < 2 {
+            return Err("one CPU: no parallel path to measure".to_owned());
+        }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+        subject.imp = Imp::FastmacParallel;
+        subject.pool = Some((pool, LIBRARY_PARALLEL_MIN));
+    }
+    Ok(subject)
+}
+
+/// Any MAC of the library through [`DynMac`]: stream the message, finalize
+/// with the next counter nonce, as a protocol does per packet.
+fn library_mac(algorithm: Algorithm) -> Result<Subject, String> {
+    let info = algorithm.info();
+    let key: Vec<u8> = KEY.iter().copied().cycle().take(info.key_len).collect();
+    let mut mac: Box<dyn DynMac> = algorithm.new_mac(&key).map_err(|e| e.to_string())?;
+    // An 8-byte counter where the algorithm takes a nonce; none for HMAC.
+    let nonce_len = if info.max_nonce_len == 0 { 0 } else { 8usize.clamp(info.min_nonce_len, info.max_nonce_len) };
+    let mut tag = vec![0u8; mac.tag_len()];
+    let mut n = 0u64;
+    Ok(Subject::per_message(info.name, Imp::Fastmac, move |msg| {
+        // Counting from 1: Badger rejects nonce 0 (it would reuse key
+        // material as the pad).
+        n += 1;
+        let mut nonce = [0u8; 16];
+        let counter = n.to_be_bytes();
+        nonce[nonce_len.saturating_sub(8)..nonce_len].copy_from_slice(&counter[8 - nonce_len.min(8)..]);
+        mac.update(msg);
+        // The nonce and tag lengths come from info(): this cannot fail.
+        mac.finalize_reset_into(&nonce[..nonce_len], &mut tag).map_or(0, |()| tag[0])
+    }))
+}
+
+/// Keying Badger-64: Rabbit key setup and every hash key; the message is
+/// not used.
+fn badger_key_setup() -> Result<Subject, String> {
+    Ok(Subject::per_message(BADGER_KEY_SETUP, Imp::Fastmac, |_| {
+        black_box(Badger64::new(black_box(KEY)));
+        0
+    }))
+}
+
+/// Badger-64 without IV setup: the next message of a sequential sender.
+fn badger_sequential() -> Result<Subject, String> {
+    let mut sender = BadgerSender::<8>::new(KEY);
+    Ok(Subject::per_message(BADGER_SEQUENTIAL, Imp::Fastmac, move |msg| sender.tag(msg).map_or(0, |t| t[0])))
+}
+
+/// GNU Nettle's UMAC: set_nonce, update, digest per message.
+fn nettle(alg: &str, tag_len: usize) -> Result<Subject, String> {
+    let mut mac = NettleUmac::new(Nettle::get()?, tag_len, KEY);
+    let (mut n, mut tag) = (0u64, [0u8; 16]);
+    Ok(Subject::per_message(alg, Imp::Nettle, move |msg| {
+        n += 1;
+        mac.mac(&n.to_be_bytes(), msg, &mut tag);
+        tag[0]
+    }))
+}
+
+/// RustCrypto HMAC-SHA2-256 (the `sha2` crate uses SHA-NI where present),
+/// from a keyed state cloned per message (ipad/opad hashed once).
+fn hmac_sha256() -> Subject {
+    let keyed = Hmac::<Sha256>::new_from_slice(KEY).expect("HMAC takes any key length");
+    Subject::per_message("hmac-sha2-256", Imp::RustCrypto, move |msg| {
+        let mut mac = keyed.clone();
+        mac.update(msg);
+        mac.finalize().into_bytes()[0]
+    })
+}
+
+/// RustCrypto Poly1305 (its AVX2 backend where present). Poly1305 is a
+/// one-time MAC and a protocol keys it per message (ChaCha20-Poly1305);
+/// this row leaves that key setup out (it clones a keyed state per
+/// message) and so measures the hashing alone: the strictest comparison
+/// for UMAC.
+fn poly1305() -> Subject {
+    let keyed = Poly1305::new(&[0x5au8; 32].into());
+    Subject::per_message(POLY1305, Imp::RustCrypto, move |msg| keyed.clone().compute_unpadded(msg)[0])
+}
+
+/// The read limit: one pass over the message with the widest loads.
+fn read_limit() -> Subject {
+    let kernel = ReadKernel::detect();
+    let mut subject = Subject::per_message(READ_LIMIT, Imp::ReadLimit, move |msg| kernel.read(msg));
+    subject.backend = Some(kernel.name());
+    subject
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_uses_the_library_names_and_has_each_entry_once() {
+        let entries = registry();
+        for alg in Algorithm::ALL {
+            let name = alg.info().name;
+            assert!(entries.iter().any(|e| e.alg == name && e.imp == Imp::Fastmac), "{name}");
+        }
+        assert!(!names(&entries).contains(&"hmac-sha256"));
+        for (i, a) in entries.iter().enumerate() {
+            assert!(!entries[i + 1..].iter().any(|b| a.alg == b.alg && a.imp == b.imp), "{} twice", a.alg);
+        }
+    }
+
+    #[test]
+    fn every_subject_that_builds_runs() {
+        for entry in registry() {
+            let Ok(mut subject) = entry.make() else { continue };
+            assert_eq!((subject.alg.as_str(), subject.imp), (entry.alg, entry.imp));
+            subject.time(2, &[7u8; 64]);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! The timing loop: loops of at least 0.5 ms on the monotonic clock
+//! (`Instant`), because a VM's TSC may tick in coarse steps and a single
+//! short call cannot be timed (docs/performance.md). The subjects of one
+//! size are interleaved, one loop each per round, so that load from other
+//! processes falls on all of them alike; each figure is the median of the
+//! rounds.
+
+use std::time::{Duration, Instant};
+
+use super::{Row, Subject};
+
+/// How time is measured, for the report.
+pub const METHOD: &str = "std::time::Instant (CLOCK_MONOTONIC); loops >= 0.5 ms; subjects interleaved; medians";
+
+/// Shortest timed loop.
+const MIN_LOOP: Duration = Duration::from_micros(500);
+/// Fewest samples per subject, whatever the time budget.
+const MIN_SAMPLES: usize = 5;
+
+/// A message buffer aligned to 4 KiB, so placement effects (4K aliasing)
+/// are the same for every subject.
+struct Aligned {
+    storage: Vec<u8>,
+    offset: usize,
+    len: usize,
+}
+
+impl Aligned {
+    fn new(len: usize) -> Self {
+        let mut storage = vec![0u8; len + 4096];
+        let offset = storage.as_ptr().align_offset(4096);
+        // Arbitrary, non-constant contents (xorshift).
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for b in &mut storage[offset..offset + len] {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            *b = s as u8;
+        }
+        Aligned { storage, offset, len }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.storage[self.offset..self.offset + self.len]
+    }
+}
+
+/// The messages per loop that make one loop last at least [`MIN_LOOP`].
+fn calibrate(subject: &mut Subject, msg: &[u8]) -> u64 {
+    let mut count = 1u64;
+    loop {
+        let elapsed = subject.time(count, msg);
+        if elapsed >= MIN_LOOP {
+            return count;
+        }
+        let scale = (MIN_LOOP.as_secs_f64() / elapsed.as_secs_f64().max(1e-9) * 1.2).clamp(1.5, 100.0);
+        count = ((count as f64) * scale).ceil() as u64;
+    }
+}
+
+/// Median and fastest of some samples (ns per message).
+fn summary(mut samples: Vec<f64>) -> (f64, f64, usize) {
+    samples.sort_by(f64::total_cmp);
+    (samples[samples.len() / 2], samples[0], samples.len())
+}
+
+/// Measures every subject at `size` for about `budget` each; the rows have
+/// no cycle figures yet ([`Row::use_clock`]).
+pub fn measure_size(subjects: &mut [&mut Subject], size: usize, budget: Duration) -> Vec<Row> {
+    let buffer = Aligned::new(size);
+    let msg = buffer.bytes();
+    let counts: Vec<u64> = subjects.iter_mut().map(|s| calibrate(s, msg)).collect();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); subjects.len()];
+    let total_budget = budget * subjects.len().max(1) as u32;
+    let start = Instant::now();
+    while samples.iter().any(|s| s.len() < MIN_SAMPLES) || start.elapsed() < total_budget {
+        for ((subject, &count), samples) in subjects.iter_mut().zip(&counts).zip(&mut samples) {
+            samples.push(subject.time(count, msg).as_nanos() as f64 / count as f64);
+        }
+    }
+    subjects
+        .iter()
+        .zip(samples)
+        .map(|(subject, samples)| {
+            let (ns, ns_min, samples) = summary(samples);
+            Row {
+                alg: subject.alg.clone(),
+                imp: subject.imp,
+                size,
+                ns_per_msg: ns,
+                ns_min,
+                gb_per_s: size as f64 / ns,
+                cycles_per_byte: None,
+                cycles_per_msg: None,
+                threads: subject.threads(),
+                backend: subject.backend,
+                samples,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::Imp;
+
+    #[test]
+    fn every_subject_gets_a_row_with_the_loop_figures() {
+        let mut calls = 0u64;
+        let mut a = Subject::per_message("a", Imp::Fastmac, move |msg: &[u8]| {
+            calls += 1;
+            msg.iter().fold(calls as u8, |x, &b| x ^ b)
+        });
+        let mut b = Subject::per_message("b", Imp::RustCrypto, |msg: &[u8]| msg[0]);
+        let rows = measure_size(&mut [&mut a, &mut b], 64, Duration::ZERO);
+        assert_eq!(rows.len(), 2);
+        for row in &rows {
+            assert_eq!(row.size, 64);
+            assert!(row.samples >= MIN_SAMPLES && row.ns_min <= row.ns_per_msg && row.ns_per_msg > 0.0);
+            assert!((row.gb_per_s - 64.0 / row.ns_per_msg).abs() < 1e-9);
+        }
+        assert_eq!((rows[1].alg.as_str(), rows[1].imp), ("b", Imp::RustCrypto));
+    }
+
+    #[test]
+    fn the_median_is_the_middle_sample() {
+        assert_eq!(summary(vec![5.0, 1.0, 3.0, 9.0, 2.0]), (3.0, 1.0, 5));
+    }
+}
