@@ -7,6 +7,8 @@
 #                        that ssh and sshd carry fastmac's UMAC, runs the
 #                        sessions (sessions.py) and OpenSSH's own regression
 #                        tests try-ciphers and integrity on the fastmac build
+#   make c-bench         also runs bench-openssh-umac: OpenSSH's umac.c (the
+#                        objects its build compiled) against the drop-in
 #   make bench-openssh-e2e   MB/s of 1 GiB over ssh, stock vs fastmac builds
 #
 # Builds, each an ssh and sshd linked from the one compiled tree:
@@ -18,8 +20,9 @@
 OSSH_DIR := target/openssh
 OSSH_SCRIPTS := $(C_CRATE)/openssh
 OSSH_TREE := $(OSSH_DIR)/tree
-# The drop-in archive and the system libraries Rust's std needs.
-OSSH_DROPIN := $(C_BUILD)/libfastmac_c.a
+# The drop-in archive (libfastmac-openssh.a: the build with the OpenSSH
+# umac.h symbols, see c.mk) and the system libraries Rust's std needs.
+OSSH_DROPIN := $(C_OSSH_BUILD)/libfastmac_c.a
 OSSH_UMAC_LIBS := $(OSSH_DROPIN) $(C_LIBS_PRIVATE)
 OSSH_WRAP := -Wl,--wrap=umac_final -Wl,--wrap=umac128_final
 OSSH_SRC = $$(ls -d $(OSSH_DIR)/src/openssh-*/ | head -n1)
@@ -27,6 +30,7 @@ OSSH_SSH_SYMBOLS := umac_new umac_update umac_final umac_delete \
 	umac128_new umac128_update umac128_final umac128_delete
 
 .PHONY: deps-openssh openssh-builds test-openssh openssh-nm openssh-sessions openssh-t-exec bench-openssh-e2e
+.PHONY: bench-openssh-umac
 
 # The compiler, OpenSSH's build needs (libcrypto, zlib, autoconf for the
 # patched configure.ac, dpkg-dev for apt-get source and dpkg-buildflags), and
@@ -111,3 +115,20 @@ openssh-t-exec: openssh-builds
 	echo "t-exec: $(OSSH_LTESTS) passed on the fastmac build"
 
 test-openssh: openssh-nm openssh-sessions openssh-t-exec
+
+# OpenSSH's umac.o and umac128.o, as its build compiled them, with their
+# symbols renamed ossh_* so that umac_bench.c links them beside the drop-in
+# (umac.o needs xcalloc/freezero from OpenSSH's libraries, and libcrypto's AES).
+OSSH_BENCH := $(OSSH_DIR)/bench
+OSSH_RENAME = $(foreach f,new update final delete,--redefine-sym $(1)_$(f)=ossh_$(1)_$(f))
+bench-openssh-umac: openssh-builds
+	mkdir -p $(OSSH_BENCH)
+	objcopy $(call OSSH_RENAME,umac) $(OSSH_TREE)/umac.o $(OSSH_BENCH)/ossh_umac.o
+	objcopy $(call OSSH_RENAME,umac128) $(OSSH_TREE)/umac128.o $(OSSH_BENCH)/ossh_umac128.o
+	$(CC) -O2 -Wall -Werror -I$(C_CRATE)/include -I$(C_CRATE)/include/fastmac $(OSSH_SCRIPTS)/umac_bench.c \
+		$(OSSH_BENCH)/ossh_umac.o $(OSSH_BENCH)/ossh_umac128.o -L$(OSSH_TREE) -L$(OSSH_TREE)/openbsd-compat \
+		-lssh -lopenbsd-compat -lcrypto $(OSSH_UMAC_LIBS) -o $(OSSH_BENCH)/umac_bench
+	@echo "CPU: $$(lscpu | sed -n 's/^Model name: *//p')"
+	$(OSSH_BENCH)/umac_bench 21
+
+c-bench: bench-openssh-umac
