@@ -132,3 +132,12 @@ bench-openssh-umac: openssh-builds
 	$(OSSH_BENCH)/umac_bench 21
 
 c-bench: bench-openssh-umac
+
+# MB/s of 1 GiB over ssh -c aes128-ctr -m umac-64-etm@openssh.com to
+# 127.0.0.1, each build's ssh to its own sshd, the builds alternating (not
+# part of make test). E2E_ROUNDS=N to change the number of rounds.
+E2E_ROUNDS ?= 5
+bench-openssh-e2e: openssh-builds deps-python
+	@echo "CPU: $$(lscpu | sed -n 's/^Model name: *//p')"
+	$(PY) $(OSSH_SCRIPTS)/e2e.py --stock $(OSSH_DIR)/stock --fastmac $(OSSH_DIR)/fastmac \
+		--work $(OSSH_DIR)/e2e --rounds $(E2E_ROUNDS)

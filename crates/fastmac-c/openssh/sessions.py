@@ -22,6 +22,7 @@ import getpass
 import hashlib
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -75,8 +76,9 @@ def children_of(pid: int) -> list[int]:
 class Sshd:
     """`sshd -D` from one build, offering the four UMACs."""
 
-    def __init__(self, binary: str, work: Path, name: str, keys: dict[str, Path]) -> None:
+    def __init__(self, binary: str, work: Path, name: str, keys: dict[str, Path], rekey_limit: str = REKEY_LIMIT) -> None:
         self.binary, self.work, self.name, self.keys = binary, work, name, keys
+        self.rekey_limit = rekey_limit
         self.log = work / f"sshd-{name}.log"
         self.process: subprocess.Popen | None = None
         self.port = 0
@@ -96,7 +98,7 @@ class Sshd:
             f"AllowUsers {getpass.getuser()}",
             f"Ciphers {CIPHER}",
             f"MACs {','.join(MACS)}",
-            f"RekeyLimit {REKEY_LIMIT}",
+            f"RekeyLimit {self.rekey_limit}",
             "LogLevel DEBUG1",
             "UseDNS no",
             "PrintMotd no",
@@ -161,18 +163,23 @@ def make_keys(work: Path) -> dict[str, Path]:
     return keys
 
 
-def run_client(ssh: str, server: Sshd, mac: str, payload: Path, out: Path, log: Path) -> int:
-    """`ssh ... cat` with the payload as stdin; its stdout to `out`."""
+def client_command(ssh: str, server: Sshd, mac: str, log: Path, remote: str) -> list[str]:
+    """`ssh` to `server` with the test's key, cipher, `mac` and rekey limit."""
     known = server.work / "known_hosts"
     known.write_text(f"[127.0.0.1]:{server.port} " + server.keys["host"].with_suffix(".pub").read_text())
     log.write_text("")
-    command = [
+    return [
         ssh, "-F", "/dev/null", "-vv", "-E", str(log), "-p", str(server.port),
         "-i", str(server.keys["client"]), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
         "-o", f"UserKnownHostsFile={known}", "-o", "StrictHostKeyChecking=yes",
-        "-o", f"Ciphers={CIPHER}", "-o", f"MACs={mac}", "-o", f"RekeyLimit={REKEY_LIMIT}",
-        f"{getpass.getuser()}@127.0.0.1", "cat",
+        "-o", f"Ciphers={CIPHER}", "-o", f"MACs={mac}", "-o", f"RekeyLimit={server.rekey_limit}",
+        f"{getpass.getuser()}@127.0.0.1", remote,
     ]
+
+
+def run_client(ssh: str, server: Sshd, mac: str, payload: Path, out: Path, log: Path) -> int:
+    """`ssh ... cat` with the payload as stdin; its stdout to `out`."""
+    command = client_command(ssh, server, mac, log, "cat")
     with payload.open("rb") as stdin, out.open("wb") as stdout:
         # subprocess.run kills this one child by PID on timeout.
         return subprocess.run(command, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL,
@@ -232,7 +239,8 @@ def main() -> int:
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     work = Path(args.work).resolve()
-    work.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(work, ignore_errors=True)  # keys, logs and payload of an earlier run
+    work.mkdir(parents=True)
     fastmac_ssh, fastmac_sshd = str(Path(args.fastmac).resolve() / "ssh"), str(Path(args.fastmac).resolve() / "sshd")
     flip_ssh = str(Path(args.flip).resolve() / "ssh")
     keys = make_keys(work)
