@@ -17,7 +17,7 @@ endef
 
 .PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
 
-test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go
+test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh
 
 deps: deps-nettle deps-chromium
 
@@ -110,6 +110,8 @@ include crates/fastmac-py/py.mk
 # libfastmac, the C library: install, test-c, c-header, c-bench. Included
 # last so that `test` stays the default goal.
 include crates/fastmac-c/c.mk
+# OpenSSH built with libfastmac, real sessions, its own MAC tests: test-openssh.
+include crates/fastmac-c/openssh/openssh.mk
 # Constant-time evidence (valgrind memcheck, ctgrind): test-ct.
 include crates/fastmac-c/tests/ct/ct.mk
 # Fuzz targets: test-fuzz (corpus replay), fuzz.

@@ -7,7 +7,9 @@ fn main() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if os == "linux" {
         let major = std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap_or_else(|_| "0".into());
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libfastmac.so.{major}");
+        // The `openssh` build is installed as libfastmac-openssh.
+        let name = if std::env::var_os("CARGO_FEATURE_OPENSSH").is_some() { "fastmac-openssh" } else { "fastmac" };
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,lib{name}.so.{major}");
     }
     println!("cargo:rerun-if-changed=build.rs");
 }

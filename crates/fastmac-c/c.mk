@@ -2,7 +2,9 @@
 # Included by the top-level Makefile; every path is relative to the root.
 #
 #   make install PREFIX=/opt/fastmac   lib/libfastmac.{so,a}, include/fastmac.h,
-#                                      include/fastmac/umac.h, lib/pkgconfig/fastmac.pc
+#                                      include/fastmac/umac.h, lib/pkgconfig/fastmac.pc;
+#                                      lib/libfastmac-openssh.{so,a} and fastmac-openssh.pc:
+#                                      the same plus OpenSSH's umac_* symbols (feature openssh)
 #   make test-c                        C tests (system cc), then all under valgrind
 #   make c-header                      regenerate include/fastmac.h (cbindgen)
 #   make c-example / c-bench           the OpenSSH-API example; umac_final timing
@@ -11,6 +13,10 @@ C_CRATE := crates/fastmac-c
 C_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 C_MAJOR := $(firstword $(subst ., ,$(C_VERSION)))
 C_BUILD := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/release
+# The `openssh` build has its own target dir: its libfastmac_c.* would
+# otherwise overwrite the general library's.
+C_OSSH_TARGET := $(CURDIR)/target/openssh-dropin
+C_OSSH_BUILD := $(C_OSSH_TARGET)/release
 # What rustc reports for the staticlib (`--print native-static-libs`, Linux/glibc).
 C_LIBS_PRIVATE := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
@@ -30,6 +36,7 @@ C_PKG := PKG_CONFIG_PATH=$(C_TEST_PREFIX)/lib/pkgconfig pkg-config
 
 c-lib:
 	$(CARGO) build --release -p fastmac-c
+	$(CARGO) build --release -p fastmac-c --features openssh --target-dir $(C_OSSH_TARGET)
 
 c-header:
 	FASTMAC_BLESS_HEADER=1 $(CARGO) test --release -p fastmac-c --test header
@@ -40,11 +47,18 @@ install: c-lib
 	ln -sf libfastmac.so.$(C_VERSION) $(DESTDIR)$(LIBDIR)/libfastmac.so.$(C_MAJOR)
 	ln -sf libfastmac.so.$(C_MAJOR) $(DESTDIR)$(LIBDIR)/libfastmac.so
 	install -m 0644 $(C_BUILD)/libfastmac_c.a $(DESTDIR)$(LIBDIR)/libfastmac.a
+	install -m 0755 $(C_OSSH_BUILD)/libfastmac_c.so $(DESTDIR)$(LIBDIR)/libfastmac-openssh.so.$(C_VERSION)
+	ln -sf libfastmac-openssh.so.$(C_VERSION) $(DESTDIR)$(LIBDIR)/libfastmac-openssh.so.$(C_MAJOR)
+	ln -sf libfastmac-openssh.so.$(C_MAJOR) $(DESTDIR)$(LIBDIR)/libfastmac-openssh.so
+	install -m 0644 $(C_OSSH_BUILD)/libfastmac_c.a $(DESTDIR)$(LIBDIR)/libfastmac-openssh.a
 	install -m 0644 $(C_CRATE)/include/fastmac.h $(DESTDIR)$(INCLUDEDIR)/fastmac.h
 	install -m 0644 $(C_CRATE)/include/fastmac/umac.h $(DESTDIR)$(INCLUDEDIR)/fastmac/umac.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(C_VERSION)|' -e 's|@LIBS_PRIVATE@|$(C_LIBS_PRIVATE)|' \
 		$(C_CRATE)/fastmac.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/fastmac.pc
+	sed -e 's/^Name: fastmac/Name: fastmac-openssh/' -e 's/-lfastmac$$/-lfastmac-openssh/' \
+		-e 's/^Description: .*/Description: libfastmac with the OpenSSH umac.h symbols (umac_new, ..., umac128_*)/' \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/fastmac.pc > $(DESTDIR)$(LIBDIR)/pkgconfig/fastmac-openssh.pc
 
 deps-c: deps-nettle
 	@for tool in cc:gcc c++:g++ pkg-config:pkg-config valgrind:valgrind; do \
@@ -63,29 +77,33 @@ test-c: deps-c
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
 	set -e; cd $(C_CRATE)/tests/c; \
 	inc="$$($(C_PKG) --cflags fastmac) -I$$($(C_PKG) --variable=includedir fastmac)/fastmac"; \
-	libs="$$($(C_PKG) --libs fastmac) -Wl,-rpath,$(C_TEST_PREFIX)/lib"; \
-	static="$$($(C_PKG) --static --libs fastmac | sed 's/-lfastmac/-l:libfastmac.a/')"; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$libs -o $(C_TEST_DIR)/test_vectors; \
+	rpath="-Wl,-rpath,$(C_TEST_PREFIX)/lib"; \
+	libs="$$($(C_PKG) --libs fastmac) $$rpath"; \
+	ossh="$$($(C_PKG) --libs fastmac-openssh) $$rpath"; \
+	static="$$($(C_PKG) --static --libs fastmac-openssh | sed 's/-lfastmac-openssh/-l:libfastmac-openssh.a/')"; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$ossh -o $(C_TEST_DIR)/test_vectors; \
 	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$static -o $(C_TEST_DIR)/test_vectors_static; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_bad_args.c $$libs -o $(C_TEST_DIR)/test_bad_args; \
-	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_openssh_packets.c $$libs \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_bad_args.c $$ossh -o $(C_TEST_DIR)/test_bad_args; \
+	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_openssh_packets.c $$ossh \
 		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_openssh_packets; \
 	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_ssh_names.c $$libs \
 		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_ssh_names; \
-	$(CC) $(C_TEST_CFLAGS) $$inc ../../examples/openssh_umac.c $$libs -o $(C_TEST_DIR)/openssh_umac; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_threads.c $$libs -pthread -o $(C_TEST_DIR)/test_threads; \
-	$(CC) $(C_TEST_CFLAGS) $$inc leak_control.c $$libs -o $(C_TEST_DIR)/leak_control; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_nonce_owning.c $$libs -o $(C_TEST_DIR)/test_nonce_owning; \
+	$(CC) $(C_TEST_CFLAGS) $$inc ../../examples/openssh_umac.c $$ossh -o $(C_TEST_DIR)/openssh_umac; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_threads.c $$ossh -pthread -o $(C_TEST_DIR)/test_threads; \
+	$(CC) $(C_TEST_CFLAGS) $$inc leak_control.c $$ossh -o $(C_TEST_DIR)/leak_control; \
 	printf '#include <fastmac.h>\n#include <umac.h>\nint main(void) { return 0; }\n' \
 		| c++ -std=c++11 -Wall -Werror $$inc -x c++ - -o /dev/null -fsyntax-only
 	@echo "C tests (headers also parse as C++)"
 	set -e; V=$(CURDIR)/tests/vectors/rfc4418.txt; cd $(C_TEST_DIR); \
-	ldd ./test_vectors | grep -q 'libfastmac.so.$(C_MAJOR) => $(C_TEST_PREFIX)/lib/'; \
+	ldd ./test_vectors | grep -q 'libfastmac-openssh.so.$(C_MAJOR) => $(C_TEST_PREFIX)/lib/'; \
+	ldd ./test_nonce_owning | grep -q 'libfastmac.so.$(C_MAJOR) => $(C_TEST_PREFIX)/lib/'; \
 	! ldd ./test_vectors_static | grep -q libfastmac; \
 	./test_vectors $$V; ./test_vectors_static $$V; ./test_bad_args; ./test_openssh_packets; ./test_ssh_names; \
-	./test_threads; ./openssh_umac; \
+	./test_nonce_owning; ./test_threads; ./openssh_umac; \
 	echo "C tests under valgrind memcheck"; \
 	for t in "test_vectors $$V" "test_vectors_static $$V" test_bad_args test_openssh_packets \
-		test_ssh_names test_threads openssh_umac; do \
+		test_ssh_names test_nonce_owning test_threads openssh_umac; do \
 		$(VALGRIND) ./$$t > /dev/null || { echo "valgrind: $$t failed"; exit 1; }; \
 		echo "valgrind: $$t: 0 errors, 0 leaks"; \
 	done; \
@@ -95,16 +113,17 @@ test-c: deps-c
 	! ./test_vectors bad_vectors.txt > /dev/null 2>&1; \
 	$(VALGRIND) ./leak_control > /dev/null 2>&1 && exit 1; \
 	echo "negative controls: both detected"
+	$(C_CRATE)/tests/c/exports.sh $(C_TEST_PREFIX)/lib
 
 c-example: c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
 	$(CC) -O2 -Wall -I$(C_TEST_PREFIX)/include/fastmac $(C_CRATE)/examples/openssh_umac.c \
-		-L$(C_TEST_PREFIX)/lib -lfastmac -Wl,-rpath,$(C_TEST_PREFIX)/lib -o $(C_TEST_DIR)/openssh_umac
+		-L$(C_TEST_PREFIX)/lib -lfastmac-openssh -Wl,-rpath,$(C_TEST_PREFIX)/lib -o $(C_TEST_DIR)/openssh_umac
 	$(C_TEST_DIR)/openssh_umac
 
 c-bench: deps-c c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
 	$(CC) -O2 -Wall -I$(C_TEST_PREFIX)/include -I$(C_TEST_PREFIX)/include/fastmac \
-		$(C_CRATE)/bench/umac_final_bench.c -L$(C_TEST_PREFIX)/lib -lfastmac \
+		$(C_CRATE)/bench/umac_final_bench.c -L$(C_TEST_PREFIX)/lib -lfastmac-openssh \
 		-Wl,-rpath,$(C_TEST_PREFIX)/lib -lnettle -o $(C_TEST_DIR)/umac_final_bench
 	$(C_TEST_DIR)/umac_final_bench

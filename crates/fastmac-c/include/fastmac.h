@@ -18,7 +18,8 @@
  * Functions without a handle are reentrant.
  *
  * The OpenSSH-compatible API (umac_new, umac_final, ...) is declared in
- * <fastmac/umac.h>.
+ * <fastmac/umac.h> and exported by libfastmac-openssh only (-lfastmac-openssh,
+ * a superset of this library): libfastmac itself exports fastmac_ names only.
  */
 
 #ifndef FASTMAC_H
@@ -26,6 +27,23 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+// Packets an outbound handle tags under one key (OpenSSH's MAX_PACKETS,
+// 2^31; RFC 4344 section 3.1).
+#define FASTMAC_SSH_REKEY_AFTER_PACKETS 2147483648
+
+// Packets an inbound handle verifies under one key (2^32: one more and a
+// sequence number would repeat).
+#define FASTMAC_SSH_INBOUND_PACKET_LIMIT 4294967296
+
+// The major version of the header (a change breaks the C API or ABI).
+#define FASTMAC_VERSION_MAJOR 0
+
+// The minor version of the header (additions).
+#define FASTMAC_VERSION_MINOR 1
+
+// The patch version of the header (fixes).
+#define FASTMAC_VERSION_PATCH 0
 
 // The result of a libfastmac call. `FASTMAC_OK` (0) is success; every error
 // is a distinct positive value. `fastmac_strerror` describes each.
@@ -52,13 +70,25 @@ typedef enum fastmac_status {
   // A bug: the library panicked. The call had no effect the caller can rely
   // on; free the handle it was given.
   FASTMAC_ERR_PANIC = 9,
+  // A handle that owns its nonces (sequenced UMAC, SSH outbound/inbound)
+  // used every value it may use under its key: rekey.
+  FASTMAC_ERR_NONCE_EXHAUSTED = 10,
 } fastmac_status;
 
 // A keyed MAC of an algorithm chosen by name. Opaque to C.
 typedef struct fastmac_mac fastmac_mac;
 
+// A keyed UMAC and its nonce counter. Opaque to C.
+typedef struct fastmac_sequenced_umac fastmac_sequenced_umac;
+
+// The receiving direction. Opaque to C.
+typedef struct fastmac_ssh_inbound fastmac_ssh_inbound;
+
 // A keyed SSH MAC for one direction of a connection. Opaque to C.
 typedef struct fastmac_ssh_mac fastmac_ssh_mac;
+
+// The sending direction. Opaque to C.
+typedef struct fastmac_ssh_outbound fastmac_ssh_outbound;
 
 // A keyed UMAC-128 object (16-byte tags; OpenSSH's `umac-128@openssh.com`). Opaque to C.
 typedef struct fastmac_umac128 fastmac_umac128;
@@ -126,11 +156,97 @@ enum fastmac_status fastmac_mac_verify(struct fastmac_mac *mac,
                                        const uint8_t *tag,
                                        size_t tag_len);
 
+// Discards the message fed so far, keeping the key.
+//
+// # Safety
+// `mac` must be a live handle.
+enum fastmac_status fastmac_mac_reset(struct fastmac_mac *mac);
+
 // Frees a handle, wiping its key material. NULL is a no-op.
 //
 // # Safety
 // `mac` must be NULL or a live handle, not used afterwards.
 void fastmac_mac_free(struct fastmac_mac *mac);
+
+// Keys a sequenced UMAC with `key` (16 bytes); `tag_len` (4, 8, 12 or 16)
+// selects UMAC-32/64/96/128. Nonces count from 0 to 2^64 - 2. The handle
+// goes to `*out` (NULL on any error).
+//
+// # Safety
+// `key` valid for `key_len` bytes; `out` writable.
+enum fastmac_status fastmac_sequenced_umac_new(const uint8_t *key,
+                                               size_t key_len,
+                                               size_t tag_len,
+                                               struct fastmac_sequenced_umac **out);
+
+// As `fastmac_sequenced_umac_new`, with nonces from `first_nonce` to
+// `limit - 1`: a lower limit (a rekey policy), or a counter continued from
+// one persisted before its values were used. FASTMAC_ERR_NONCE_EXHAUSTED if
+// `first_nonce` is not below `limit`.
+//
+// # Safety
+// `key` valid for `key_len` bytes; `out` writable.
+enum fastmac_status fastmac_sequenced_umac_new_at(const uint8_t *key,
+                                                  size_t key_len,
+                                                  size_t tag_len,
+                                                  uint64_t first_nonce,
+                                                  uint64_t limit,
+                                                  struct fastmac_sequenced_umac **out);
+
+// Tags `msg` under the next nonce: the nonce's counter value goes to
+// `*nonce`, the tag (exactly the handle's tag length) to `tag`. At the
+// limit FASTMAC_ERR_NONCE_EXHAUSTED, and nothing moves.
+//
+// # Safety
+// `mac` a live handle; `msg` valid for `msg_len` bytes (NULL if 0); `nonce`
+// writable; `tag` valid for `tag_len` bytes.
+enum fastmac_status fastmac_sequenced_umac_tag(struct fastmac_sequenced_umac *mac,
+                                               const uint8_t *msg,
+                                               size_t msg_len,
+                                               uint64_t *nonce,
+                                               uint8_t *tag,
+                                               size_t tag_len);
+
+// Appends `len` bytes of the current message.
+//
+// # Safety
+// `mac` a live handle; `data` valid for `len` bytes (NULL if 0).
+enum fastmac_status fastmac_sequenced_umac_update(struct fastmac_sequenced_umac *mac,
+                                                  const uint8_t *data,
+                                                  size_t len);
+
+// Tags the streamed message under the next nonce (see
+// `fastmac_sequenced_umac_tag`) and resets for the next message. At the
+// limit FASTMAC_ERR_NONCE_EXHAUSTED, and the streamed input is kept.
+//
+// # Safety
+// `mac` a live handle; `nonce` writable; `tag` valid for `tag_len` bytes.
+enum fastmac_status fastmac_sequenced_umac_finalize(struct fastmac_sequenced_umac *mac,
+                                                    uint64_t *nonce,
+                                                    uint8_t *tag,
+                                                    size_t tag_len);
+
+// Stores the counter value the next message gets in `*nonce`, and how many
+// messages are left before the limit in `*remaining`.
+//
+// # Safety
+// `mac` a live handle; `nonce` and `remaining` writable.
+enum fastmac_status fastmac_sequenced_umac_position(const struct fastmac_sequenced_umac *mac,
+                                                    uint64_t *nonce,
+                                                    uint64_t *remaining);
+
+// Writes the nonce bytes of counter value `n` (8 bytes, big-endian), as a
+// receiver passes them to a UMAC handle's verify.
+//
+// # Safety
+// `nonce` valid for `nonce_len` bytes, which must be 8.
+enum fastmac_status fastmac_umac_counter_nonce(uint64_t n, uint8_t *nonce, size_t nonce_len);
+
+// Frees a handle, wiping its key material. NULL is a no-op.
+//
+// # Safety
+// `mac` NULL or a live handle, not used afterwards.
+void fastmac_sequenced_umac_free(struct fastmac_sequenced_umac *mac);
 
 // Looks up the SSH MAC named `name` (exact, case-sensitive SSH name) and
 // stores its key length, tag length and whether it is an encrypt-then-MAC
@@ -194,6 +310,115 @@ enum fastmac_status fastmac_ssh_mac_verify(struct fastmac_ssh_mac *mac,
 // # Safety
 // `mac` must be NULL or a live handle, not used afterwards.
 void fastmac_ssh_mac_free(struct fastmac_ssh_mac *mac);
+
+// Keys the SSH MAC `name` (see `fastmac_ssh_mac_lookup` for its key
+// length) for sending; the first packet gets number `next_seq` (the
+// packets sent on the connection so far). The handle goes to `*out` (NULL
+// on any error).
+//
+// # Safety
+// `name` NULL or NUL-terminated; `key` valid for `key_len` bytes; `out`
+// writable.
+enum fastmac_status fastmac_ssh_outbound_new(const char *name,
+                                             const uint8_t *key,
+                                             size_t key_len,
+                                             uint32_t next_seq,
+                                             struct fastmac_ssh_outbound **out);
+
+// MACs the next packet: its sequence number to `*seq`, its tag (exactly
+// the algorithm's tag length) to `tag`. FASTMAC_ERR_NONCE_EXHAUSTED after
+// FASTMAC_SSH_REKEY_AFTER_PACKETS packets under this key (the number does
+// not move).
+//
+// # Safety
+// `mac` a live handle; `packet` valid for `len` bytes (NULL if 0); `seq`
+// writable; `tag` valid for `tag_len` bytes.
+enum fastmac_status fastmac_ssh_outbound_compute(struct fastmac_ssh_outbound *mac,
+                                                 const uint8_t *packet,
+                                                 size_t len,
+                                                 uint32_t *seq,
+                                                 uint8_t *tag,
+                                                 size_t tag_len);
+
+// Stores the number the next packet gets in `*next_seq` and how many
+// packets are left under this key in `*packets_left`.
+//
+// # Safety
+// `mac` a live handle; the out pointers writable.
+enum fastmac_status fastmac_ssh_outbound_position(const struct fastmac_ssh_outbound *mac,
+                                                  uint32_t *next_seq,
+                                                  uint64_t *packets_left);
+
+// Takes the keys of a new key exchange (`name` may differ from before):
+// the sequence numbers continue, the count under the key starts again. On
+// an error the handle keeps its old key.
+//
+// # Safety
+// `mac` a live handle; `name` NULL or NUL-terminated; `key` valid for
+// `key_len` bytes.
+enum fastmac_status fastmac_ssh_outbound_rekey(struct fastmac_ssh_outbound *mac,
+                                               const char *name,
+                                               const uint8_t *key,
+                                               size_t key_len);
+
+// Frees a handle, wiping its key material. NULL is a no-op.
+//
+// # Safety
+// `mac` NULL or a live handle, not used afterwards.
+void fastmac_ssh_outbound_free(struct fastmac_ssh_outbound *mac);
+
+// Keys the SSH MAC `name` for receiving; the first packet must carry
+// number `next_seq`. The handle goes to `*out` (NULL on any error).
+//
+// # Safety
+// As `fastmac_ssh_outbound_new`.
+enum fastmac_status fastmac_ssh_inbound_new(const char *name,
+                                            const uint8_t *key,
+                                            size_t key_len,
+                                            uint32_t next_seq,
+                                            struct fastmac_ssh_inbound **out);
+
+// Checks `tag` for the next packet in constant time: FASTMAC_OK with its
+// sequence number in `*seq`, FASTMAC_ERR_INVALID_TAG (the number stays:
+// SSH ends the connection), FASTMAC_ERR_TAG_LENGTH, or
+// FASTMAC_ERR_NONCE_EXHAUSTED after FASTMAC_SSH_INBOUND_PACKET_LIMIT
+// packets under this key.
+//
+// # Safety
+// `mac` a live handle; `packet` and `tag` valid for their lengths; `seq`
+// writable.
+enum fastmac_status fastmac_ssh_inbound_verify(struct fastmac_ssh_inbound *mac,
+                                               const uint8_t *packet,
+                                               size_t len,
+                                               const uint8_t *tag,
+                                               size_t tag_len,
+                                               uint32_t *seq);
+
+// Stores the number the next packet must carry in `*next_seq`, and in
+// `*needs_rekey` 1 once FASTMAC_SSH_REKEY_AFTER_PACKETS packets arrived
+// under this key (time to start a key exchange from this side, as OpenSSH
+// does), else 0.
+//
+// # Safety
+// `mac` a live handle; the out pointers writable.
+enum fastmac_status fastmac_ssh_inbound_position(const struct fastmac_ssh_inbound *mac,
+                                                 uint32_t *next_seq,
+                                                 int *needs_rekey);
+
+// As `fastmac_ssh_outbound_rekey`, for the receiving direction.
+//
+// # Safety
+// As `fastmac_ssh_outbound_rekey`.
+enum fastmac_status fastmac_ssh_inbound_rekey(struct fastmac_ssh_inbound *mac,
+                                              const char *name,
+                                              const uint8_t *key,
+                                              size_t key_len);
+
+// Frees a handle, wiping its key material. NULL is a no-op.
+//
+// # Safety
+// `mac` NULL or a live handle, not used afterwards.
+void fastmac_ssh_inbound_free(struct fastmac_ssh_inbound *mac);
 
 // A static, NUL-terminated English description of `status`. Accepts any
 // int (unknown values get "unknown status code"); never returns NULL. The
@@ -433,6 +658,11 @@ enum fastmac_status fastmac_umac128_reset(struct fastmac_umac128 *mac);
 // # Safety
 // `mac` must be NULL or a live handle, not used afterwards.
 void fastmac_umac128_free(struct fastmac_umac128 *mac);
+
+// The version of the linked library, "MAJOR.MINOR.PATCH": static storage,
+// never NULL, not to be freed. Compare with the FASTMAC_VERSION_* macros to
+// detect a header/library mismatch.
+const char *fastmac_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -116,6 +116,19 @@ pub unsafe extern "C" fn fastmac_mac_verify(
     })
 }
 
+/// Discards the message fed so far, keeping the key.
+///
+/// # Safety
+/// `mac` must be a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_mac_reset(mac: *mut MacHandle) -> fastmac_status {
+    guard(|| {
+        // SAFETY: the caller's guarantee.
+        unsafe { ffi::handle(mac)? }.0.reset();
+        Ok(())
+    })
+}
+
 /// Frees a handle, wiping its key material. NULL is a no-op.
 ///
 /// # Safety

@@ -33,6 +33,9 @@ pub enum fastmac_status {
     /// A bug: the library panicked. The call had no effect the caller can rely
     /// on; free the handle it was given.
     FASTMAC_ERR_PANIC = 9,
+    /// A handle that owns its nonces (sequenced UMAC, SSH outbound/inbound)
+    /// used every value it may use under its key: rekey.
+    FASTMAC_ERR_NONCE_EXHAUSTED = 10,
 }
 
 use fastmac_status::*;
@@ -45,6 +48,7 @@ impl From<&Error> for fastmac_status {
             Error::TagLength { .. } => FASTMAC_ERR_TAG_LENGTH,
             Error::InvalidTag => FASTMAC_ERR_INVALID_TAG,
             Error::UnknownAlgorithm(_) => FASTMAC_ERR_UNKNOWN_ALGORITHM,
+            Error::NonceExhausted { .. } => FASTMAC_ERR_NONCE_EXHAUSTED,
             // fastmac::Error is non-exhaustive: variants added later still get a code.
             _ => FASTMAC_ERR_OTHER,
         }
@@ -68,7 +72,7 @@ impl From<Result<(), Error>> for fastmac_status {
 
 /// A NUL-terminated message for each status, as static storage.
 fn message(status: c_int) -> &'static core::ffi::CStr {
-    const CODES: [(fastmac_status, &core::ffi::CStr); 10] = [
+    const CODES: [(fastmac_status, &core::ffi::CStr); 11] = [
         (FASTMAC_OK, c"success"),
         (FASTMAC_ERR_NULL_POINTER, c"a pointer argument is NULL"),
         (FASTMAC_ERR_KEY_LENGTH, c"wrong key length"),
@@ -79,6 +83,7 @@ fn message(status: c_int) -> &'static core::ffi::CStr {
         (FASTMAC_ERR_LENGTH_OVERFLOW, c"length too large"),
         (FASTMAC_ERR_OTHER, c"error without a specific code"),
         (FASTMAC_ERR_PANIC, c"internal error (panic caught at the C boundary)"),
+        (FASTMAC_ERR_NONCE_EXHAUSTED, c"every nonce under this key is used: rekey"),
     ];
     CODES
         .iter()
@@ -100,13 +105,13 @@ mod tests {
 
     #[test]
     fn every_status_has_its_own_message() {
-        let texts: Vec<_> = (0..=9).map(message).collect();
+        let texts: Vec<_> = (0..=10).map(message).collect();
         for (i, a) in texts.iter().enumerate() {
             assert_ne!(*a, c"unknown status code", "status {i}");
             assert!(texts[i + 1..].iter().all(|b| a != b), "status {i} shares its message");
         }
         assert_eq!(message(-1), c"unknown status code");
-        assert_eq!(message(10), c"unknown status code");
+        assert_eq!(message(11), c"unknown status code");
     }
 
     #[test]
@@ -117,6 +122,7 @@ mod tests {
             (Error::TagLength { expected: 8, got: 7 }, FASTMAC_ERR_TAG_LENGTH),
             (Error::InvalidTag, FASTMAC_ERR_INVALID_TAG),
             (Error::UnknownAlgorithm("x".into()), FASTMAC_ERR_UNKNOWN_ALGORITHM),
+            (Error::NonceExhausted { limit: 5 }, FASTMAC_ERR_NONCE_EXHAUSTED),
         ];
         for (err, code) in cases {
             assert_eq!(fastmac_status::from(Err(err)), code);

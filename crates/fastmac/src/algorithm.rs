@@ -184,6 +184,8 @@ pub trait DynMac: Send {
     fn finalize_reset_into(&mut self, nonce: &[u8], tag: &mut [u8]) -> Result<(), Error>;
     /// Verifies the streamed message in constant time and resets.
     fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error>;
+    /// Discards the streamed message, keeping the key.
+    fn reset(&mut self);
 }
 
 impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
@@ -206,6 +208,10 @@ impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
     fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         Umac::verify_reset(self, nonce, tag)
     }
+
+    fn reset(&mut self) {
+        Umac::reset(self);
+    }
 }
 
 /// HMAC takes no nonce: only an empty one is accepted.
@@ -226,6 +232,10 @@ impl DynMac for Hmac {
     fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         check_no_nonce(nonce)?;
         Hmac::verify_reset(self, tag)
+    }
+
+    fn reset(&mut self) {
+        Hmac::reset(self);
     }
 }
 
@@ -252,5 +262,9 @@ impl<const TAG_LEN: usize> DynMac for Badger<TAG_LEN> {
 
     fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         Badger::verify_reset(self, nonce, tag)
+    }
+
+    fn reset(&mut self) {
+        Badger::reset(self);
     }
 }

@@ -324,6 +324,10 @@ impl DynMac for SshStream<'_> {
         self.restart();
         verdict
     }
+
+    fn reset(&mut self) {
+        self.restart();
+    }
 }
 
 const NONCE_OK: &str = "an 8-byte nonce is within UMAC's 1 to 16 bytes";

@@ -3,9 +3,11 @@
  *
  * A drop-in replacement for OpenSSH's umac.h + umac.c + umac128.c: the eight
  * declarations below are OpenSSH's (umac.h, "$OpenBSD: umac.h,v 1.5"),
- * character for character, and libfastmac exports these exact symbols, so
- * code written against OpenSSH's header compiles and links unchanged
- * (cc ... -I<includedir>/fastmac ... -lfastmac).
+ * character for character, and libfastmac-openssh exports these exact
+ * symbols, so code written against OpenSSH's header compiles and links
+ * unchanged (cc ... -I<includedir>/fastmac ... -lfastmac-openssh, or
+ * pkg-config fastmac-openssh). The general libfastmac does not export them,
+ * so a program with its own umac.c can link it without a clash.
  *
  * Semantics, as in OpenSSH:
  *  - umac_new / umac128_new expand a 16-byte key into a heap context for

@@ -158,15 +158,16 @@ static void by_name(void)
 
 static void strerror_codes(void)
 {
-    const char *seen[10];
-    for (int code = 0; code < 10; code++) {
+    enum { CODES = FASTMAC_ERR_NONCE_EXHAUSTED + 1 };
+    const char *seen[CODES];
+    for (int code = 0; code < CODES; code++) {
         seen[code] = fastmac_strerror(code);
         CHECK(seen[code] != NULL && strcmp(seen[code], "unknown status code") != 0, "code %d has no message", code);
         for (int earlier = 0; earlier < code; earlier++)
             CHECK(strcmp(seen[code], seen[earlier]) != 0, "codes %d and %d share a message", earlier, code);
     }
     CHECK(strcmp(fastmac_strerror(FASTMAC_OK), "success") == 0, "FASTMAC_OK: %s", fastmac_strerror(FASTMAC_OK));
-    const int unknown[] = {-1, 10, INT_MAX, INT_MIN};
+    const int unknown[] = {-1, CODES, INT_MAX, INT_MIN};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
         CHECK(strcmp(fastmac_strerror(unknown[i]), "unknown status code") == 0, "code %d", unknown[i]);
 }
