@@ -1,5 +1,5 @@
 //! `fastmac gears ...`: the gear table, and the UDP demonstration of
-//! gears.md 6.9 (send, recv, attack) on 127.0.0.1 only.
+//! docs/gears.md section 6.9 (send, recv, attack) on 127.0.0.1 only.
 
 use std::fmt::Write as _;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -7,12 +7,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use fastmac::gears::table::{Calibration, Gear, LENGTHS, Strength, badger_costs, calibrate, level_costs, measure_ratios};
-use fastmac::gears::{
+use fastmac_gears::table::{Gear, Strength};
+use fastmac_gears::{
     Level, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig,
     SessionSecret,
 };
 
+use crate::gears_cost::{Calibration, LENGTHS, badger_costs, calibrate, level_costs, measure_ratios};
 use crate::input::{CliError, unhex};
 
 #[derive(Subcommand)]
@@ -298,7 +299,7 @@ impl Family {
 fn send(args: SendArgs) -> Result<(), CliError> {
     let targets: Vec<SocketAddr> = args.to.iter().map(|t| loopback("to", t)).collect::<Result<_, _>>()?;
     let profile = Profile::from_name(&args.profile).ok_or_else(|| CliError::Usage(format!("unknown profile {:?}", args.profile)))?;
-    if args.sizes.is_empty() || args.sizes.iter().any(|s| *s > fastmac::gears::wire::MAX_PAYLOAD) {
+    if args.sizes.is_empty() || args.sizes.iter().any(|s| *s > fastmac_gears::wire::MAX_PAYLOAD) {
         return Err(CliError::Usage("--sizes: each size must be 0 to 65535".into()));
     }
     let mut config = SenderConfig::new(profile);
@@ -343,7 +344,7 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
         return Err(CliError::Usage("--budget and --cost-scale must be positive".into()));
     }
     let socket = UdpSocket::bind(addr).map_err(net("the listening socket"))?;
-    // Calibrate the cost model (a short start-up benchmark, gears.md 6.7).
+    // Calibrate the cost model (a short start-up benchmark, docs/gears.md section 6.7).
     let cal = calibrate(Duration::from_millis(10));
     let costs = level_costs(&cal).into_iter().map(|(l, c)| (l, c.scaled(args.cost_scale))).collect();
     let mut config = ReceiverConfig::new(PolicyConfig::new(floor, ceiling, costs), args.budget * 1e9);
@@ -396,7 +397,7 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The forgery kinds of gears.md 6.9, injected in turn.
+/// The forgery kinds of docs/gears.md section 6.9, injected in turn.
 const ATTACKS: [&str; 7] = ["random-tag", "payload-bit", "replay", "stale-epoch", "wrong-profile", "window-jump", "truncated"];
 
 fn attack(args: AttackArgs) -> Result<(), CliError> {

@@ -10,6 +10,7 @@
 
 mod bench;
 mod gears;
+mod gears_cost;
 pub mod input;
 mod report;
 

@@ -1,12 +1,12 @@
-//! The gears and partial MACs (issue 8) as rows of the ACSA table and
+//! The gears and partial MACs (docs/gears.md section 6.2) as rows of the ACSA table and
 //! points of the strength chart, like the slides' UMAC-MMX-xx and PMAC-xx
 //! rows: the sender's one-pass field (every strength at once), and the
 //! receiver's check at each level and each sample rate.
 
 use std::hint::black_box;
 
-use fastmac::gears::wire::group_nonce;
-use fastmac::gears::{EpochKeys, Level, NonceMode, SampleRate, SessionSecret};
+use fastmac_gears::wire::{HEADER_LEN, group_nonce};
+use fastmac_gears::{EpochKeys, Level, NonceMode, SampleRate, SessionSecret};
 use fastmac::umac::NestedPads;
 
 use crate::bench::Subject;
@@ -27,9 +27,6 @@ const LEVELS: &[(&str, Level)] = &[
 const SAMPLES: &[(&str, SampleRate)] =
     &[("gear-s-8", SampleRate::L8), ("gear-s-64", SampleRate::L64), ("gear-s-512", SampleRate::L512)];
 
-/// Bytes of the datagram that are header (always covered by S-L tags).
-const HEADER_LEN: usize = 20;
-
 /// Every row name, sender first.
 pub fn names() -> Vec<String> {
     std::iter::once(FIELD).chain(LEVELS.iter().map(|l| l.0)).chain(SAMPLES.iter().map(|s| s.0)).map(str::to_owned).collect()
@@ -47,7 +44,7 @@ pub fn display(alg: &str) -> Option<String> {
 
 /// -log2 of the forgery bound: the level's; none for the sender's field
 /// (its strength is the receiver's choice) nor for S-L, whose guarantee is
-/// a detection rate, not a forgery bound (gears.md 2.3).
+/// a detection rate, not a forgery bound (docs/gears.md section 2.3).
 pub fn strength_bits(alg: &str) -> Option<f64> {
     LEVELS.iter().find(|l| l.0 == alg).map(|l| -f64::from(l.1.bound_log2()))
 }

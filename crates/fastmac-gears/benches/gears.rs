@@ -1,12 +1,12 @@
-//! Cost figures of issue 8: the 16-byte gears field against UMAC-128
-//! alone, and verification at depths 1-4 (and U128+H128) at 1500 bytes.
-//! Run: `cargo bench -p fastmac --bench gears`.
+//! The gears' cost figures (docs/gears.md section 6.2): the 16-byte field
+//! against UMAC-128 alone, and verification at depths 1-4 (and U128+H128)
+//! at 1500 bytes. Run: `cargo bench -p fastmac-gears --bench gears`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fastmac::gears::wire::group_nonce;
-use fastmac::gears::{EpochKeys, Level, NonceMode, SessionSecret};
+use fastmac_gears::wire::group_nonce;
+use fastmac_gears::{EpochKeys, Level, NonceMode, SessionSecret};
 use fastmac::umac::{NestedPads, NestedUmac, Umac32, Umac128};
 
 fn field_vs_umac128(c: &mut Criterion) {

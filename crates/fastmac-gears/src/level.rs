@@ -1,9 +1,9 @@
-//! Profiles (what a sender puts on the wire, gears.md section 6.5) and
+//! Profiles (what a sender puts on the wire, docs/gears.md section 6.5) and
 //! levels (how much of it a receiver checks, section 6.6).
 
 use core::fmt;
 
-/// Words per region of the experimental partial-MAC gears S-L (gears.md
+/// Words per region of the experimental partial-MAC gears S-L (docs/gears.md
 /// sections 2.3 and 6.2): one 64-bit word of every `L` is covered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SampleRate {
@@ -39,10 +39,10 @@ impl SampleRate {
 
 /// The profile byte of a packet: which tags its tag block carries.
 ///
-/// Codes (gears.md 6.5): 0x10 U128, 0x11 U128+H128, 0x12 U96, 0x13 U64,
-/// 0x14 U32, 0x20 + log2(L) for S-L (0x23, 0x26, 0x29), 0x35 Badger-160
-/// (0x30 + trees), 0xFE T8 (only with
-/// the `gears-t8` feature; without it the code is unknown).
+/// Codes (docs/gears.md section 6.5): 0x10 U128, 0x11 U128+H128, 0x12 U96,
+/// 0x13 U64, 0x14 U32, 0x20 + log2(L) for S-L (0x23, 0x26, 0x29), 0x35
+/// Badger-160 (0x30 + trees), 0xFE T8 (only in test builds with the cfg
+/// `fastmac_gears_t8`; without it the code is unknown).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Profile {
     /// The 16-byte UMAC-128 field.
@@ -63,7 +63,7 @@ pub enum Profile {
     Badger160,
     /// Test only: the 1-byte prefix, so that forgeries succeed often enough
     /// to be counted.
-    #[cfg(feature = "gears-t8")]
+    #[cfg(fastmac_gears_t8)]
     T8,
 }
 
@@ -73,7 +73,7 @@ impl Profile {
         let mut all = vec![Profile::U128, Profile::U128H128, Profile::U96, Profile::U64, Profile::U32];
         all.extend(SampleRate::ALL.map(Profile::Sample));
         all.push(Profile::Badger160);
-        #[cfg(feature = "gears-t8")]
+        #[cfg(fastmac_gears_t8)]
         all.push(Profile::T8);
         all
     }
@@ -88,7 +88,7 @@ impl Profile {
             Profile::U32 => 0x14,
             Profile::Sample(rate) => 0x20 + rate.log2(),
             Profile::Badger160 => 0x35,
-            #[cfg(feature = "gears-t8")]
+            #[cfg(fastmac_gears_t8)]
             Profile::T8 => 0xFE,
         }
     }
@@ -107,7 +107,7 @@ impl Profile {
             Profile::U64 | Profile::Sample(_) => 8,
             Profile::U32 => 4,
             Profile::Badger160 => 20,
-            #[cfg(feature = "gears-t8")]
+            #[cfg(fastmac_gears_t8)]
             Profile::T8 => 1,
         }
     }
@@ -116,7 +116,7 @@ impl Profile {
     /// the packet.
     pub const fn tag_len(self) -> usize {
         match self {
-            Profile::U128H128 => 16 + super::HMAC_TAG_LEN,
+            Profile::U128H128 => 16 + crate::HMAC_TAG_LEN,
             other => other.umac_len(),
         }
     }
@@ -131,7 +131,7 @@ impl Profile {
             Profile::U64 => Some(Level::U64),
             Profile::U32 => Some(Level::U32),
             Profile::Sample(_) | Profile::Badger160 => None,
-            #[cfg(feature = "gears-t8")]
+            #[cfg(fastmac_gears_t8)]
             Profile::T8 => Some(Level::T8),
         }
     }
@@ -160,7 +160,7 @@ impl Profile {
             Profile::Sample(SampleRate::L64) => "s-64",
             Profile::Sample(SampleRate::L512) => "s-512",
             Profile::Badger160 => "b160",
-            #[cfg(feature = "gears-t8")]
+            #[cfg(fastmac_gears_t8)]
             Profile::T8 => "t8",
         }
     }
@@ -182,7 +182,7 @@ impl fmt::Display for Profile {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
     /// Test only: the first byte of the field (one iteration).
-    #[cfg(feature = "gears-t8")]
+    #[cfg(fastmac_gears_t8)]
     T8,
     /// 4 bytes, one iteration: about 2^-30 per forgery attempt.
     U32,
@@ -200,7 +200,7 @@ impl Level {
     /// Every level of this build, weakest first.
     pub fn all() -> Vec<Level> {
         let mut all = Vec::new();
-        #[cfg(feature = "gears-t8")]
+        #[cfg(fastmac_gears_t8)]
         all.push(Level::T8);
         all.extend([Level::U32, Level::U64, Level::U96, Level::U128, Level::U128H128]);
         all
@@ -209,7 +209,7 @@ impl Level {
     /// Bytes of the UMAC field checked at this level.
     pub const fn umac_bytes(self) -> usize {
         match self {
-            #[cfg(feature = "gears-t8")]
+            #[cfg(fastmac_gears_t8)]
             Level::T8 => 1,
             Level::U32 => 4,
             Level::U64 => 8,
@@ -237,7 +237,7 @@ impl Level {
     /// 2^-128 of a 128-bit HMAC tag when both must be forged.
     pub const fn bound_log2(self) -> i32 {
         match self {
-            #[cfg(feature = "gears-t8")]
+            #[cfg(fastmac_gears_t8)]
             Level::T8 => -8,
             Level::U32 => -30,
             Level::U64 => -60,
@@ -257,7 +257,7 @@ impl Level {
     /// Upper-case name as in the gear table.
     pub const fn name(self) -> &'static str {
         match self {
-            #[cfg(feature = "gears-t8")]
+            #[cfg(fastmac_gears_t8)]
             Level::T8 => "T8",
             Level::U32 => "U32",
             Level::U64 => "U64",

@@ -1,4 +1,4 @@
-//! Sender-side gear lowering (gears.md 6.4, ACSA's "sender gear switch"):
+//! Sender-side gear lowering (docs/gears.md section 6.4, ACSA's "sender gear switch"):
 //! a unicast receiver that never verifies beyond depth `j` says so in an
 //! authenticated control message, and the sender then computes only `j`
 //! UHASH iterations and sends `4j`-byte tags (profiles U96, U64, U32). A
@@ -15,11 +15,11 @@
 
 use std::time::Duration;
 
-use super::keys::SessionSecret;
-use super::level::{Level, Profile};
-use super::policy::PolicyConfig;
-use super::receiver::{Receiver, ReceiverConfig, Verdict};
-use super::sender::{Sender, SenderConfig};
+use crate::keys::SessionSecret;
+use crate::level::{Level, Profile};
+use crate::policy::PolicyConfig;
+use crate::receiver::{Receiver, ReceiverConfig, Verdict};
+use crate::sender::{Sender, SenderConfig};
 use crate::Error;
 
 /// The only control message of v1: "I verify at most this deep".
@@ -28,7 +28,7 @@ const MAX_DEPTH: u8 = 0x01;
 /// The control payload: `MAX_DEPTH || profile code of the deepest level`.
 fn encode_max_depth(level: Level) -> Result<[u8; 2], Error> {
     let profile = Profile::of_prefix_level(level)
-        .ok_or(Error::GearsControl("a receiver can ask for U32, U64, U96 or U128 tags only"))?;
+        .ok_or(Error::Control("a receiver can ask for U32, U64, U96 or U128 tags only"))?;
     Ok([MAX_DEPTH, profile.code()])
 }
 
@@ -38,9 +38,9 @@ fn decode_max_depth(payload: &[u8]) -> Result<Level, Error> {
             Some(profile @ (Profile::U32 | Profile::U64 | Profile::U96 | Profile::U128)) => {
                 Ok(profile.max_level().expect("UMAC prefix profiles have a level"))
             }
-            _ => Err(Error::GearsControl("unknown depth in a control message")),
+            _ => Err(Error::Control("unknown depth in a control message")),
         },
-        _ => Err(Error::GearsControl("unknown control message")),
+        _ => Err(Error::Control("unknown control message")),
     }
 }
 
@@ -90,12 +90,12 @@ impl ControlReceiver {
     pub fn apply(&mut self, sender: &mut Sender, now: Duration, datagram: &[u8]) -> Result<Profile, Error> {
         let (level, position) = match self.receiver.receive(now, datagram) {
             Verdict::Delivered(d) => (decode_max_depth(d.payload)?, (d.epoch, d.seq)),
-            Verdict::RejectedReplay(_) => return Err(Error::GearsControl("replayed control message")),
-            Verdict::RejectedFormat(_) => return Err(Error::GearsControl("malformed control datagram")),
-            Verdict::RejectedAuth | Verdict::DroppedOverload => return Err(Error::InvalidTag),
+            Verdict::RejectedReplay(_) => return Err(Error::Control("replayed control message")),
+            Verdict::RejectedFormat(_) => return Err(Error::Control("malformed control datagram")),
+            Verdict::RejectedAuth | Verdict::DroppedOverload => return Err(Error::Mac(fastmac::Error::InvalidTag)),
         };
         if self.last_applied.is_some_and(|last| position <= last) {
-            return Err(Error::GearsControl("control message older than the last one applied"));
+            return Err(Error::Control("control message older than the last one applied"));
         }
         let profile = sender.lower_to(level)?;
         self.last_applied = Some(position);

@@ -1,6 +1,6 @@
-//! The receiver pipeline of gears.md section 6.6, for each datagram:
+//! The receiver pipeline of docs/gears.md section 6.6, for each datagram:
 //!
-//! 1. parse the fixed header (typed errors, [`super::wire`]); pick the
+//! 1. parse the fixed header (typed errors, [`crate::wire`]); pick the
 //!    epoch: the current one, the previous one within its grace period, or
 //!    the next one (keys derived on demand, adopted only once a packet of
 //!    it verifies at full depth);
@@ -23,7 +23,7 @@
 //! Time is passed in (`now`, any fixed origin): the CLI uses the wall
 //! clock, tests a virtual one. The CPU budget is emulated: each verification
 //! is charged the cost model's estimate, and the budget refills at
-//! `budget_ns_per_s` (gears.md 6.9 allows scaling the cost model to emulate
+//! `budget_ns_per_s` (docs/gears.md section 6.9 allows scaling the cost model to emulate
 //! a slow CPU).
 
 use std::collections::HashMap;
@@ -32,14 +32,14 @@ use std::time::Duration;
 use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 
-use super::cost::CostModel;
-use super::keys::{EpochKeys, SessionSecret};
-use super::level::{Level, Profile, SampleRate};
-use super::policy::{Observation, PolicyConfig, PolicyState, step};
-use super::rekey::RekeyLimits;
-use super::replay::{DEFAULT_WINDOW, ReplayError, ReplayWindow};
-use super::wire::{HEADER_LEN, NonceMode, WireError, parse};
-use crate::umac::NestedPads;
+use crate::cost::CostModel;
+use crate::keys::{EpochKeys, SessionSecret};
+use crate::level::{Level, Profile, SampleRate};
+use crate::policy::{Observation, PolicyConfig, PolicyState, step};
+use crate::rekey::RekeyLimits;
+use crate::replay::{DEFAULT_WINDOW, ReplayError, ReplayWindow};
+use crate::wire::{HEADER_LEN, NonceMode, WireError, parse};
+use fastmac::umac::NestedPads;
 
 /// How a receiver works.
 #[derive(Clone, Debug)]
@@ -70,7 +70,7 @@ pub struct ReceiverConfig {
     /// Most senders tracked per epoch (windows are created only after a
     /// packet verifies, so forgeries cannot fill this).
     pub max_senders: usize,
-    /// Optional secret audits (gears.md 6.6 step 3).
+    /// Optional secret audits (docs/gears.md section 6.6 step 3).
     pub audit: Option<AuditConfig>,
 }
 
@@ -115,7 +115,7 @@ impl Auditor {
 }
 
 impl ReceiverConfig {
-    /// Defaults of gears.md 6.6-6.8 around a policy.
+    /// Defaults of docs/gears.md sections 6.6 to 6.8 around a policy.
     pub fn new(policy: PolicyConfig, budget_ns_per_s: f64) -> Self {
         ReceiverConfig {
             policy,
@@ -272,7 +272,7 @@ struct EpochSlot {
     /// When a newer epoch replaced it (its grace period starts).
     superseded: Option<Duration>,
     accepted: u64,
-    /// Sum of 2^(bound) over failures (gears.md 6.8).
+    /// Sum of 2^(bound) over failures (docs/gears.md section 6.8).
     forgery_sum: f64,
     retired: bool,
     senders: HashMap<u32, SenderStream>,
@@ -548,7 +548,7 @@ impl Receiver {
             }
             Assurance::Badger { trees } => match h.badger_nonce() {
                 Some(nonce) => keys.verify_badger(trees, &nonce, packet.authenticated, packet.umac_tag),
-                None => Err(crate::Error::InvalidTag),
+                None => Err(fastmac::Error::InvalidTag),
             },
             Assurance::Sample(rate) => keys.verify_sample(
                 rate,
@@ -586,7 +586,7 @@ impl Receiver {
                 // A partial MAC's tag is a UMAC-64-strength check.
                 Assurance::Sample(_) => -60.0,
                 Assurance::Badger { trees } => {
-                    crate::badger::forgery_bound_log2(trees, packet.authenticated.len() as u64)
+                    fastmac::badger::forgery_bound_log2(trees, packet.authenticated.len() as u64)
                 }
             };
             let epoch_state = self.slot_mut(slot);

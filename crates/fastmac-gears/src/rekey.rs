@@ -1,4 +1,4 @@
-//! Usage limits per epoch (gears.md 6.8): packets, time, forgery budget,
+//! Usage limits per epoch (docs/gears.md section 6.8): packets, time, forgery budget,
 //! and the grace period of an old epoch.
 
 use std::time::Duration;

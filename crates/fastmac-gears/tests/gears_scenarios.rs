@@ -1,4 +1,4 @@
-//! The demonstration scenarios of gears.md 6.9 over UDP on 127.0.0.1, each
+//! The demonstration scenarios of docs/gears.md section 6.9 over UDP on 127.0.0.1, each
 //! bounded to 200,000 packets and 10 s, each asserting the conservation
 //! law for every receiver. Time is a virtual clock advanced per packet, so
 //! the policy's decisions do not depend on how busy the machine is.
@@ -8,7 +8,7 @@ mod gears_net;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use fastmac::gears::{
+use fastmac_gears::{
     Assurance, AuditConfig, SampleRate, FormatReject, Level, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, ReplayError, Sender,
     SenderConfig, Verdict,
 };
@@ -329,7 +329,7 @@ fn scenario_d_rekey_mid_stream() {
     println!("rekey: {late} packets held beyond the grace period, all others delivered");
 }
 
-/// gears.md 6.8: at depth U32 the forgery budget 2^-20 allows exactly 1024
+/// docs/gears.md section 6.8: at depth U32 the forgery budget 2^-20 allows exactly 1024
 /// failures; then the epoch is retired until the sender rekeys.
 #[test]
 fn forgery_budget_retires_the_epoch() {
@@ -393,7 +393,7 @@ fn group_senders_have_their_own_windows() {
     assert_conserved("group", link.sent, c);
 }
 
-/// gears.md 6.8: a receiver refuses an epoch older than 1.5 x T_rekey (a
+/// docs/gears.md section 6.8: a receiver refuses an epoch older than 1.5 x T_rekey (a
 /// sender that fails to rekey), and accepts the next one.
 #[test]
 fn receiver_refuses_an_epoch_past_its_time_limit() {
@@ -439,13 +439,13 @@ fn partial_mac_profiles_are_opt_in() {
     assert_conserved("sample on", link.sent, on.counters());
 }
 
-fn audited_receiver(fraction: f64) -> fastmac::gears::Receiver {
+fn audited_receiver(fraction: f64) -> fastmac_gears::Receiver {
     let mut rc = ReceiverConfig::new(PolicyConfig::new(Level::U32, Level::U32, emulated_costs()), 1e9);
     rc.audit = Some(AuditConfig { key: *b"receiver-local!!", fraction });
     receiver_with(rc)
 }
 
-/// gears.md 6.6: secret audits check a PRF-chosen fraction of packets at
+/// docs/gears.md section 6.6: secret audits check a PRF-chosen fraction of packets at
 /// full depth. A packet whose checked 4-byte prefix matches but whose full
 /// tag does not is caught by an audit, raises an alarm and escalates for
 /// the longest period; without audits a U32 receiver cannot see it.

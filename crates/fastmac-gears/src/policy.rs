@@ -1,4 +1,4 @@
-//! The policy engine of gears.md section 6.7: a pure function
+//! The policy engine of docs/gears.md section 6.7: a pure function
 //! `step(config, state, observation) -> state` whose `state.depth` is the
 //! level the receiver verifies. No clock and no I/O: time comes in the
 //! observation, so tests drive it with a virtual clock.
@@ -20,8 +20,8 @@
 
 use std::time::Duration;
 
-use super::cost::CostModel;
-use super::level::Level;
+use crate::cost::CostModel;
+use crate::level::Level;
 
 /// Tunables of the policy engine.
 #[derive(Clone, Debug)]
@@ -48,7 +48,7 @@ pub struct PolicyConfig {
 }
 
 impl PolicyConfig {
-    /// The defaults of gears.md 6.7 between `floor` and `ceiling`.
+    /// The defaults of docs/gears.md section 6.7 between `floor` and `ceiling`.
     pub fn new(floor: Level, ceiling: Level, costs: Vec<(Level, CostModel)>) -> Self {
         PolicyConfig {
             floor,
@@ -98,7 +98,7 @@ pub enum Observation {
         now: Duration,
     },
     /// A secret audit found a packet whose checked prefix matched but whose
-    /// full tag did not: proof of an attack (gears.md 6.6 step 6).
+    /// full tag did not: proof of an attack (docs/gears.md section 6.6 step 6).
     AuditAlarm {
         /// Time now.
         now: Duration,

@@ -1,12 +1,12 @@
-//! Sender-side gear lowering (gears.md 6.4): an authenticated request from
+//! Sender-side gear lowering (docs/gears.md section 6.4): an authenticated request from
 //! a unicast receiver lowers the sender's tags to the depth the receiver
 //! checks, a later one raises them again, and forged, replayed, stale,
 //! malformed or cross-channel messages change nothing.
 
 use std::time::Duration;
 
-use fastmac::Error;
-use fastmac::gears::{
+use fastmac_gears::Error;
+use fastmac_gears::{
     Assurance, ControlReceiver, ControlSender, Level, PolicyConfig, Profile, Receiver, ReceiverConfig, Sender,
     SenderConfig, SessionSecret, Verdict,
 };
@@ -67,19 +67,19 @@ fn forged_replayed_stale_and_cross_channel_requests_change_nothing() {
     // A data packet is not a control message: other keys.
     let mut data_sender = Sender::new(secret(), SenderConfig::new(Profile::U128), T).unwrap();
     let data = data_sender.seal(T, &[0x01, Profile::U32.code()]).unwrap();
-    assert_eq!(from_receiver.apply(&mut sender, T, &data), Err(Error::InvalidTag));
+    assert_eq!(from_receiver.apply(&mut sender, T, &data), Err(Error::Mac(fastmac::Error::InvalidTag)));
     // Nor is a request under another session's secret.
     let other = SessionSecret::new(&[9u8; 32]).unwrap();
     let foreign = ControlSender::new(&other, T).unwrap().max_depth(T, Level::U32).unwrap();
-    assert_eq!(from_receiver.apply(&mut sender, T, &foreign), Err(Error::InvalidTag));
+    assert_eq!(from_receiver.apply(&mut sender, T, &foreign), Err(Error::Mac(fastmac::Error::InvalidTag)));
     assert_eq!(sender.profile(), Profile::U128);
 
     // The later "raise" arrives first; the held-back "lower" is then stale.
     assert_eq!(from_receiver.apply(&mut sender, T, &raise), Ok(Profile::U128));
-    assert!(matches!(from_receiver.apply(&mut sender, T, &lower), Err(Error::GearsControl(_))));
+    assert!(matches!(from_receiver.apply(&mut sender, T, &lower), Err(Error::Control(_))));
     assert_eq!(sender.profile(), Profile::U128);
     // And a replay of the applied one is refused.
-    assert!(matches!(from_receiver.apply(&mut sender, T, &raise), Err(Error::GearsControl(_))));
+    assert!(matches!(from_receiver.apply(&mut sender, T, &raise), Err(Error::Control(_))));
 }
 
 #[test]
@@ -92,11 +92,11 @@ fn malformed_requests_and_senders_that_cannot_lower_are_typed_errors() {
     let h128 = Profile::U128H128.code();
     for body in [&[][..], &[0x01], &[0x02, 0x13], &[0x01, 0x13, 0x00], &[0x01, h128], &[0x01, 0xff]] {
         let datagram = raw.seal(T, body).unwrap();
-        assert!(matches!(from_receiver.apply(&mut sender, T, &datagram), Err(Error::GearsControl(_))), "{body:?}");
+        assert!(matches!(from_receiver.apply(&mut sender, T, &datagram), Err(Error::Control(_))), "{body:?}");
         assert_eq!(sender.profile(), Profile::U128);
     }
-    assert!(matches!(from_receiver.apply(&mut sender, T, b"short"), Err(Error::GearsControl(_))));
-    assert!(matches!(ControlSender::new(&secret(), T).unwrap().max_depth(T, Level::U128H128), Err(Error::GearsControl(_))));
+    assert!(matches!(from_receiver.apply(&mut sender, T, b"short"), Err(Error::Control(_))));
+    assert!(matches!(ControlSender::new(&secret(), T).unwrap().max_depth(T, Level::U128H128), Err(Error::Control(_))));
 
     // A group sender tags for its strongest receiver; an HMAC or Badger
     // sender has no prefix gears.
@@ -107,7 +107,7 @@ fn malformed_requests_and_senders_that_cannot_lower_are_typed_errors() {
         let mut sender = Sender::new(secret(), config, T).unwrap();
         let before = sender.profile();
         let request = to_sender.max_depth(T, Level::U64).unwrap();
-        assert!(matches!(ControlReceiver::new(&secret(), T).apply(&mut sender, T, &request), Err(Error::GearsConfig(_))));
+        assert!(matches!(ControlReceiver::new(&secret(), T).apply(&mut sender, T, &request), Err(Error::Config(_))));
         assert_eq!(sender.profile(), before);
     }
     // A U64 sender asked for U128 stays at U64: it never exceeds its profile.
