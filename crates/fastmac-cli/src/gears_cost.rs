@@ -9,9 +9,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fastmac::umac::Umac128;
-use fastmac_gears::table::Gear;
-use fastmac_gears::wire::group_nonce;
-use fastmac_gears::{CostModel, EpochKeys, Level, NonceMode, SessionSecret};
+use fastmac_gears::table::{Gear, gears};
+use fastmac_gears::wire::{HEADER_LEN, group_nonce};
+use fastmac_gears::{Check, CostModel, EpochKeys, NonceMode, Profile, SampleRate, SessionSecret};
 
 /// ns per call of `f`: the fastest of many short batches (about 20 us
 /// each) run for about `round` in all. Other processes only ever add time,
@@ -66,74 +66,91 @@ fn calibration_keys() -> EpochKeys {
 /// packets as a receiver sees them. The tags are those of packet 0, so
 /// later packets fail after doing all the work (in constant time): the
 /// cost of an authentic packet.
-fn measure(keys: &EpochKeys, gear: Gear, len: usize, round: Duration) -> f64 {
-    let msg = vec![0x5au8; len + 20];
-    let (header, payload) = msg.split_at(20);
+fn measure(keys: &EpochKeys, gear: &Gear, len: usize, round: Duration) -> f64 {
+    let msg = vec![0x5au8; len + HEADER_LEN];
+    let (header, payload) = msg.split_at(HEADER_LEN);
     let nonce = [7u8; 12];
     let mut pads = keys.pads(NonceMode::Group);
     let field = keys.field(&mut pads, &group_nonce(0, 0), &msg);
     let hmac = keys.hmac_tag(&msg);
     let mut seq = 0u64;
-    match gear {
-        Gear::Umac(level) => time_per_call(round, || {
-            seq += 1;
-            let hmac = level.checks_hmac().then_some(&hmac[..]);
-            black_box(keys.verify_level(&mut pads, level, &group_nonce(seq, 0), black_box(&msg), &field, hmac)).ok();
-        }),
-        Gear::H128 => time_per_call(round, || {
+    match (gear.profile, gear.check) {
+        (_, None) => time_per_call(round, || {
             black_box(keys.hmac_tag(black_box(&msg)));
         }),
-        Gear::Badger(trees) => {
+        (Profile::Badger160, Some(check)) => {
             let nonce = 1u64.to_be_bytes();
             let tag = keys.badger_tag(&nonce, &msg).expect("non-zero nonce");
             time_per_call(round, || {
-                black_box(keys.verify_badger(trees, &nonce, black_box(&msg), &tag)).ok();
+                black_box(keys.verify_badger(check.badger_trees(), &nonce, black_box(&msg), &tag)).ok();
             })
         }
-        Gear::Sample(rate) => {
+        (Profile::Sample(rate), Some(_)) => {
             let tag = keys.sample_tag(rate, &nonce, header, payload);
             time_per_call(round, || {
                 black_box(keys.verify_sample(rate, &nonce, header, black_box(payload), &tag)).ok();
             })
         }
+        (_, Some(check)) => time_per_call(round, || {
+            seq += 1;
+            let hmac = check.checks_hmac().then_some(&hmac[..]);
+            black_box(keys.verify_umac(&mut pads, check, &group_nonce(seq, 0), black_box(&msg), &field, hmac)).ok();
+        }),
     }
 }
 
 /// Calibrates every gear: `LENGTHS.len()` rounds of about `round` each.
 pub fn calibrate(round: Duration) -> Vec<Calibration> {
     let keys = calibration_keys();
-    Gear::all()
+    gears()
         .into_iter()
         .map(|gear| {
-            let verify_ns = LENGTHS.map(|len| measure(&keys, gear, len, round));
+            let verify_ns = LENGTHS.map(|len| measure(&keys, &gear, len, round));
             let points: Vec<(usize, f64)> = LENGTHS.iter().copied().zip(verify_ns).collect();
             Calibration { gear, verify_ns, model: CostModel::fit(&points) }
         })
         .collect()
 }
 
-/// The cost model of every receiver level, from a calibration: the UMAC
-/// levels measured, U128+H128 as U128 plus H128.
-pub fn level_costs(calibration: &[Calibration]) -> Vec<(Level, CostModel)> {
-    let model = |g: Gear| calibration.iter().find(|c| c.gear == g).map_or(CostModel::ZERO, |c| c.model);
-    Level::all()
+/// The cost model of every receiver check of a UMAC prefix, from a
+/// calibration: the prefixes measured, U128+H128 as U128 plus H128.
+pub fn umac_costs(calibration: &[Calibration]) -> Vec<(Check, CostModel)> {
+    let model = |check: Option<Check>| {
+        calibration
+            .iter()
+            .find(|c| c.gear.check == check && c.gear.profile.is_umac_prefix())
+            .map_or(CostModel::ZERO, |c| c.model)
+    };
+    Check::all()
         .into_iter()
-        .map(|level| {
-            let cost = match level {
-                Level::U128H128 => model(Gear::Umac(Level::U128)).plus(model(Gear::H128)),
-                l => model(Gear::Umac(l)),
+        .map(|check| {
+            let cost = match check {
+                Check::U128H128 => model(Some(Check::U128)).plus(model(None)),
+                c => model(Some(c)),
             };
-            (level, cost)
+            (check, cost)
         })
         .collect()
 }
 
-/// The cost model of checking 1 to 5 Badger trees, from a calibration.
-pub fn badger_costs(calibration: &[Calibration]) -> Vec<(usize, CostModel)> {
+/// The cost model of each check of a Badger-160 tag (1 to 5 trees), from
+/// a calibration.
+pub fn badger_costs(calibration: &[Calibration]) -> Vec<(Check, CostModel)> {
     calibration
         .iter()
-        .filter_map(|c| match c.gear {
-            Gear::Badger(trees) => Some((trees, c.model)),
+        .filter_map(|c| match (c.gear.profile, c.gear.check) {
+            (Profile::Badger160, Some(check)) => Some((check, c.model)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The cost model of each partial MAC S-L, from a calibration.
+pub fn sample_costs(calibration: &[Calibration]) -> Vec<(SampleRate, CostModel)> {
+    calibration
+        .iter()
+        .filter_map(|c| match c.gear.profile {
+            Profile::Sample(rate) => Some((rate, c.model)),
             _ => None,
         })
         .collect()
@@ -178,11 +195,11 @@ pub fn measure_ratios(len: usize, round: Duration) -> Ratios {
             counter += 1;
             black_box(umac.mac(&counter.to_be_bytes(), black_box(&msg)).ok());
         }));
-        for (level, out) in [(Level::U32, &mut r.depth1_ns), (Level::U128, &mut r.depth4_ns)] {
+        for (check, out) in [(Check::U32, &mut r.depth1_ns), (Check::U128, &mut r.depth4_ns)] {
             *out = out.min(time_per_call(slice, || {
                 received += 1;
                 let nonce = group_nonce(received, 0);
-                black_box(keys.verify_level(&mut receiver_pads, level, &nonce, black_box(&msg), &field, None)).ok();
+                black_box(keys.verify_umac(&mut receiver_pads, check, &nonce, black_box(&msg), &field, None)).ok();
             }));
         }
     }

@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fastmac_gears::wire::group_nonce;
-use fastmac_gears::{EpochKeys, Level, NonceMode, SessionSecret};
+use fastmac_gears::{EpochKeys, Check, NonceMode, SessionSecret};
 use fastmac::umac::{NestedPads, NestedUmac, Umac32, Umac128};
 
 fn field_vs_umac128(c: &mut Criterion) {
@@ -51,13 +51,13 @@ fn verify_depths(c: &mut Criterion) {
     let mut seq = 0u64;
     let mut g = c.benchmark_group("verify_1500");
     g.throughput(Throughput::Bytes(1500));
-    for level in [Level::U32, Level::U64, Level::U96, Level::U128, Level::U128H128] {
+    for level in [Check::U32, Check::U64, Check::U96, Check::U128, Check::U128H128] {
         g.bench_function(level.name(), |b| {
             b.iter(|| {
                 let h = level.checks_hmac().then_some(&hmac[..]);
                 seq += 1;
                 // Packets after 0 fail after doing all the work.
-                black_box(keys.verify_level(&mut pads, level, &nonce(seq), black_box(&msg), &field, h)).ok()
+                black_box(keys.verify_umac(&mut pads, level, &nonce(seq), black_box(&msg), &field, h)).ok()
             })
         });
     }

@@ -16,7 +16,7 @@
 use std::time::Duration;
 
 use crate::keys::SessionSecret;
-use crate::level::{Level, Profile};
+use crate::{Check, Profile};
 use crate::policy::PolicyConfig;
 use crate::receiver::{Receiver, ReceiverConfig, Verdict};
 use crate::sender::{Sender, SenderConfig};
@@ -25,18 +25,18 @@ use crate::Error;
 /// The only control message of v1: "I verify at most this deep".
 const MAX_DEPTH: u8 = 0x01;
 
-/// The control payload: `MAX_DEPTH || profile code of the deepest level`.
-fn encode_max_depth(level: Level) -> Result<[u8; 2], Error> {
-    let profile = Profile::of_prefix_level(level)
+/// The control payload: `MAX_DEPTH || profile code of the deepest check`.
+fn encode_max_depth(check: Check) -> Result<[u8; 2], Error> {
+    let profile = Profile::of_prefix(check)
         .ok_or(Error::Control("a receiver can ask for U32, U64, U96 or U128 tags only"))?;
     Ok([MAX_DEPTH, profile.code()])
 }
 
-fn decode_max_depth(payload: &[u8]) -> Result<Level, Error> {
+fn decode_max_depth(payload: &[u8]) -> Result<Check, Error> {
     match payload {
         [MAX_DEPTH, code] => match Profile::from_code(*code) {
             Some(profile @ (Profile::U32 | Profile::U64 | Profile::U96 | Profile::U128)) => {
-                Ok(profile.max_level().expect("UMAC prefix profiles have a level"))
+                Ok(profile.full_check())
             }
             _ => Err(Error::Control("unknown depth in a control message")),
         },
@@ -56,10 +56,10 @@ impl ControlSender {
         Ok(ControlSender { sender: Sender::new(secret.control_channel(), SenderConfig::new(Profile::U128), now)? })
     }
 
-    /// The datagram asking the peer to tag at most as deep as `level`
+    /// The datagram asking the peer to tag at most as deep as `check`
     /// (U32 to U128; U128 restores full tags).
-    pub fn max_depth(&mut self, now: Duration, level: Level) -> Result<Vec<u8>, Error> {
-        self.sender.seal(now, &encode_max_depth(level)?)
+    pub fn max_depth(&mut self, now: Duration, check: Check) -> Result<Vec<u8>, Error> {
+        self.sender.seal(now, &encode_max_depth(check)?)
     }
 }
 
@@ -77,7 +77,7 @@ impl ControlReceiver {
     pub fn new(secret: &SessionSecret, now: Duration) -> Self {
         // Full depth always, and no cost model, so nothing is ever shed:
         // control messages are rare and must never be checked weakly.
-        let policy = PolicyConfig::new(Level::U128, Level::U128, Vec::new());
+        let policy = PolicyConfig::new(Check::U128, Check::U128, Vec::new());
         ControlReceiver {
             receiver: Receiver::new(secret.control_channel(), ReceiverConfig::new(policy, 1e9), now),
             last_applied: None,
@@ -88,7 +88,7 @@ impl ControlReceiver {
     /// returns the sender's profile from now on. A forged, replayed,
     /// stale or malformed message is a typed error and changes nothing.
     pub fn apply(&mut self, sender: &mut Sender, now: Duration, datagram: &[u8]) -> Result<Profile, Error> {
-        let (level, position) = match self.receiver.receive(now, datagram) {
+        let (check, position) = match self.receiver.receive(now, datagram) {
             Verdict::Delivered(d) => (decode_max_depth(d.payload)?, (d.epoch, d.seq)),
             Verdict::RejectedReplay(_) => return Err(Error::Control("replayed control message")),
             Verdict::RejectedFormat(_) => return Err(Error::Control("malformed control datagram")),
@@ -97,7 +97,7 @@ impl ControlReceiver {
         if self.last_applied.is_some_and(|last| position <= last) {
             return Err(Error::Control("control message older than the last one applied"));
         }
-        let profile = sender.lower_to(level)?;
+        let profile = sender.lower_to(check)?;
         self.last_applied = Some(position);
         Ok(profile)
     }

@@ -13,7 +13,7 @@ use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::HMAC_TAG_LEN;
-use crate::level::{Level, SampleRate};
+use crate::{Check, SampleRate};
 use crate::sample::Sampler;
 use crate::Error;
 use fastmac::Error as MacError;
@@ -149,23 +149,23 @@ impl EpochKeys {
         self.sampler.tag(rate, nonce, header, payload)
     }
 
-    /// Checks a packet's tags at `level`, in constant time: the first
-    /// `level.umac_bytes()` of `umac_tag` (which must be at least that
-    /// long), and the HMAC tag when the level requires it. The pad comes
+    /// Checks a packet's tags at `check`, in constant time: the first
+    /// `check.umac_bytes()` of `umac_tag` (which must be at least that
+    /// long), and the HMAC tag when the check requires it. The pad comes
     /// from `pads`, the cache of the packet's sender under these keys.
-    pub fn verify_level(
+    pub fn verify_umac(
         &self,
         pads: &mut NestedPads,
-        level: Level,
+        check: Check,
         nonce: &[u8],
         msg: &[u8],
         umac_tag: &[u8],
         hmac_tag: Option<&[u8]>,
     ) -> Result<(), MacError> {
-        let n = level.umac_bytes();
+        let n = check.umac_bytes();
         let prefix = umac_tag.get(..n).ok_or(MacError::TagLength { expected: n, got: umac_tag.len() })?;
         let umac_ok = self.umac.verify_prefix_cached(pads, nonce, msg, prefix);
-        if level.checks_hmac() {
+        if check.checks_hmac() {
             let tag = hmac_tag.ok_or(MacError::TagLength { expected: HMAC_TAG_LEN, got: 0 })?;
             if tag.len() != HMAC_TAG_LEN {
                 return Err(MacError::TagLength { expected: HMAC_TAG_LEN, got: tag.len() });

@@ -24,13 +24,13 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use fastmac_gears::{Level, Profile, Receiver, ReceiverConfig, Sender, SenderConfig,
+//! use fastmac_gears::{Check, Profile, Receiver, ReceiverConfig, Sender, SenderConfig,
 //!     SessionSecret, Verdict, PolicyConfig};
 //!
 //! let secret = SessionSecret::new(&[42u8; 32])?;
 //! let t = Duration::ZERO;
 //! let mut sender = Sender::new(secret.clone(), SenderConfig::new(Profile::U128), t)?;
-//! let policy = PolicyConfig::new(Level::U64, Level::U128, Vec::new());
+//! let policy = PolicyConfig::new(Check::U64, Check::U128, Vec::new());
 //! let mut receiver = Receiver::new(secret, ReceiverConfig::new(policy, 1e9), t);
 //! let datagram = sender.seal(t, b"hello")?;
 //! let Verdict::Delivered(d) = receiver.receive(t, &datagram) else { panic!() };
@@ -39,12 +39,13 @@
 //! # Ok::<(), fastmac_gears::Error>(())
 //! ```
 
+mod check;
 pub mod control;
 mod cost;
 mod error;
 mod keys;
-mod level;
 pub mod policy;
+mod profile;
 mod receiver;
 mod rekey;
 mod replay;
@@ -57,9 +58,10 @@ pub use control::{ControlReceiver, ControlSender};
 pub use cost::CostModel;
 pub use error::Error;
 pub use keys::{EpochKeys, SessionSecret};
-pub use level::{Level, Profile, SampleRate};
+pub use check::Check;
+pub use profile::{Profile, SampleRate};
 pub use policy::{Observation, PolicyConfig, PolicyState};
-pub use receiver::{Assurance, AuditConfig, Counters, Delivery, FormatReject, Receiver, ReceiverConfig, Verdict};
+pub use receiver::{AuditConfig, Counters, Delivery, FormatReject, Receiver, ReceiverConfig, Verdict};
 pub use rekey::RekeyLimits;
 pub use replay::{DEFAULT_WINDOW, ReplayError, ReplayWindow};
 pub use sender::{SEQ_HARD_STOP, SEQ_HARD_STOP_RFC_PREFIX, Sender, SenderConfig};

@@ -22,7 +22,7 @@ use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use zeroize::Zeroize;
 
-use crate::level::SampleRate;
+use crate::SampleRate;
 use fastmac::Error;
 use fastmac::umac::NestedUmac;
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::keys::{EpochKeys, SessionSecret};
-use crate::level::{Level, Profile};
+use crate::{Check, Profile};
 use crate::rekey::RekeyLimits;
 use crate::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
 use crate::Error;
@@ -86,7 +86,7 @@ impl Sender {
     /// (or anything at or above the configured profile) restores it.
     /// Unicast UMAC-prefix senders only. Call it on an authenticated
     /// request ([`crate::ControlReceiver::apply`] does).
-    pub fn lower_to(&mut self, max: Level) -> Result<Profile, Error> {
+    pub fn lower_to(&mut self, max: Check) -> Result<Profile, Error> {
         if self.config.sender_id != 0 {
             return Err(Error::Config("gear lowering is unicast only: a group sender tags for its strongest receiver"));
         }
@@ -95,7 +95,7 @@ impl Sender {
             _ => return Err(Error::Config("only a U128, U96, U64 or U32 sender lowers its gear")),
         };
         // U128+H128 (or T8) asks for no lowering: full tags.
-        let requested = Profile::of_prefix_level(max).unwrap_or(Profile::U128);
+        let requested = Profile::of_prefix(max).unwrap_or(Profile::U128);
         self.profile = if requested.umac_len() < configured.umac_len() { requested } else { configured };
         Ok(self.profile)
     }

@@ -1,22 +1,13 @@
 //! The gear table (docs/gears.md section 6.2): every gear with its tag
-//! length, its strength and where it is used. Its costs are measured by the
-//! application (`fastmac gears table`), never by this library.
+//! length, its strength and where it is used. A gear is plain data: the
+//! profile a sender puts on the wire and the receiver's check of it. Its
+//! costs are measured by the application (`fastmac gears table`), never by
+//! this library.
 
-use crate::level::{Level, SampleRate};
+use fastmac::badger::forgery_bound_log2;
 
-/// One gear: a way to authenticate (sender side) and check (receiver side).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Gear {
-    /// A prefix of the UMAC-128 field checked at this level (U32..U128;
-    /// `Level::U128H128` is the pair U128 + H128).
-    Umac(Level),
-    /// HMAC-SHA-256-128 alone, under its own key.
-    H128,
-    /// Experimental partial MAC S-L.
-    Sample(SampleRate),
-    /// The first `trees` (1 to 5) trees of a Badger-160 tag.
-    Badger(usize),
-}
+use crate::wire::{HEADER_LEN, MAX_PAYLOAD};
+use crate::{Check, Profile, SampleRate};
 
 /// How strong a gear is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,13 +36,17 @@ impl Strength {
     }
 }
 
-/// The static facts of a gear.
+/// One row of the gear table.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GearInfo {
-    /// The gear.
-    pub gear: Gear,
+pub struct Gear {
     /// Name as in docs/gears.md section 6.2.
     pub name: &'static str,
+    /// The shortest profile that carries it.
+    pub profile: Profile,
+    /// The receiver's check of that profile; `None` for H128
+    /// (HMAC-SHA-256-128 under its own key), which no receiver checks
+    /// alone: it is listed for its cost, the HMAC half of U128+H128.
+    pub check: Option<Check>,
     /// Tag bytes it needs on the wire.
     pub tag_bytes: usize,
     /// Its strength.
@@ -60,48 +55,111 @@ pub struct GearInfo {
     pub availability: &'static str,
 }
 
-impl Gear {
-    /// Every gear of this build, strongest UMAC first.
-    pub fn all() -> Vec<Gear> {
-        let mut all: Vec<Gear> = [Level::U128, Level::U96, Level::U64, Level::U32].map(Gear::Umac).to_vec();
-        all.push(Gear::H128);
-        all.extend((1..=5).rev().map(Gear::Badger));
-        all.extend(SampleRate::ALL.map(Gear::Sample));
-        #[cfg(fastmac_gears_t8)]
-        all.push(Gear::Umac(Level::T8));
-        all
-    }
+/// Every gear of this build: the UMAC prefixes strongest first, H128, the
+/// Badger trees, the partial MACs (and T8 in test builds).
+pub fn gears() -> Vec<Gear> {
+    let mut all: Vec<Gear> = [Check::U128, Check::U96, Check::U64, Check::U32].into_iter().map(umac_prefix).collect();
+    all.push(Gear {
+        name: "H128",
+        profile: Profile::U128H128,
+        check: None,
+        tag_bytes: crate::HMAC_TAG_LEN,
+        strength: Strength::Forgery(-128.0),
+        availability: "optional, own key",
+    });
+    all.extend([Check::U128H128, Check::U128, Check::U96, Check::U64, Check::U32].map(badger_trees));
+    all.extend(SampleRate::ALL.map(sample));
+    #[cfg(fastmac_gears_t8)]
+    all.push(Gear {
+        name: "T8",
+        profile: Profile::T8,
+        check: Some(Check::T8),
+        tag_bytes: Check::T8.umac_bytes(),
+        strength: Strength::Forgery(f64::from(Check::T8.bound_log2())),
+        availability: "test builds only",
+    });
+    all
+}
 
-    /// Its static facts.
-    pub fn info(self) -> GearInfo {
-        let (name, tag_bytes, strength, availability) = match self {
-            Gear::Umac(Level::U128H128) => ("U128+H128", 32, Strength::Forgery(-128.0), "optional high assurance"),
-            Gear::Umac(level) => {
-                let availability = match level {
-                    Level::U32 => "opt-in (light)",
-                    Level::U64 => "yes (typical floor)",
-                    #[cfg(fastmac_gears_t8)]
-                    Level::T8 => "test builds only",
-                    _ => "yes",
-                };
-                (level.name(), level.umac_bytes(), Strength::Forgery(f64::from(level.bound_log2())), availability)
+/// The `check.umac_bytes()` prefix of the field, on the profile that
+/// carries just that prefix.
+fn umac_prefix(check: Check) -> Gear {
+    let availability = match check {
+        Check::U32 => "opt-in (light)",
+        Check::U64 => "yes (typical floor)",
+        _ => "yes",
+    };
+    Gear {
+        name: check.name(),
+        profile: Profile::of_prefix(check).expect("U32 to U128 have prefix profiles"),
+        check: Some(check),
+        tag_bytes: check.umac_bytes(),
+        strength: Strength::Forgery(f64::from(check.bound_log2())),
+        availability,
+    }
+}
+
+/// The first `check.badger_trees()` trees of a Badger-160 tag; the bound
+/// is Badger's at the longest datagram, to one decimal.
+fn badger_trees(check: Check) -> Gear {
+    let trees = check.badger_trees();
+    let longest = (HEADER_LEN + MAX_PAYLOAD) as u64;
+    let bound = forgery_bound_log2(trees, longest);
+    Gear {
+        name: ["B32", "B64", "B96", "B128", "B160"][trees - 1],
+        profile: Profile::Badger160,
+        check: Some(check),
+        tag_bytes: 4 * trees,
+        strength: Strength::Forgery((bound * 10.0).round() / 10.0),
+        availability: "optional (profile b160)",
+    }
+}
+
+/// The partial MAC S-L, whose 8-byte tag is always checked whole.
+fn sample(rate: SampleRate) -> Gear {
+    let profile = Profile::Sample(rate);
+    Gear {
+        name: match rate {
+            SampleRate::L8 => "S-8",
+            SampleRate::L64 => "S-64",
+            SampleRate::L512 => "S-512",
+        },
+        profile,
+        check: Some(profile.full_check()),
+        tag_bytes: profile.tag_len(),
+        strength: Strength::Detection { region_words: rate.words_per_region() },
+        availability: "experimental, off",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gear_fits_its_profile() {
+        let all = gears();
+        assert_eq!(all.len(), 4 + 1 + 5 + 3 + usize::from(cfg!(fastmac_gears_t8)));
+        for gear in &all {
+            assert!(gear.tag_bytes <= gear.profile.tag_len(), "{}", gear.name);
+            if let Some(check) = gear.check {
+                assert_eq!(gear.profile.check_at(check), check, "{}", gear.name);
             }
-            Gear::H128 => ("H128", 16, Strength::Forgery(-128.0), "optional, own key"),
-            Gear::Badger(trees) => {
-                let name = ["B32", "B64", "B96", "B128", "B160"][trees.clamp(1, 5) - 1];
-                let longest = (crate::wire::HEADER_LEN + crate::wire::MAX_PAYLOAD) as u64;
-                let bound = fastmac::badger::forgery_bound_log2(trees, longest);
-                (name, 4 * trees, Strength::Forgery((bound * 10.0).round() / 10.0), "optional (profile b160)")
+            if let (Some(check), true) = (gear.check, gear.profile.is_umac_prefix()) {
+                assert_eq!((gear.tag_bytes, gear.name), (check.umac_bytes(), check.name()));
+                assert_eq!(gear.strength, Strength::Forgery(f64::from(check.bound_log2())));
             }
-            Gear::Sample(rate) => {
-                let name = match rate {
-                    SampleRate::L8 => "S-8",
-                    SampleRate::L64 => "S-64",
-                    SampleRate::L512 => "S-512",
-                };
-                (name, 8, Strength::Detection { region_words: rate.words_per_region() }, "experimental, off")
-            }
-        };
-        GearInfo { gear: self, name, tag_bytes, strength, availability }
+        }
+        let names: Vec<&str> = all.iter().map(|g| g.name).collect();
+        assert_eq!(&names[..13], ["U128", "U96", "U64", "U32", "H128", "B160", "B128", "B96", "B64", "B32", "S-8", "S-64", "S-512"]);
+        // Badger: more trees, a stronger bound.
+        let badger: Vec<f64> = all
+            .iter()
+            .filter_map(|g| match (g.profile, g.strength) {
+                (Profile::Badger160, Strength::Forgery(log2)) => Some(log2),
+                _ => None,
+            })
+            .collect();
+        assert!(badger.windows(2).all(|w| w[0] < w[1]), "{badger:?}");
     }
 }

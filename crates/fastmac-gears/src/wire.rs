@@ -20,7 +20,7 @@
 
 use core::fmt;
 
-use crate::level::Profile;
+use crate::Profile;
 
 /// The only version this parser accepts.
 pub const VERSION: u8 = 1;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use fastmac_gears::wire::{self, MAX_PAYLOAD};
-use fastmac_gears::{ControlReceiver, ControlSender, Error, Level, NonceMode, Profile, Sender, SenderConfig, SessionSecret};
+use fastmac_gears::{ControlReceiver, ControlSender, Error, Check, NonceMode, Profile, Sender, SenderConfig, SessionSecret};
 
 const T: Duration = Duration::ZERO;
 const SECRET_BYTE: u8 = 0xc3;
@@ -71,7 +71,7 @@ fn refused_calls_are_typed_and_name_no_secret() {
     assert!(matches!(config, Error::Config(_)));
 
     let mut control = ControlReceiver::new(&session, T);
-    let mut forged = ControlSender::new(&session, T).unwrap().max_depth(T, Level::U32).unwrap();
+    let mut forged = ControlSender::new(&session, T).unwrap().max_depth(T, Check::U32).unwrap();
     let last = forged.len() - 1;
     forged[last] ^= 1;
     let forgery = control.apply(&mut sender, T, &forged).unwrap_err();

@@ -9,7 +9,7 @@ mod gears_net;
 
 use std::time::Duration;
 
-use fastmac_gears::{Level, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, Sender, SenderConfig, Verdict};
+use fastmac_gears::{Check, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, Sender, SenderConfig, Verdict};
 use gears_net::*;
 
 /// The smallest `lo` and largest `hi` with P(X < lo) <= alpha/2 and
@@ -61,7 +61,7 @@ fn interval_is_right_for_a_known_case() {
 #[test]
 fn t8_forgery_rate_is_two_to_the_minus_8() {
     let limits = RekeyLimits { forgery_budget: f64::INFINITY, ..RekeyLimits::default() };
-    let mut config = ReceiverConfig::new(PolicyConfig::new(Level::T8, Level::T8, emulated_costs()), 100e9);
+    let mut config = ReceiverConfig::new(PolicyConfig::new(Check::T8, Check::T8, emulated_costs()), 100e9);
     config.limits = limits;
     let mut r = receiver_with(config);
     let mut s = Sender::new(secret(), SenderConfig::new(Profile::T8), Duration::ZERO).unwrap();

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use fastmac_gears::wire::{HEADER_LEN, group_nonce};
-use fastmac_gears::{EpochKeys, Level, NonceMode, SampleRate, SessionSecret};
+use fastmac_gears::{Check, EpochKeys, NonceMode, SampleRate, SessionSecret};
 use fastmac::umac::NestedPads;
 
 use crate::bench::Subject;
@@ -15,12 +15,12 @@ use crate::bench::Subject;
 pub const FIELD: &str = "gears-field";
 
 /// Receiver levels, by row name.
-const LEVELS: &[(&str, Level)] = &[
-    ("gear-u32", Level::U32),
-    ("gear-u64", Level::U64),
-    ("gear-u96", Level::U96),
-    ("gear-u128", Level::U128),
-    ("gear-u128+h128", Level::U128H128),
+const LEVELS: &[(&str, Check)] = &[
+    ("gear-u32", Check::U32),
+    ("gear-u64", Check::U64),
+    ("gear-u96", Check::U96),
+    ("gear-u128", Check::U128),
+    ("gear-u128+h128", Check::U128H128),
 ];
 
 /// Partial MACs S-L, by row name.
@@ -109,7 +109,7 @@ impl Subject for Gear {
                 sink ^= keys.field(pads, &nonce, black_box(msg))[0];
             } else if let Some(&(_, level)) = LEVELS.iter().find(|l| l.0 == self.name) {
                 let hmac = level.checks_hmac().then_some(&hmac[..]);
-                sink ^= u8::from(keys.verify_level(pads, level, &nonce, black_box(msg), &field, hmac).is_ok());
+                sink ^= u8::from(keys.verify_umac(pads, level, &nonce, black_box(msg), &field, hmac).is_ok());
             } else if let Some(&(_, rate)) = SAMPLES.iter().find(|s| s.0 == self.name) {
                 let tag = [0u8; 8];
                 sink ^= u8::from(keys.verify_sample(rate, &nonce, header, black_box(payload), &tag).is_ok());

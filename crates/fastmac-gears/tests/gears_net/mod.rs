@@ -6,7 +6,7 @@
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
-use fastmac_gears::{CostModel, Counters, Level, PolicyConfig, Receiver, ReceiverConfig, SessionSecret, Verdict};
+use fastmac_gears::{CostModel, Counters, Check, PolicyConfig, Receiver, ReceiverConfig, SessionSecret, Verdict};
 
 pub const MAX_PACKETS: u64 = 200_000;
 
@@ -25,8 +25,8 @@ pub fn secret() -> SessionSecret {
 /// An emulated 2000-era CPU (docs/gears.md section 6.9: real CI machines are too fast
 /// to be constrained): each UHASH iteration costs 100 ns + 0.8 ns/byte over
 /// 250 ns fixed, HMAC 1000 ns + 10 ns/byte.
-pub fn emulated_costs() -> Vec<(Level, CostModel)> {
-    Level::all()
+pub fn emulated_costs() -> Vec<(Check, CostModel)> {
+    Check::all()
         .into_iter()
         .map(|l| {
             let j = l.umac_bytes().div_ceil(4) as f64;
@@ -39,7 +39,7 @@ pub fn emulated_costs() -> Vec<(Level, CostModel)> {
         .collect()
 }
 
-pub fn receiver(floor: Level, ceiling: Level, cores: f64) -> Receiver {
+pub fn receiver(floor: Check, ceiling: Check, cores: f64) -> Receiver {
     let policy = PolicyConfig::new(floor, ceiling, emulated_costs());
     Receiver::new(secret(), ReceiverConfig::new(policy, cores * 1e9), Duration::ZERO)
 }

@@ -1,7 +1,9 @@
-//! Profiles (what a sender puts on the wire, docs/gears.md section 6.5) and
-//! levels (how much of it a receiver checks, section 6.6).
+//! Profiles: what a sender puts on the wire (docs/gears.md section 6.5),
+//! and the most a receiver can check of each.
 
 use core::fmt;
+
+use crate::check::Check;
 
 /// Words per region of the experimental partial-MAC gears S-L (docs/gears.md
 /// sections 2.3 and 6.2): one 64-bit word of every `L` is covered.
@@ -121,29 +123,45 @@ impl Profile {
         }
     }
 
-    /// The strongest UMAC level a receiver can check on this profile;
-    /// `None` for the partial-MAC and Badger profiles.
-    pub const fn max_level(self) -> Option<Level> {
+    /// Whether the tag block is (a prefix of) the UMAC-128 field, so that
+    /// a receiver may check less of it than the sender sent.
+    pub const fn is_umac_prefix(self) -> bool {
+        !matches!(self, Profile::Sample(_) | Profile::Badger160)
+    }
+
+    /// The most a receiver can check of this profile: its UMAC prefix (and
+    /// HMAC), all five trees of Badger-160, the whole 8-byte sample tag
+    /// (`U64`) of a partial MAC.
+    pub const fn full_check(self) -> Check {
         match self {
-            Profile::U128H128 => Some(Level::U128H128),
-            Profile::U128 => Some(Level::U128),
-            Profile::U96 => Some(Level::U96),
-            Profile::U64 => Some(Level::U64),
-            Profile::U32 => Some(Level::U32),
-            Profile::Sample(_) | Profile::Badger160 => None,
+            Profile::U128H128 | Profile::Badger160 => Check::U128H128,
+            Profile::U128 => Check::U128,
+            Profile::U96 => Check::U96,
+            Profile::U64 | Profile::Sample(_) => Check::U64,
+            Profile::U32 => Check::U32,
             #[cfg(fastmac_gears_t8)]
-            Profile::T8 => Some(Level::T8),
+            Profile::T8 => Check::T8,
         }
     }
 
-    /// The UMAC-prefix profile whose tag is exactly `level`'s prefix
-    /// (U32 to U128); `None` for levels with no such profile.
-    pub const fn of_prefix_level(level: Level) -> Option<Profile> {
-        match level {
-            Level::U32 => Some(Profile::U32),
-            Level::U64 => Some(Profile::U64),
-            Level::U96 => Some(Profile::U96),
-            Level::U128 => Some(Profile::U128),
+    /// What a receiver whose policy asks for `depth` checks of a packet of
+    /// this profile: `depth`, capped by [`Profile::full_check`]; a
+    /// partial-MAC tag is always checked whole.
+    pub fn check_at(self, depth: Check) -> Check {
+        match self {
+            Profile::Sample(_) => self.full_check(),
+            _ => depth.min(self.full_check()),
+        }
+    }
+
+    /// The UMAC-prefix profile whose tag is exactly `check`'s prefix
+    /// (U32 to U128); `None` for checks with no such profile.
+    pub const fn of_prefix(check: Check) -> Option<Profile> {
+        match check {
+            Check::U32 => Some(Profile::U32),
+            Check::U64 => Some(Profile::U64),
+            Check::U96 => Some(Profile::U96),
+            Check::U128 => Some(Profile::U128),
             _ => None,
         }
     }
@@ -177,108 +195,6 @@ impl fmt::Display for Profile {
     }
 }
 
-/// How much of a UMAC-prefix profile a receiver verifies, weakest first.
-/// `U32`..`U128` check 1..4 UHASH iterations; `U128H128` adds the HMAC.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    /// Test only: the first byte of the field (one iteration).
-    #[cfg(fastmac_gears_t8)]
-    T8,
-    /// 4 bytes, one iteration: about 2^-30 per forgery attempt.
-    U32,
-    /// 8 bytes, two iterations: about 2^-60.
-    U64,
-    /// 12 bytes, three iterations: about 2^-90.
-    U96,
-    /// 16 bytes, four iterations: about 2^-120.
-    U128,
-    /// The UMAC-128 field and HMAC-SHA-256-128.
-    U128H128,
-}
-
-impl Level {
-    /// Every level of this build, weakest first.
-    pub fn all() -> Vec<Level> {
-        let mut all = Vec::new();
-        #[cfg(fastmac_gears_t8)]
-        all.push(Level::T8);
-        all.extend([Level::U32, Level::U64, Level::U96, Level::U128, Level::U128H128]);
-        all
-    }
-
-    /// Bytes of the UMAC field checked at this level.
-    pub const fn umac_bytes(self) -> usize {
-        match self {
-            #[cfg(fastmac_gears_t8)]
-            Level::T8 => 1,
-            Level::U32 => 4,
-            Level::U64 => 8,
-            Level::U96 => 12,
-            Level::U128 | Level::U128H128 => 16,
-        }
-    }
-
-    /// Badger trees checked at this level on a Badger-160 packet: one per
-    /// 32-bit word of the UMAC level, all five at U128+H128.
-    pub const fn badger_trees(self) -> usize {
-        match self {
-            Level::U128H128 => 5,
-            other => other.umac_bytes().div_ceil(4),
-        }
-    }
-
-    /// Whether the HMAC is checked too.
-    pub const fn checks_hmac(self) -> bool {
-        matches!(self, Level::U128H128)
-    }
-
-    /// log2 of the forgery probability per attempt: 2^-30 per UHASH
-    /// iteration (RFC 4418 section 1), 2^-8 for one byte, and the generic
-    /// 2^-128 of a 128-bit HMAC tag when both must be forged.
-    pub const fn bound_log2(self) -> i32 {
-        match self {
-            #[cfg(fastmac_gears_t8)]
-            Level::T8 => -8,
-            Level::U32 => -30,
-            Level::U64 => -60,
-            Level::U96 => -90,
-            Level::U128 => -120,
-            Level::U128H128 => -128,
-        }
-    }
-
-    /// The next stronger level, if any.
-    pub fn stronger(self) -> Option<Level> {
-        let all = Level::all();
-        let i = all.iter().position(|l| *l == self)?;
-        all.get(i + 1).copied()
-    }
-
-    /// Upper-case name as in the gear table.
-    pub const fn name(self) -> &'static str {
-        match self {
-            #[cfg(fastmac_gears_t8)]
-            Level::T8 => "T8",
-            Level::U32 => "U32",
-            Level::U64 => "U64",
-            Level::U96 => "U96",
-            Level::U128 => "U128",
-            Level::U128H128 => "U128+H128",
-        }
-    }
-
-    /// The level of a name (case-insensitive).
-    pub fn from_name(name: &str) -> Option<Level> {
-        Level::all().into_iter().find(|l| l.name().eq_ignore_ascii_case(name))
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,12 +213,22 @@ mod tests {
     }
 
     #[test]
-    fn levels_are_ordered_by_strength() {
-        let all = Level::all();
-        for pair in all.windows(2) {
-            assert!(pair[0] < pair[1]);
-            assert!(pair[0].bound_log2() > pair[1].bound_log2());
-            assert_eq!(pair[0].stronger(), Some(pair[1]));
+    fn a_profile_caps_the_check_and_a_sample_is_checked_whole() {
+        for depth in Check::all() {
+            for profile in Profile::all() {
+                let check = profile.check_at(depth);
+                assert!(check <= profile.full_check());
+                match profile {
+                    Profile::Sample(_) => assert_eq!(check, Check::U64),
+                    _ => assert_eq!(check, depth.min(profile.full_check())),
+                }
+            }
+            assert_eq!(Profile::Badger160.check_at(depth).badger_trees(), depth.badger_trees());
         }
+        for profile in [Profile::U32, Profile::U64, Profile::U96, Profile::U128] {
+            assert_eq!(Profile::of_prefix(profile.full_check()), Some(profile));
+            assert_eq!(profile.full_check().umac_bytes(), profile.tag_len());
+        }
+        assert_eq!(Profile::of_prefix(Check::U128H128), None);
     }
 }
