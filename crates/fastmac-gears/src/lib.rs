@@ -4,10 +4,15 @@
 //! * One pass, every strength: the sender computes the 16-byte UMAC-128
 //!   field once ([`fastmac::umac::NestedUmac`]); a receiver at depth `j`
 //!   checks its first `4j` bytes with `j` UHASH iterations.
+//! * Two types say how much is checked: a packet's [`Profile`] (what its
+//!   tag block carries, on the wire) and the receiver's [`Check`] (what it
+//!   verifies of it: the depth its policy chooses, capped by the profile,
+//!   [`Profile::check_at`]). A [`Delivery`] names both.
 //! * [`wire`]: the v1 datagram format and its typed-error parser.
 //! * [`Receiver`]: replay pre-check (RFC 6479 window per epoch and
-//!   sender), the level from the [`policy`] engine, CPU-budget shedding,
-//!   constant-time verification, rekey with a grace period.
+//!   sender), the check from the [`policy`] engine, CPU-budget shedding,
+//!   constant-time verification, rekey with a grace period; each step of
+//!   its pipeline a function of its own.
 //! * [`control`]: sender-side gear lowering on an authenticated request
 //!   from a unicast receiver.
 //! * [`table`]: the gears with their tag lengths and bounds; their costs

@@ -9,8 +9,8 @@
 //!   something an attacker can generate, so it never weakens a check below
 //!   the floor.
 //! * **Hysteresis:** step down at once when the current check no longer
-//!   fits; step up one check only after `t_up` during which the next check
-//!   would use at most `u_lo` of the budget.
+//!   fits; step up to the next stronger check only after `t_up` during
+//!   which it would use at most `u_lo` of the budget.
 //! * **Escalation:** a verification failure sends the depth to the ceiling
 //!   for `t_esc`: ACSA's "authentication errors" input. A failure during an
 //!   escalation doubles the period (up to `t_esc_max`); one within a period

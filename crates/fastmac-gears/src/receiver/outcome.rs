@@ -72,7 +72,7 @@ pub struct Counters {
     pub rejected_format: u64,
     /// Deliveries per check, by name (U32..U128+H128, B32..B160 for Badger
     /// trees, the profile's name for a partial MAC).
-    pub delivered_by_level: Vec<(String, u64)>,
+    pub delivered_by_check: Vec<(String, u64)>,
     /// Packets forced to full depth by the jump rule or a new epoch.
     pub forced_full: u64,
     /// Epoch changes adopted.
@@ -99,9 +99,9 @@ impl Counters {
             Verdict::Delivered(d) => {
                 self.delivered += 1;
                 let name = delivered_as(d.profile, d.check);
-                match self.delivered_by_level.iter_mut().find(|(n, _)| *n == name) {
+                match self.delivered_by_check.iter_mut().find(|(n, _)| *n == name) {
                     Some((_, count)) => *count += 1,
-                    None => self.delivered_by_level.push((name, 1)),
+                    None => self.delivered_by_check.push((name, 1)),
                 }
             }
             Verdict::DroppedOverload => self.dropped_overload += 1,
@@ -126,7 +126,7 @@ impl core::fmt::Display for Counters {
         write!(
             f,
             "received={} delivered={} dropped_overload={} rejected_auth={} rejected_replay={} rejected_format={} \
-             forced_full={} epoch_changes={} epochs_retired={} audited={} audit_alarms={} by_level=[",
+             forced_full={} epoch_changes={} epochs_retired={} audited={} audit_alarms={} by_check=[",
             self.received,
             self.delivered,
             self.dropped_overload,
@@ -139,7 +139,7 @@ impl core::fmt::Display for Counters {
             self.audited,
             self.audit_alarms
         )?;
-        for (i, (name, count)) in self.delivered_by_level.iter().enumerate() {
+        for (i, (name, count)) in self.delivered_by_check.iter().enumerate() {
             write!(f, "{}{name}:{count}", if i > 0 { " " } else { "" })?;
         }
         f.write_str("]")
@@ -174,8 +174,8 @@ mod tests {
             assert!(c.conserved(), "{c}");
         }
         assert_eq!((c.delivered, c.dropped_overload, c.rejected_auth, c.rejected_replay, c.rejected_format), (4, 1, 1, 1, 1));
-        let by: Vec<(&str, u64)> = c.delivered_by_level.iter().map(|(n, k)| (n.as_str(), *k)).collect();
+        let by: Vec<(&str, u64)> = c.delivered_by_check.iter().map(|(n, k)| (n.as_str(), *k)).collect();
         assert_eq!(by, [("U64", 2), ("B160", 1), ("s-64", 1)]);
-        assert!(c.to_string().ends_with("by_level=[U64:2 B160:1 s-64:1]"), "{c}");
+        assert!(c.to_string().ends_with("by_check=[U64:2 B160:1 s-64:1]"), "{c}");
     }
 }
