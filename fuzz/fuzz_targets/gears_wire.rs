@@ -3,8 +3,8 @@
 //! against a model (a set of accepted sequence numbers).
 #![no_main]
 
-use fastmac::gears::{ReplayError, ReplayWindow};
-use fastmac::gears::wire;
+use fastmac_gears::wire;
+use fastmac_gears::{ReplayError, ReplayWindow};
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeSet;
 

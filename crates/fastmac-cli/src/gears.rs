@@ -1,5 +1,5 @@
 //! `fastmac gears ...`: the gear table, and the UDP demonstration of
-//! gears.md 6.9 (send, recv, attack) on 127.0.0.1 only.
+//! docs/gears.md section 6.9 (send, recv, attack) on 127.0.0.1 only.
 
 use std::fmt::Write as _;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -7,12 +7,14 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use fastmac::gears::table::{Calibration, Gear, LENGTHS, Strength, badger_costs, calibrate, level_costs, measure_ratios};
-use fastmac::gears::{
-    Level, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig,
+use fastmac_gears::table::{Gear, Strength};
+use fastmac_gears::wire::{HEADER_LEN, MAX_PAYLOAD};
+use fastmac_gears::{
+    Check, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig,
     SessionSecret,
 };
 
+use crate::gears_cost::{Calibration, LENGTHS, badger_costs, calibrate, measure_ratios, sample_costs, umac_costs};
 use crate::input::{CliError, unhex, writable_file};
 use crate::out::outln;
 
@@ -145,8 +147,8 @@ fn net(what: &str) -> impl FnOnce(std::io::Error) -> CliError + '_ {
     move |source| CliError::Io { what: what.to_string(), source }
 }
 
-fn level(name: &str) -> Result<Level, CliError> {
-    Level::from_name(name).ok_or_else(|| CliError::Usage(format!("unknown level {name:?}")))
+fn check(name: &str) -> Result<Check, CliError> {
+    Check::from_name(name).ok_or_else(|| CliError::Usage(format!("unknown level {name:?}")))
 }
 
 pub fn run(command: GearsCommand) -> Result<(), CliError> {
@@ -165,7 +167,7 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
     let cal = calibrate(round);
     outln!("gear        tag B  strength                                            default                   ns@64  ns@576 ns@1500 ns@9000  model (ns)")?;
     for c in &cal {
-        let info = c.gear.info();
+        let info = &c.gear;
         let ns: Vec<String> = c.verify_ns.iter().map(|v| format!("{v:>7.0}")).collect();
         outln!(
             "{:<11} {:>5}  {:<51} {:<24} {}  {:.0} + {:.3}*len",
@@ -239,7 +241,7 @@ fn chart(cal: &[Calibration]) -> String {
         let points: Vec<(f64, f64, &str, bool)> = cal
             .iter()
             .map(|c| {
-                let info = c.gear.info();
+                let info = &c.gear;
                 let (bits, bounded) = match info.strength {
                     Strength::Forgery(log2) => (-log2, true),
                     Strength::Detection { .. } => (0.0, false),
@@ -251,8 +253,8 @@ fn chart(cal: &[Calibration]) -> String {
         for family in [Family::Umac, Family::Badger] {
             let line: Vec<String> = cal
                 .iter()
-                .filter(|c| family.of(c.gear))
-                .filter_map(|c| match c.gear.info().strength {
+                .filter(|c| family.of(&c.gear))
+                .filter_map(|c| match c.gear.strength {
                     Strength::Forgery(log2) => Some((c.verify_ns[li], -log2)),
                     Strength::Detection { .. } => None,
                 })
@@ -290,10 +292,10 @@ enum Family {
 }
 
 impl Family {
-    fn of(self, gear: Gear) -> bool {
-        match (self, gear) {
-            (Family::Umac, Gear::Umac(level)) => !level.checks_hmac(),
-            (Family::Badger, Gear::Badger(_)) => true,
+    fn of(self, gear: &Gear) -> bool {
+        match (self, gear.profile, gear.check) {
+            (Family::Badger, Profile::Badger160, _) => true,
+            (Family::Umac, profile, Some(check)) => profile.is_umac_prefix() && !check.checks_hmac(),
             _ => false,
         }
     }
@@ -302,7 +304,7 @@ impl Family {
 fn send(args: SendArgs) -> Result<(), CliError> {
     let targets: Vec<SocketAddr> = args.to.iter().map(|t| loopback("to", t)).collect::<Result<_, _>>()?;
     let profile = Profile::from_name(&args.profile).ok_or_else(|| CliError::Usage(format!("unknown profile {:?}", args.profile)))?;
-    if args.sizes.is_empty() || args.sizes.iter().any(|s| *s > fastmac::gears::wire::MAX_PAYLOAD) {
+    if args.sizes.is_empty() || args.sizes.iter().any(|s| *s > MAX_PAYLOAD) {
         return Err(CliError::Usage("--sizes: each size must be 0 to 65535".into()));
     }
     let mut config = SenderConfig::new(profile);
@@ -339,7 +341,7 @@ fn send(args: SendArgs) -> Result<(), CliError> {
 
 fn recv(args: RecvArgs) -> Result<(), CliError> {
     let addr = loopback("listen", &args.listen)?;
-    let (floor, ceiling) = (level(&args.floor)?, level(&args.ceiling)?);
+    let (floor, ceiling) = (check(&args.floor)?, check(&args.ceiling)?);
     if floor > ceiling {
         return Err(CliError::Usage("--floor is stronger than --ceiling".into()));
     }
@@ -347,20 +349,14 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
         return Err(CliError::Usage("--budget and --cost-scale must be positive".into()));
     }
     let socket = UdpSocket::bind(addr).map_err(net("the listening socket"))?;
-    // Calibrate the cost model (a short start-up benchmark, gears.md 6.7).
+    // Calibrate the cost model (a short start-up benchmark, docs/gears.md section 6.7).
     let cal = calibrate(Duration::from_millis(10));
-    let costs = level_costs(&cal).into_iter().map(|(l, c)| (l, c.scaled(args.cost_scale))).collect();
+    let costs = umac_costs(&cal).into_iter().map(|(l, c)| (l, c.scaled(args.cost_scale))).collect();
     let mut config = ReceiverConfig::new(PolicyConfig::new(floor, ceiling, costs), args.budget * 1e9);
     config.nonce_mode = args.secret.mode();
     config.accept_sample = args.accept_sample;
     config.badger_costs = badger_costs(&cal).into_iter().map(|(t, c)| (t, c.scaled(args.cost_scale))).collect();
-    config.sample_costs = cal
-        .iter()
-        .filter_map(|c| match c.gear {
-            Gear::Sample(rate) => Some((rate, c.model.scaled(args.cost_scale))),
-            _ => None,
-        })
-        .collect();
+    config.sample_costs = sample_costs(&cal).into_iter().map(|(r, c)| (r, c.scaled(args.cost_scale))).collect();
     let start = Instant::now();
     let mut receiver = Receiver::new(args.secret.get()?, config, Duration::ZERO);
     socket.set_read_timeout(Some(Duration::from_millis(50))).map_err(net("the listening socket"))?;
@@ -400,7 +396,7 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The forgery kinds of gears.md 6.9, injected in turn.
+/// The forgery kinds of docs/gears.md section 6.9, injected in turn.
 const ATTACKS: [&str; 7] = ["random-tag", "payload-bit", "replay", "stale-epoch", "wrong-profile", "window-jump", "truncated"];
 
 fn attack(args: AttackArgs) -> Result<(), CliError> {
@@ -435,7 +431,7 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
             let mut f = genuine.clone();
             let k = kind % ATTACKS.len();
             kind += 1;
-            if f.len() < 24 {
+            if f.len() < HEADER_LEN + 4 {
                 continue;
             }
             let last = f.len() - 1;
@@ -443,7 +439,7 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
                 "random-tag" => {
                     // The whole tag block, so the prefix a receiver checks
                     // changes too.
-                    let tag_len = Profile::from_code(f[1]).map_or(4, |p| p.tag_len()).min(f.len() - 20);
+                    let tag_len = Profile::from_code(f[1]).map_or(4, |p| p.tag_len()).min(f.len() - HEADER_LEN);
                     let from = f.len() - tag_len;
                     for b in &mut f[from..] {
                         *b = rand() as u8;
@@ -451,8 +447,8 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
                 }
                 "payload-bit" => {
                     // A bit of the payload (of the header if it is empty).
-                    let payload_len = usize::from(u16::from_be_bytes([f[16], f[17]])).min(f.len() - 20);
-                    let at = if payload_len > 0 { 20 + rand() as usize % payload_len } else { 8 + rand() as usize % 8 };
+                    let payload_len = usize::from(u16::from_be_bytes([f[16], f[17]])).min(f.len() - HEADER_LEN);
+                    let at = if payload_len > 0 { HEADER_LEN + rand() as usize % payload_len } else { 8 + rand() as usize % 8 };
                     f[at] ^= 1 << (rand() % 8);
                 }
                 "replay" => f = previous.clone().unwrap_or(f),

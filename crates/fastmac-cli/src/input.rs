@@ -12,6 +12,8 @@ use zeroize::Zeroizing;
 pub enum CliError {
     /// A library error (lengths, names).
     Mac(fastmac::Error),
+    /// A gears error (configuration, payload, secret length).
+    Gears(fastmac_gears::Error),
     /// An argument that is not valid hex. Names the argument, not its value.
     Hex {
         /// The argument's name (`key`, `nonce`, `tag`, ...).
@@ -45,6 +47,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Mac(err) => err.fmt(f),
+            CliError::Gears(err) => err.fmt(f),
             CliError::Hex { what, reason } => write!(f, "malformed hex in --{what}: {reason}"),
             CliError::Io { what, source } => write!(f, "cannot read {what}: {source}"),
             CliError::Write { what, source } => write!(f, "cannot write {what}: {source}"),
@@ -57,6 +60,12 @@ impl fmt::Display for CliError {
 impl From<fastmac::Error> for CliError {
     fn from(err: fastmac::Error) -> Self {
         CliError::Mac(err)
+    }
+}
+
+impl From<fastmac_gears::Error> for CliError {
+    fn from(err: fastmac_gears::Error) -> Self {
+        CliError::Gears(err)
     }
 }
 

@@ -11,6 +11,7 @@
 mod bench;
 mod chart;
 mod gears;
+mod gears_cost;
 pub mod input;
 mod measure;
 mod out;

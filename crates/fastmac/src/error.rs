@@ -38,20 +38,6 @@ pub enum Error {
     /// An NH backend was asked for by a name that does not exist or that
     /// this CPU cannot run (see `umac::Backend`).
     Backend(String),
-    /// A gears datagram is malformed.
-    Wire(crate::gears::WireError),
-    /// A payload longer than a gears datagram can carry.
-    PayloadTooLong {
-        /// Longest payload, in bytes.
-        max: usize,
-        /// Bytes given.
-        got: usize,
-    },
-    /// A gears sender used every sequence number of its epoch (they never
-    /// wrap): it must rekey.
-    SequenceExhausted,
-    /// A gears sender used every key epoch: a new session secret is needed.
-    EpochsExhausted,
     /// A sender-side nonce counter (`nonce::NonceCounter`, and the
     /// `umac::SequencedUmac` and `ssh::OutboundMac` built on it) used every
     /// value it may use under this key; it never wraps: rekey.
@@ -59,11 +45,6 @@ pub enum Error {
         /// The first value the counter refuses (for SSH: packets per key).
         limit: u64,
     },
-    /// A gears configuration that cannot work.
-    GearsConfig(&'static str),
-    /// A gears control message was refused (forged ones are
-    /// [`Error::InvalidTag`]).
-    GearsControl(&'static str),
     /// The all-zero nonce, which Badger reserves: its Rabbit pad would be
     /// Badger key material (badger.md section 5).
     ZeroNonce,
@@ -103,15 +84,9 @@ impl fmt::Display for Error {
             Error::InvalidTag => f.write_str("invalid tag: the message is not authentic"),
             Error::UnknownAlgorithm(name) => write!(f, "unknown algorithm {name:?}"),
             Error::Backend(reason) => f.write_str(reason),
-            Error::Wire(e) => write!(f, "malformed gears datagram: {e}"),
-            Error::PayloadTooLong { max, got } => write!(f, "payload of {got} bytes exceeds the {max}-byte maximum"),
-            Error::SequenceExhausted => f.write_str("sequence numbers of this epoch are used up: rekey"),
-            Error::EpochsExhausted => f.write_str("key epochs are used up: a new session secret is needed"),
             Error::NonceExhausted { limit } => {
                 write!(f, "all {limit} nonces of this key are used (a nonce never repeats or wraps): rekey")
             }
-            Error::GearsConfig(why) => write!(f, "invalid gears configuration: {why}"),
-            Error::GearsControl(why) => write!(f, "control message refused: {why}"),
             Error::ZeroNonce => {
                 f.write_str("nonce 0 is reserved: its pad would repeat key material; use a nonzero nonce")
             }
@@ -124,9 +99,3 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-impl From<crate::gears::WireError> for Error {
-    fn from(e: crate::gears::WireError) -> Self {
-        Error::Wire(e)
-    }
-}

@@ -9,11 +9,8 @@
 //! * [`badger`]: Badger (Boesgaard, Christensen, Zenner 2005), the tree-hash
 //!   MAC on Rabbit, with 32 to 160-bit tags, nonce and sequential modes and
 //!   verifier-selectable assurance.
-//! * [`gears`]: adaptive datagram authentication whose receivers choose
-//!   how much to verify.
 //! * [`nonce`]: a nonce counter that never repeats or wraps under a key,
-//!   behind [`umac::SequencedUmac`], [`ssh::OutboundMac`] and the gears
-//!   sender.
+//!   behind [`umac::SequencedUmac`] and [`ssh::OutboundMac`].
 //! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
 //!   tools and bindings that choose at run time.
 
@@ -23,7 +20,6 @@ mod error;
 pub mod hmac;
 pub mod nonce;
 pub mod ssh;
-pub mod gears;
 pub mod umac;
 
 pub use algorithm::{Algorithm, DynMac};

@@ -3,8 +3,8 @@
 //! strength at once), and the receiver's check at each level and each
 //! sample rate.
 
-use fastmac::gears::wire::{HEADER_LEN, group_nonce};
-use fastmac::gears::{EpochKeys, Level, NonceMode, SampleRate, SessionSecret};
+use fastmac_gears::wire::{HEADER_LEN, group_nonce};
+use fastmac_gears::{Check, EpochKeys, NonceMode, SampleRate, SessionSecret};
 
 use super::{Imp, Subject};
 
@@ -12,12 +12,12 @@ use super::{Imp, Subject};
 pub const FIELD: &str = "gears-field";
 
 /// Receiver levels, by row name.
-const LEVELS: &[(&str, Level)] = &[
-    ("gear-u32", Level::U32),
-    ("gear-u64", Level::U64),
-    ("gear-u96", Level::U96),
-    ("gear-u128", Level::U128),
-    ("gear-u128+h128", Level::U128H128),
+const LEVELS: &[(&str, Check)] = &[
+    ("gear-u32", Check::U32),
+    ("gear-u64", Check::U64),
+    ("gear-u96", Check::U96),
+    ("gear-u128", Check::U128),
+    ("gear-u128+h128", Check::U128H128),
 ];
 
 /// Partial MACs S-L, by row name.
@@ -90,7 +90,7 @@ pub fn subject(name: &'static str) -> Result<Subject, String> {
         let nonce = group_nonce(n, 0);
         if let Some(level) = level {
             let hmac = level.checks_hmac().then_some(&hmac[..]);
-            u8::from(keys.verify_level(&mut pads, level, &nonce, msg, &field, hmac).is_ok())
+            u8::from(keys.verify_umac(&mut pads, level, &nonce, msg, &field, hmac).is_ok())
         } else if let Some(rate) = rate {
             // The header is always covered by S-L tags.
             let (header, payload) = msg.split_at(HEADER_LEN.min(msg.len()));

@@ -146,7 +146,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
 
     /// UHASH alone (RFC 4418 section 5.1): the tag before the pad is XORed
     /// in. It is not a MAC; it is exposed for constructions such as the
-    /// gears layer that pad it themselves.
+    /// one in crates/fastmac-gears that pad it themselves.
     #[inline]
     pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
         let mut out = [0u8; TAG_LEN];

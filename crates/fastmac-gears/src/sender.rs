@@ -1,18 +1,18 @@
-//! The sender (gears.md 6.4): numbers packets, tags them under the current
+//! The sender (docs/gears.md section 6.4): numbers packets, tags them under the current
 //! epoch's keys, and rekeys on the usage limits of section 6.8.
 
 use std::time::Duration;
 
-use super::keys::{EpochKeys, SessionSecret};
-use super::level::{Level, Profile};
-use super::rekey::RekeyLimits;
-use super::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
+use crate::keys::{EpochKeys, SessionSecret};
+use crate::{Check, Profile};
+use crate::rekey::RekeyLimits;
+use crate::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
 use crate::Error;
-use crate::nonce::NonceCounter;
-use crate::umac::NestedPads;
+use fastmac::nonce::NonceCounter;
+use fastmac::umac::NestedPads;
 
 /// Highest sequence number a sender uses in an epoch: it never wraps
-/// (gears.md 6.4: hard stop at 2^64 - 2^16).
+/// (docs/gears.md section 6.4: hard stop at 2^64 - 2^16).
 pub const SEQ_HARD_STOP: u64 = u64::MAX - (1 << 16) + 1;
 /// In [`NonceMode::RfcPrefix`] the nonce is `4 * seq`, so seq stays below
 /// 2^62.
@@ -65,10 +65,10 @@ impl Sender {
     /// A sender starting its first epoch at time `now`.
     pub fn new(secret: SessionSecret, config: SenderConfig, now: Duration) -> Result<Self, Error> {
         if config.nonce_mode == NonceMode::RfcPrefix && config.sender_id != 0 {
-            return Err(Error::GearsConfig("the RFC-prefix nonce mode is unicast only (sender_id 0)"));
+            return Err(Error::Config("the RFC-prefix nonce mode is unicast only (sender_id 0)"));
         }
         if config.profile == Profile::Badger160 && config.sender_id > BADGER_MAX_SENDER {
-            return Err(Error::GearsConfig("Badger-160 packets carry sender ids up to 65535"));
+            return Err(Error::Config("Badger-160 packets carry sender ids up to 65535"));
         }
         let keys = EpochKeys::derive(&secret, config.first_epoch);
         let pads = keys.pads(config.nonce_mode);
@@ -81,21 +81,21 @@ impl Sender {
         self.profile
     }
 
-    /// Sender-side gear lowering (gears.md 6.4): tags at most as deep as
+    /// Sender-side gear lowering (docs/gears.md section 6.4): tags at most as deep as
     /// `max` from now on, computing only the iterations that needs; `U128`
     /// (or anything at or above the configured profile) restores it.
     /// Unicast UMAC-prefix senders only. Call it on an authenticated
-    /// request ([`super::ControlReceiver::apply`] does).
-    pub fn lower_to(&mut self, max: Level) -> Result<Profile, Error> {
+    /// request ([`crate::ControlReceiver::apply`] does).
+    pub fn lower_to(&mut self, max: Check) -> Result<Profile, Error> {
         if self.config.sender_id != 0 {
-            return Err(Error::GearsConfig("gear lowering is unicast only: a group sender tags for its strongest receiver"));
+            return Err(Error::Config("gear lowering is unicast only: a group sender tags for its strongest receiver"));
         }
         let configured = match self.config.profile {
             p @ (Profile::U128 | Profile::U96 | Profile::U64 | Profile::U32) => p,
-            _ => return Err(Error::GearsConfig("only a U128, U96, U64 or U32 sender lowers its gear")),
+            _ => return Err(Error::Config("only a U128, U96, U64 or U32 sender lowers its gear")),
         };
         // U128+H128 (or T8) asks for no lowering: full tags.
-        let requested = Profile::of_prefix_level(max).unwrap_or(Profile::U128);
+        let requested = Profile::of_prefix(max).unwrap_or(Profile::U128);
         self.profile = if requested.umac_len() < configured.umac_len() { requested } else { configured };
         Ok(self.profile)
     }
@@ -233,10 +233,10 @@ mod tests {
         config.nonce_mode = NonceMode::RfcPrefix;
         config.sender_id = 7;
         let secret = SessionSecret::new(&[1u8; 16]).unwrap();
-        assert!(matches!(Sender::new(secret.clone(), config, Duration::ZERO), Err(Error::GearsConfig(_))));
+        assert!(matches!(Sender::new(secret.clone(), config, Duration::ZERO), Err(Error::Config(_))));
         let mut config = SenderConfig::new(Profile::Badger160);
         config.sender_id = 1 << 16;
-        assert!(matches!(Sender::new(secret, config, Duration::ZERO), Err(Error::GearsConfig(_))));
+        assert!(matches!(Sender::new(secret, config, Duration::ZERO), Err(Error::Config(_))));
         let mut s = sender(Profile::U128, NonceMode::Group);
         let big = vec![0u8; MAX_PAYLOAD + 1];
         assert_eq!(s.seal(Duration::ZERO, &big), Err(Error::PayloadTooLong { max: MAX_PAYLOAD, got: MAX_PAYLOAD + 1 }));

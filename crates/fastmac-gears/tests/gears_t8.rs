@@ -1,14 +1,15 @@
-//! T8 (1-byte tags, `gears-t8` feature only): the harness can see
+//! T8 (1-byte tags, only in builds with `--cfg fastmac_gears_t8`, which
+//! `make test-gears-t8` sets): the harness can see
 //! forgeries. 100,000 random-tag forgeries over UDP must be accepted at a
 //! rate inside the 99.9 % binomial interval of p = 2^-8.
 
-#![cfg(feature = "gears-t8")]
+#![cfg(fastmac_gears_t8)]
 
 mod gears_net;
 
 use std::time::Duration;
 
-use fastmac::gears::{Level, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, Sender, SenderConfig, Verdict};
+use fastmac_gears::{Check, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, Sender, SenderConfig, Verdict};
 use gears_net::*;
 
 /// The smallest `lo` and largest `hi` with P(X < lo) <= alpha/2 and
@@ -60,7 +61,7 @@ fn interval_is_right_for_a_known_case() {
 #[test]
 fn t8_forgery_rate_is_two_to_the_minus_8() {
     let limits = RekeyLimits { forgery_budget: f64::INFINITY, ..RekeyLimits::default() };
-    let mut config = ReceiverConfig::new(PolicyConfig::new(Level::T8, Level::T8, emulated_costs()), 100e9);
+    let mut config = ReceiverConfig::new(PolicyConfig::new(Check::T8, Check::T8, emulated_costs()), 100e9);
     config.limits = limits;
     let mut r = receiver_with(config);
     let mut s = Sender::new(secret(), SenderConfig::new(Profile::T8), Duration::ZERO).unwrap();

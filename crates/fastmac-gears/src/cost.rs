@@ -1,10 +1,7 @@
 //! The cost model `cost(len) = a + b * len` ns of one verification at a
-//! gear, and its calibration by a short start-up micro-benchmark
-//! (gears.md 6.7). Only the policy engine and the gear table use it; tests
-//! never assert speed.
-
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+//! gear (docs/gears.md section 6.7): configuration the application
+//! supplies. The library never measures time; the `fastmac` CLI calibrates
+//! the models by a short start-up micro-benchmark, tests use emulated ones.
 
 /// `a + b * len` nanoseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,35 +50,6 @@ impl CostModel {
         let b = if sxx > 0.0 { (sxy / sxx).max(0.0) } else { 0.0 };
         CostModel { a_ns: (mean_y - b * mean_x).max(0.0), b_ns_per_byte: b }
     }
-}
-
-/// ns per call of `f`: the fastest of many short batches (about 20 us
-/// each) run for about `round` in all. Other processes only ever add time,
-/// and a batch shorter than a scheduler time slice often runs undisturbed,
-/// so the minimum is the estimate least affected by a busy machine.
-pub fn time_per_call(round: Duration, mut f: impl FnMut()) -> f64 {
-    const BATCH: Duration = Duration::from_micros(20);
-    let mut batch = 1u64;
-    loop {
-        let start = Instant::now();
-        for _ in 0..batch {
-            black_box(&mut f)();
-        }
-        if start.elapsed() >= BATCH || batch >= 1 << 24 {
-            break;
-        }
-        batch *= 2;
-    }
-    let begin = Instant::now();
-    let mut best = f64::INFINITY;
-    while begin.elapsed() < round {
-        let start = Instant::now();
-        for _ in 0..batch {
-            black_box(&mut f)();
-        }
-        best = best.min(start.elapsed().as_nanos() as f64 / batch as f64);
-    }
-    best
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 /// Bits per ring block.
 const BLOCK_BITS: u64 = 64;
-/// Default window: 2048 packets (gears.md 6.6).
+/// Default window: 2048 packets (docs/gears.md section 6.6).
 pub const DEFAULT_WINDOW: u64 = 2048;
 
 /// Why a sequence number is refused.

@@ -1,4 +1,4 @@
-//! Usage limits per epoch (gears.md 6.8): packets, time, forgery budget,
+//! Usage limits per epoch (docs/gears.md section 6.8): packets, time, forgery budget,
 //! and the grace period of an old epoch.
 
 use std::time::Duration;
@@ -15,7 +15,8 @@ pub struct RekeyLimits {
     pub time: Duration,
     /// Receivers reject an epoch older than `time_reject_factor * time`.
     pub time_reject_factor: f64,
-    /// Sum over failures of 2^(level bound) that retires an epoch (2^-20).
+    /// Sum over failures of 2^(bound of the failed check) that retires an
+    /// epoch (2^-20).
     pub forgery_budget: f64,
     /// How long the previous epoch is still accepted after a newer one
     /// verified (at least twice the largest reordering delay).

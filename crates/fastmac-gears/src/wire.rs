@@ -1,4 +1,4 @@
-//! Wire format v1 (gears.md section 6.5), big-endian:
+//! Wire format v1 (docs/gears.md section 6.5), big-endian:
 //!
 //! ```text
 //! offset size field
@@ -20,7 +20,7 @@
 
 use core::fmt;
 
-use super::level::Profile;
+use crate::Profile;
 
 /// The only version this parser accepts.
 pub const VERSION: u8 = 1;
@@ -29,14 +29,14 @@ pub const HEADER_LEN: usize = 20;
 /// Longest payload the 16-bit length field can state.
 pub const MAX_PAYLOAD: usize = u16::MAX as usize;
 
-/// How the UMAC nonce is formed from the header (gears.md 6.3).
+/// How the UMAC nonce is formed from the header (docs/gears.md section 6.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum NonceMode {
     /// 12 bytes `seq(8) || sender_id(4)`: unique per sender in a group.
     #[default]
     Group,
     /// 8 bytes `BE64(4 * seq)`, unicast only (sender_id 0): every field
-    /// prefix is then also a standard RFC UMAC-32/64/96 tag (umac.md 3.3).
+    /// prefix is then also a standard RFC UMAC-32/64/96 tag (docs/umac.md section 3.3).
     RfcPrefix,
 }
 
@@ -113,7 +113,7 @@ impl Header {
 
 impl Header {
     /// The 8-byte Badger nonce `BE64(sender_id << 48 | (seq + 1))`: unique
-    /// per (sender, seq) under one epoch key and never zero (badger.md
+    /// per (sender, seq) under one epoch key and never zero (docs/badger.md
     /// section 5). `None` when the sender id or seq is out of its range.
     pub fn badger_nonce(&self) -> Option<[u8; 8]> {
         if self.sender_id > BADGER_MAX_SENDER || self.seq >= BADGER_SEQ_LIMIT {

@@ -1,4 +1,4 @@
-//! The experimental partial-MAC gears S-L (gears.md sections 2.3 and 6.2):
+//! The experimental partial-MAC gears S-L (docs/gears.md sections 2.3 and 6.2):
 //! a MAC over the header and a keyed, per-packet, stratified sample of the
 //! payload, one 64-bit word from each region of `L` words (the "one part
 //! per region" variant of US 6,976,168).
@@ -13,18 +13,18 @@
 //! is inherent to reading only part of the payload and another reason it
 //! stays experimental.
 //!
-//! Construction (ours, ACSA's exact one is unknown, gears.md 6.10):
+//! Construction (ours, ACSA's exact one is unknown, docs/gears.md section 6.10):
 //! offsets come from AES-CTR under `K_select` on `nonce || BE32(block)`;
 //! the tag is the 8-byte prefix of a UMAC-128 field under `K_mac` (whole
-//! block pads, see [`crate::umac::NestedUmac`]) over `header || words`.
+//! block pads, see [`fastmac::umac::NestedUmac`]) over `header || words`.
 
 use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use zeroize::Zeroize;
 
-use super::level::SampleRate;
-use crate::Error;
-use crate::umac::NestedUmac;
+use crate::SampleRate;
+use fastmac::Error;
+use fastmac::umac::NestedUmac;
 
 /// Bytes per sampled word.
 const WORD: usize = 8;

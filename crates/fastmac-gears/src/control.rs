@@ -1,4 +1,4 @@
-//! Sender-side gear lowering (gears.md 6.4, ACSA's "sender gear switch"):
+//! Sender-side gear lowering (docs/gears.md section 6.4, ACSA's "sender gear switch"):
 //! a unicast receiver that never verifies beyond depth `j` says so in an
 //! authenticated control message, and the sender then computes only `j`
 //! UHASH iterations and sends `4j`-byte tags (profiles U96, U64, U32). A
@@ -15,32 +15,32 @@
 
 use std::time::Duration;
 
-use super::keys::SessionSecret;
-use super::level::{Level, Profile};
-use super::policy::PolicyConfig;
-use super::receiver::{Receiver, ReceiverConfig, Verdict};
-use super::sender::{Sender, SenderConfig};
+use crate::keys::SessionSecret;
+use crate::{Check, Profile};
+use crate::policy::PolicyConfig;
+use crate::receiver::{Receiver, ReceiverConfig, Verdict};
+use crate::sender::{Sender, SenderConfig};
 use crate::Error;
 
 /// The only control message of v1: "I verify at most this deep".
 const MAX_DEPTH: u8 = 0x01;
 
-/// The control payload: `MAX_DEPTH || profile code of the deepest level`.
-fn encode_max_depth(level: Level) -> Result<[u8; 2], Error> {
-    let profile = Profile::of_prefix_level(level)
-        .ok_or(Error::GearsControl("a receiver can ask for U32, U64, U96 or U128 tags only"))?;
+/// The control payload: `MAX_DEPTH || profile code of the deepest check`.
+fn encode_max_depth(check: Check) -> Result<[u8; 2], Error> {
+    let profile = Profile::of_prefix(check)
+        .ok_or(Error::Control("a receiver can ask for U32, U64, U96 or U128 tags only"))?;
     Ok([MAX_DEPTH, profile.code()])
 }
 
-fn decode_max_depth(payload: &[u8]) -> Result<Level, Error> {
+fn decode_max_depth(payload: &[u8]) -> Result<Check, Error> {
     match payload {
         [MAX_DEPTH, code] => match Profile::from_code(*code) {
             Some(profile @ (Profile::U32 | Profile::U64 | Profile::U96 | Profile::U128)) => {
-                Ok(profile.max_level().expect("UMAC prefix profiles have a level"))
+                Ok(profile.full_check())
             }
-            _ => Err(Error::GearsControl("unknown depth in a control message")),
+            _ => Err(Error::Control("unknown depth in a control message")),
         },
-        _ => Err(Error::GearsControl("unknown control message")),
+        _ => Err(Error::Control("unknown control message")),
     }
 }
 
@@ -56,10 +56,10 @@ impl ControlSender {
         Ok(ControlSender { sender: Sender::new(secret.control_channel(), SenderConfig::new(Profile::U128), now)? })
     }
 
-    /// The datagram asking the peer to tag at most as deep as `level`
+    /// The datagram asking the peer to tag at most as deep as `check`
     /// (U32 to U128; U128 restores full tags).
-    pub fn max_depth(&mut self, now: Duration, level: Level) -> Result<Vec<u8>, Error> {
-        self.sender.seal(now, &encode_max_depth(level)?)
+    pub fn max_depth(&mut self, now: Duration, check: Check) -> Result<Vec<u8>, Error> {
+        self.sender.seal(now, &encode_max_depth(check)?)
     }
 }
 
@@ -77,7 +77,7 @@ impl ControlReceiver {
     pub fn new(secret: &SessionSecret, now: Duration) -> Self {
         // Full depth always, and no cost model, so nothing is ever shed:
         // control messages are rare and must never be checked weakly.
-        let policy = PolicyConfig::new(Level::U128, Level::U128, Vec::new());
+        let policy = PolicyConfig::new(Check::U128, Check::U128, Vec::new());
         ControlReceiver {
             receiver: Receiver::new(secret.control_channel(), ReceiverConfig::new(policy, 1e9), now),
             last_applied: None,
@@ -88,16 +88,16 @@ impl ControlReceiver {
     /// returns the sender's profile from now on. A forged, replayed,
     /// stale or malformed message is a typed error and changes nothing.
     pub fn apply(&mut self, sender: &mut Sender, now: Duration, datagram: &[u8]) -> Result<Profile, Error> {
-        let (level, position) = match self.receiver.receive(now, datagram) {
+        let (check, position) = match self.receiver.receive(now, datagram) {
             Verdict::Delivered(d) => (decode_max_depth(d.payload)?, (d.epoch, d.seq)),
-            Verdict::RejectedReplay(_) => return Err(Error::GearsControl("replayed control message")),
-            Verdict::RejectedFormat(_) => return Err(Error::GearsControl("malformed control datagram")),
-            Verdict::RejectedAuth | Verdict::DroppedOverload => return Err(Error::InvalidTag),
+            Verdict::RejectedReplay(_) => return Err(Error::Control("replayed control message")),
+            Verdict::RejectedFormat(_) => return Err(Error::Control("malformed control datagram")),
+            Verdict::RejectedAuth | Verdict::DroppedOverload => return Err(Error::Mac(fastmac::Error::InvalidTag)),
         };
         if self.last_applied.is_some_and(|last| position <= last) {
-            return Err(Error::GearsControl("control message older than the last one applied"));
+            return Err(Error::Control("control message older than the last one applied"));
         }
-        let profile = sender.lower_to(level)?;
+        let profile = sender.lower_to(check)?;
         self.last_applied = Some(position);
         Ok(profile)
     }

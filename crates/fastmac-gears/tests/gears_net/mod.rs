@@ -6,11 +6,11 @@
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
-use fastmac::gears::{CostModel, Counters, Level, PolicyConfig, Receiver, ReceiverConfig, SessionSecret, Verdict};
+use fastmac_gears::{CostModel, Counters, Check, PolicyConfig, Receiver, ReceiverConfig, SessionSecret, Verdict};
 
 pub const MAX_PACKETS: u64 = 200_000;
 
-/// The wall-clock bound of one scenario: 10 s (the limit). Under
+/// The wall-clock bound of one scenario: 10 s (docs/gears.md section 6.9). Under
 /// qemu-user (`make test-cross` sets FASTMAC_TEST_EMULATED) the same work
 /// runs about ten times slower, so there the bound is ten times longer.
 pub fn max_wall() -> Duration {
@@ -22,11 +22,11 @@ pub fn secret() -> SessionSecret {
     SessionSecret::new(b"gears test session secret, 32 B!").unwrap()
 }
 
-/// An emulated 2000-era CPU (gears.md 6.9: real CI machines are too fast
+/// An emulated 2000-era CPU (docs/gears.md section 6.9: real CI machines are too fast
 /// to be constrained): each UHASH iteration costs 100 ns + 0.8 ns/byte over
 /// 250 ns fixed, HMAC 1000 ns + 10 ns/byte.
-pub fn emulated_costs() -> Vec<(Level, CostModel)> {
-    Level::all()
+pub fn emulated_costs() -> Vec<(Check, CostModel)> {
+    Check::all()
         .into_iter()
         .map(|l| {
             let j = l.umac_bytes().div_ceil(4) as f64;
@@ -39,7 +39,7 @@ pub fn emulated_costs() -> Vec<(Level, CostModel)> {
         .collect()
 }
 
-pub fn receiver(floor: Level, ceiling: Level, cores: f64) -> Receiver {
+pub fn receiver(floor: Check, ceiling: Check, cores: f64) -> Receiver {
     let policy = PolicyConfig::new(floor, ceiling, emulated_costs());
     Receiver::new(secret(), ReceiverConfig::new(policy, cores * 1e9), Duration::ZERO)
 }
@@ -97,7 +97,7 @@ impl Link {
     }
 }
 
-/// The conservation law of gears.md 6.9 for one receiver.
+/// The conservation law of docs/gears.md section 6.9 for one receiver.
 pub fn assert_conserved(name: &str, sent: u64, c: &Counters) {
     assert_eq!(c.received, sent, "{name}: every datagram must arrive on loopback");
     assert!(c.conserved(), "{name}: {c}");

@@ -1,4 +1,4 @@
-//! The one-pass 16-byte field (umac.md 3.2-3.5, gears.md 6.3): every
+//! The one-pass 16-byte field (docs/umac.md sections 3.2 to 3.5, docs/gears.md section 6.3): every
 //! prefix equals the standalone RFC 4418 tag where the RFC says it must,
 //! the gears path never uses the sliced UMAC-32/64 pads, and the whole
 //! sender path (HKDF keys, wire header, nonce = 4 * seq) produces standard
@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use fastmac::gears::{NonceMode, Profile, Sender, SenderConfig, SessionSecret};
+use fastmac_gears::{NonceMode, Profile, Sender, SenderConfig, SessionSecret};
 use fastmac::umac::{NestedPads, NestedUmac, Umac32, Umac64, Umac96, Umac128};
 use hkdf::Hkdf;
 use proptest::prelude::*;
@@ -15,7 +15,7 @@ use sha2::Sha256;
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// UHASH nests (umac.md 3.2): the `4j`-byte prefix, computed with `j`
+    /// UHASH nests (docs/umac.md section 3.2): the `4j`-byte prefix, computed with `j`
     /// iterations, is the prefix of UMAC-128 at any nonce, and equals
     /// UMAC-96 at any nonce.
     #[test]
@@ -37,7 +37,7 @@ proptest! {
     }
 
     /// With nonce = BE64(4 * seq), the 4- and 8-byte prefixes are also the
-    /// standalone UMAC-32 and UMAC-64 tags (umac.md 3.3).
+    /// standalone UMAC-32 and UMAC-64 tags (docs/umac.md section 3.3).
     #[test]
     fn nonce_four_seq_makes_every_prefix_a_standard_tag(
         key in any::<[u8; 16]>(),
@@ -91,7 +91,7 @@ proptest! {
     }
 }
 
-/// `K_umac` of gears.md 6.3, derived here independently of the library.
+/// `K_umac` of docs/gears.md section 6.3, derived here independently of the library.
 fn k_umac(secret: &[u8], epoch: u16) -> [u8; 16] {
     let mut info = b"gears v1 umac".to_vec();
     info.extend_from_slice(&epoch.to_be_bytes());
@@ -133,7 +133,7 @@ fn rfc_prefix_mode_packets_carry_standard_tags() {
     }
 }
 
-/// Regression for umac.md 3.4: the gears key must never reach the native
+/// Regression for docs/umac.md section 3.4: the gears key must never reach the native
 /// UMAC-32/64 PDF, whose sliced pads reuse pad bytes across tag lengths.
 ///
 /// Native tags exhibit the leak `UMAC64(M, 1)[0..4] ^ UMAC32(M', 2) =

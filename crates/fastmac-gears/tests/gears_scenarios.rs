@@ -1,4 +1,4 @@
-//! The demonstration scenarios of gears.md 6.9 over UDP on 127.0.0.1, each
+//! The demonstration scenarios of docs/gears.md section 6.9 over UDP on 127.0.0.1, each
 //! bounded to 200,000 packets and 10 s, each asserting the conservation
 //! law for every receiver. Time is a virtual clock advanced per packet, so
 //! the policy's decisions do not depend on how busy the machine is.
@@ -8,8 +8,8 @@ mod gears_net;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use fastmac::gears::{
-    Assurance, AuditConfig, SampleRate, FormatReject, Level, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, ReplayError, Sender,
+use fastmac_gears::{
+    AuditConfig, SampleRate, FormatReject, Check, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, ReplayError, Sender,
     SenderConfig, Verdict,
 };
 use gears_net::*;
@@ -23,9 +23,9 @@ fn sender(profile: Profile) -> Sender {
 /// settles at U64 or U32; R3 (0.01 core, floor U64) stays at U64 and sheds.
 #[test]
 fn scenario_a_heterogeneous_receivers() {
-    let mut r1 = receiver(Level::U64, Level::U128, 1.0);
-    let mut r2 = receiver(Level::U32, Level::U128, 0.05);
-    let mut r3 = receiver(Level::U64, Level::U128, 0.01);
+    let mut r1 = receiver(Check::U64, Check::U128, 1.0);
+    let mut r2 = receiver(Check::U32, Check::U128, 0.05);
+    let mut r3 = receiver(Check::U64, Check::U128, 0.01);
     let mut s = sender(Profile::U128);
     let mut link = Link::new(3);
     let step = Duration::from_micros(50);
@@ -44,10 +44,10 @@ fn scenario_a_heterogeneous_receivers() {
         assert_conserved(name, link.sent, r.counters());
         println!("{name}: final depth {}", r.policy().depth);
     }
-    assert_eq!(r1.policy().depth, Level::U128);
+    assert_eq!(r1.policy().depth, Check::U128);
     assert_eq!(r1.counters().delivered, link.sent);
-    assert!(matches!(r2.policy().depth, Level::U32 | Level::U64), "R2 at {}", r2.policy().depth);
-    assert_eq!(r3.policy().depth, Level::U64);
+    assert!(matches!(r2.policy().depth, Check::U32 | Check::U64), "R2 at {}", r2.policy().depth);
+    assert_eq!(r3.policy().depth, Check::U64);
     assert!(r3.counters().dropped_overload > 0);
     // R3 delivers what 0.01 core buys at U64 (450 + 1.6 * 1436 ns each),
     // within 10 %.
@@ -61,13 +61,13 @@ fn scenario_a_heterogeneous_receivers() {
 /// within t_up + 2 ticks, with few switches.
 #[test]
 fn scenario_b_load_step() {
-    let mut r = receiver(Level::U64, Level::U128, 0.08);
+    let mut r = receiver(Check::U64, Check::U128, 0.08);
     let mut s = sender(Profile::U128);
     let mut link = Link::new(1);
     let step = Duration::from_micros(100); // 10,000 packets/s
     let tick = Duration::from_millis(50);
     let t_up = Duration::from_millis(500);
-    let mut history: Vec<(Duration, Level)> = Vec::new();
+    let mut history: Vec<(Duration, Check)> = Vec::new();
     for i in 0..90_000u64 {
         let now = step * i as u32;
         if now == Duration::from_secs(3) {
@@ -85,12 +85,12 @@ fn scenario_b_load_step() {
     }
     assert_conserved("R", link.sent, r.counters());
     let depth_at = |t: Duration| history.iter().rev().find(|(at, _)| *at <= t).unwrap().1;
-    assert_eq!(depth_at(Duration::from_millis(2990)), Level::U128);
-    assert!(depth_at(Duration::from_secs(3) + 2 * tick) < Level::U128, "no downshift within 2 ticks");
-    assert!(history.iter().all(|(_, d)| *d >= Level::U64), "below the floor");
+    assert_eq!(depth_at(Duration::from_millis(2990)), Check::U128);
+    assert!(depth_at(Duration::from_secs(3) + 2 * tick) < Check::U128, "no downshift within 2 ticks");
+    assert!(history.iter().all(|(_, d)| *d >= Check::U64), "below the floor");
     let low = depth_at(Duration::from_millis(5990));
     assert!(depth_at(Duration::from_secs(6) + t_up + 2 * tick) > low, "no upshift within t_up + 2 ticks");
-    assert_eq!(history.last().unwrap().1, Level::U128);
+    assert_eq!(history.last().unwrap().1, Check::U128);
     let switches = r.policy().switches;
     println!("load step: {} ticks, {switches} switches, low depth {low}", history.len());
     assert!(switches <= 6, "{switches} switches");
@@ -115,10 +115,12 @@ fn forge(g: &[u8], tag_len: usize, kind: u64, rng: &mut Rng) -> Vec<u8> {
     f
 }
 
-fn forgery_run(level: Level, profile: Profile, genuine: u64, per_genuine: u64, seed: u64) -> (u64, u64) {
+fn forgery_run(level: Check, profile: Profile, genuine: u64, per_genuine: u64, seed: u64) -> (u64, u64) {
+    // Badger-160: `level.badger_trees()` trees; a UMAC prefix: the level,
+    // capped by the profile.
     let expected = match profile {
-        Profile::Badger160 => Assurance::Badger { trees: level.badger_trees() },
-        p => Assurance::Level(level.min(p.max_level().unwrap())),
+        Profile::Badger160 => level,
+        p => level.min(p.full_check()),
     };
     // Budget enough for 9000-byte packets at full depth: this run tests
     // forgeries, not load.
@@ -150,7 +152,7 @@ fn forgery_run(level: Level, profile: Profile, genuine: u64, per_genuine: u64, s
         link.deliver(step * n, &g, &mut [&mut r], |_, v| match v {
             Verdict::Delivered(d) => {
                 assert_eq!(d.payload, &payload(i, len)[..]);
-                assert_eq!(d.assurance, expected);
+                assert_eq!((d.profile, d.check), (profile, expected));
                 assert!(delivered.insert(d.seq));
             }
             other => panic!("genuine packet {i} refused: {other:?}"),
@@ -167,7 +169,7 @@ fn forgery_run(level: Level, profile: Profile, genuine: u64, per_genuine: u64, s
 /// accepted; and more at every stronger level.
 #[test]
 fn scenario_c_no_forgery_accepted_at_u64() {
-    let (forged, accepted) = forgery_run(Level::U64, Profile::U128, 20_000, 5, 1);
+    let (forged, accepted) = forgery_run(Check::U64, Profile::U128, 20_000, 5, 1);
     println!("U64: {forged} forgeries, {accepted} accepted");
     assert!(forged >= 100_000);
     assert_eq!(accepted, 0);
@@ -176,7 +178,7 @@ fn scenario_c_no_forgery_accepted_at_u64() {
 #[test]
 fn scenario_c_no_forgery_accepted_at_stronger_levels() {
     let mut total = 0;
-    for (i, level) in [Level::U96, Level::U128, Level::U128H128].into_iter().enumerate() {
+    for (i, level) in [Check::U96, Check::U128, Check::U128H128].into_iter().enumerate() {
         let (forged, accepted) = forgery_run(level, Profile::U128H128, 6_000, 3, 10 + i as u64);
         println!("{level}: {forged} forgeries, {accepted} accepted");
         assert_eq!(accepted, 0);
@@ -189,7 +191,7 @@ fn scenario_c_no_forgery_accepted_at_stronger_levels() {
 /// U64) and on all 5, with the same forgeries: none accepted.
 #[test]
 fn scenario_c_badger_gears_reject_forgeries() {
-    for (i, level) in [Level::U64, Level::U128H128].into_iter().enumerate() {
+    for (i, level) in [Check::U64, Check::U128H128].into_iter().enumerate() {
         let (forged, accepted) = forgery_run(level, Profile::Badger160, 8_000, 3, 20 + i as u64);
         println!("Badger, {} trees: {forged} forgeries, {accepted} accepted", level.badger_trees());
         assert_eq!(accepted, 0);
@@ -200,7 +202,7 @@ fn scenario_c_badger_gears_reject_forgeries() {
 /// each packet exactly once, and a packet left of the window is too old.
 #[test]
 fn scenario_c_replays_and_reordering() {
-    let mut r = receiver(Level::U64, Level::U128, 1.0);
+    let mut r = receiver(Check::U64, Check::U128, 1.0);
     let mut s = sender(Profile::U128);
     let mut link = Link::new(1);
     let mut rng = Rng(77);
@@ -251,13 +253,13 @@ fn scenario_c_replays_and_reordering() {
 /// forged jump is rejected without moving the window.
 #[test]
 fn scenario_c_window_jump_is_verified_at_full_depth() {
-    let mut r = receiver(Level::U32, Level::U32, 1.0);
+    let mut r = receiver(Check::U32, Check::U32, 1.0);
     let mut s = sender(Profile::U128);
     let mut link = Link::new(1);
     let packets: Vec<Vec<u8>> = (0..3000u64).map(|i| s.seal(Duration::ZERO, &payload(i, 100)).unwrap()).collect();
     let t = Duration::from_millis(1);
     link.deliver(t, &packets[0], &mut [&mut r], |_, v| {
-        assert!(matches!(v, Verdict::Delivered(d) if d.assurance == Assurance::Level(Level::U32)));
+        assert!(matches!(v, Verdict::Delivered(d) if (d.profile, d.check) == (Profile::U128, Check::U32)));
     });
     // Forged jump: seq 2999's header with a wrong tag.
     let mut forged = packets[2999].clone();
@@ -265,12 +267,12 @@ fn scenario_c_window_jump_is_verified_at_full_depth() {
     forged[n - 1] ^= 1; // only the last byte: a U32 check would not see it
     link.deliver(t * 2, &forged, &mut [&mut r], |_, v| assert_eq!(*v, Verdict::RejectedAuth));
     link.deliver(t * 3, &packets[2999], &mut [&mut r], |_, v| {
-        assert!(matches!(v, Verdict::Delivered(d) if d.assurance == Assurance::Level(Level::U128)));
+        assert!(matches!(v, Verdict::Delivered(d) if (d.profile, d.check) == (Profile::U128, Check::U128)));
     });
     // Back inside the window: weak depth again (after the escalation the
     // failure caused, the ceiling is U32 anyway).
     link.deliver(t * 4, &packets[2500], &mut [&mut r], |_, v| {
-        assert!(matches!(v, Verdict::Delivered(d) if d.assurance == Assurance::Level(Level::U32)));
+        assert!(matches!(v, Verdict::Delivered(d) if (d.profile, d.check) == (Profile::U128, Check::U32)));
     });
     let c = r.counters();
     assert_eq!(c.forced_full, 2);
@@ -288,7 +290,7 @@ fn scenario_d_rekey_mid_stream() {
     let mut config = SenderConfig::new(Profile::U128);
     config.limits = limits;
     let mut s = Sender::new(secret(), config, Duration::ZERO).unwrap();
-    let mut rc = ReceiverConfig::new(PolicyConfig::new(Level::U64, Level::U128, emulated_costs()), 1e9);
+    let mut rc = ReceiverConfig::new(PolicyConfig::new(Check::U64, Check::U128, emulated_costs()), 1e9);
     rc.limits = limits;
     let mut r = receiver_with(rc);
     let mut link = Link::new(1);
@@ -329,11 +331,11 @@ fn scenario_d_rekey_mid_stream() {
     println!("rekey: {late} packets held beyond the grace period, all others delivered");
 }
 
-/// gears.md 6.8: at depth U32 the forgery budget 2^-20 allows exactly 1024
+/// docs/gears.md section 6.8: at depth U32 the forgery budget 2^-20 allows exactly 1024
 /// failures; then the epoch is retired until the sender rekeys.
 #[test]
 fn forgery_budget_retires_the_epoch() {
-    let mut r = receiver(Level::U32, Level::U32, 1.0);
+    let mut r = receiver(Check::U32, Check::U32, 1.0);
     let mut s = sender(Profile::U128);
     let mut link = Link::new(1);
     let mut rng = Rng(5);
@@ -362,7 +364,7 @@ fn forgery_budget_retires_the_epoch() {
 /// senders are still caught.
 #[test]
 fn group_senders_have_their_own_windows() {
-    let mut r = receiver(Level::U64, Level::U128, 1.0);
+    let mut r = receiver(Check::U64, Check::U128, 1.0);
     let mut link = Link::new(1);
     let mut senders: Vec<Sender> = (1..=3u32)
         .map(|id| {
@@ -393,12 +395,12 @@ fn group_senders_have_their_own_windows() {
     assert_conserved("group", link.sent, c);
 }
 
-/// gears.md 6.8: a receiver refuses an epoch older than 1.5 x T_rekey (a
+/// docs/gears.md section 6.8: a receiver refuses an epoch older than 1.5 x T_rekey (a
 /// sender that fails to rekey), and accepts the next one.
 #[test]
 fn receiver_refuses_an_epoch_past_its_time_limit() {
     let limits = RekeyLimits { time: Duration::from_secs(1), ..RekeyLimits::default() };
-    let mut rc = ReceiverConfig::new(PolicyConfig::new(Level::U64, Level::U128, emulated_costs()), 1e9);
+    let mut rc = ReceiverConfig::new(PolicyConfig::new(Check::U64, Check::U128, emulated_costs()), 1e9);
     rc.limits = limits;
     let mut r = receiver_with(rc);
     let mut s = sender(Profile::U128); // its own limit is the default 120 s
@@ -421,8 +423,8 @@ fn receiver_refuses_an_epoch_past_its_time_limit() {
 /// level.
 #[test]
 fn partial_mac_profiles_are_opt_in() {
-    let mut off = receiver(Level::U64, Level::U128, 1.0);
-    let mut rc = ReceiverConfig::new(PolicyConfig::new(Level::U64, Level::U128, emulated_costs()), 1e9);
+    let mut off = receiver(Check::U64, Check::U128, 1.0);
+    let mut rc = ReceiverConfig::new(PolicyConfig::new(Check::U64, Check::U128, emulated_costs()), 1e9);
     rc.accept_sample = true;
     let mut on = receiver_with(rc);
     let mut s = sender(Profile::Sample(SampleRate::L8));
@@ -432,26 +434,26 @@ fn partial_mac_profiles_are_opt_in() {
         let d = s.seal(Duration::ZERO, &payload(u64::from(i), 1400)).unwrap();
         link.deliver(t * i, &d, &mut [&mut off, &mut on], |r, v| match r {
             0 => assert_eq!(*v, Verdict::RejectedFormat(FormatReject::ProfileNotAccepted(Profile::Sample(SampleRate::L8)))),
-            _ => assert!(matches!(v, Verdict::Delivered(d) if d.assurance == Assurance::Sample(SampleRate::L8))),
+            _ => assert!(matches!(v, Verdict::Delivered(d) if (d.profile, d.check) == (Profile::Sample(SampleRate::L8), Check::U64))),
         });
     }
     assert_conserved("sample off", link.sent, off.counters());
     assert_conserved("sample on", link.sent, on.counters());
 }
 
-fn audited_receiver(fraction: f64) -> fastmac::gears::Receiver {
-    let mut rc = ReceiverConfig::new(PolicyConfig::new(Level::U32, Level::U32, emulated_costs()), 1e9);
+fn audited_receiver(fraction: f64) -> fastmac_gears::Receiver {
+    let mut rc = ReceiverConfig::new(PolicyConfig::new(Check::U32, Check::U32, emulated_costs()), 1e9);
     rc.audit = Some(AuditConfig { key: *b"receiver-local!!", fraction });
     receiver_with(rc)
 }
 
-/// gears.md 6.6: secret audits check a PRF-chosen fraction of packets at
+/// docs/gears.md section 6.6: secret audits check a PRF-chosen fraction of packets at
 /// full depth. A packet whose checked 4-byte prefix matches but whose full
 /// tag does not is caught by an audit, raises an alarm and escalates for
 /// the longest period; without audits a U32 receiver cannot see it.
 #[test]
 fn secret_audits_catch_a_matching_prefix_with_a_wrong_tag() {
-    let mut plain = receiver(Level::U32, Level::U32, 1.0);
+    let mut plain = receiver(Check::U32, Check::U32, 1.0);
     let mut audited = audited_receiver(1.0);
     let mut s = sender(Profile::U128);
     let mut link = Link::new(2);
@@ -460,15 +462,15 @@ fn secret_audits_catch_a_matching_prefix_with_a_wrong_tag() {
     d[n - 1] ^= 1;
     let now = Duration::from_millis(1);
     link.deliver(now, &d, &mut [&mut plain, &mut audited], |r, v| match r {
-        0 => assert!(matches!(v, Verdict::Delivered(d) if d.assurance == Assurance::Level(Level::U32))),
+        0 => assert!(matches!(v, Verdict::Delivered(d) if (d.profile, d.check) == (Profile::U128, Check::U32))),
         _ => assert_eq!(*v, Verdict::RejectedAuth),
     });
     assert_eq!(audited.counters().audit_alarms, 1);
     assert_eq!(audited.policy().escalated_until, Some(now + Duration::from_secs(80)));
     let d = s.seal(Duration::ZERO, b"genuine").unwrap();
     link.deliver(now * 2, &d, &mut [&mut plain, &mut audited], |r, v| {
-        let want = if r == 0 { Level::U32 } else { Level::U128 };
-        assert!(matches!(v, Verdict::Delivered(d) if d.assurance == Assurance::Level(want)), "{v:?}");
+        let want = if r == 0 { Check::U32 } else { Check::U128 };
+        assert!(matches!(v, Verdict::Delivered(d) if (d.profile, d.check) == (Profile::U128, want)), "{v:?}");
     });
     assert_conserved("no audit", link.sent, plain.counters());
     assert_conserved("audit", link.sent, audited.counters());
@@ -486,7 +488,7 @@ fn audit_fraction_is_respected() {
     for i in 0..4000u32 {
         let d = s.seal(Duration::ZERO, &payload(u64::from(i), 64)).unwrap();
         link.deliver(Duration::from_micros(10) * i, &d, &mut [&mut r], |_, v| {
-            if matches!(v, Verdict::Delivered(d) if d.assurance == Assurance::Level(Level::U128)) {
+            if matches!(v, Verdict::Delivered(d) if (d.profile, d.check) == (Profile::U128, Check::U128)) {
                 full += 1;
             }
         });

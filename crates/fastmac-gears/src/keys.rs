@@ -1,24 +1,25 @@
 //! Per-epoch keys, derived from the session secret with HKDF-SHA-256
-//! (gears.md section 6.3), and the tag computations that use them.
+//! (docs/gears.md section 6.3), and the tag computations that use them.
 //!
 //! `K_umac`, `K_hmac` and `K_sample` come from distinct HKDF `info`
 //! strings that end in the big-endian epoch, so every algorithm and every
 //! epoch has its own key. The UMAC prefix gears share `K_umac`, which is
-//! safe because they all use the same whole-block pad (umac.md 3.5); the
-//! native UMAC-32/64 PDF is never called with it (umac.md 3.4).
+//! safe because they all use the same whole-block pad (docs/umac.md section 3.5); the
+//! native UMAC-32/64 PDF is never called with it (docs/umac.md section 3.4).
 
 use hkdf::Hkdf;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
-use super::HMAC_TAG_LEN;
-use super::level::{Level, SampleRate};
-use super::sample::Sampler;
+use crate::HMAC_TAG_LEN;
+use crate::{Check, SampleRate};
+use crate::sample::Sampler;
 use crate::Error;
-use crate::badger::Badger160;
-use super::wire::NonceMode;
-use crate::umac::{FIELD_LEN, NestedPads, NestedUmac};
+use fastmac::Error as MacError;
+use fastmac::badger::Badger160;
+use crate::wire::NonceMode;
+use fastmac::umac::{FIELD_LEN, NestedPads, NestedUmac};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -34,13 +35,13 @@ impl SessionSecret {
     /// Wraps a secret of at least 16 bytes.
     pub fn new(secret: &[u8]) -> Result<Self, Error> {
         if secret.len() < Self::MIN_LEN {
-            return Err(Error::KeyLength { expected: Self::MIN_LEN, got: secret.len() });
+            return Err(Error::Mac(MacError::KeyLength { expected: Self::MIN_LEN, got: secret.len() }));
         }
         Ok(SessionSecret(Zeroizing::new(secret.to_vec())))
     }
 
     /// The secret of the control channel that carries gear-lowering
-    /// requests back to the sender ([`super::control`]):
+    /// requests back to the sender ([`crate::control`]):
     /// `HKDF-SHA-256(secret, info = "gears v1 control channel")`, so its
     /// keys are independent of every data epoch's.
     pub fn control_channel(&self) -> SessionSecret {
@@ -106,7 +107,7 @@ impl EpochKeys {
 
     /// An empty pad cache for one sender's packets under these keys, in
     /// nonce mode `mode`: both modes put the sequence number in the nonce's
-    /// first 8 bytes (gears.md 6.5), `seq` in Group mode and `4 * seq` in
+    /// first 8 bytes (docs/gears.md section 6.5), `seq` in Group mode and `4 * seq` in
     /// RFC-prefix mode, so in-order packets advance the nonce block by
     /// `1 << 64` or `4 << 64`. One AES call then pads 16 packets.
     pub fn pads(&self, mode: NonceMode) -> NestedPads {
@@ -126,7 +127,7 @@ impl EpochKeys {
     }
 
     /// The first `out.len()` bytes of the field, with only the iterations
-    /// they need (sender-side gear lowering, gears.md 6.4).
+    /// they need (sender-side gear lowering, docs/gears.md section 6.4).
     pub fn field_prefix(&self, pads: &mut NestedPads, nonce: &[u8], msg: &[u8], out: &mut [u8]) {
         self.umac
             .prefix_into_cached(pads, nonce, msg, out)
@@ -148,44 +149,44 @@ impl EpochKeys {
         self.sampler.tag(rate, nonce, header, payload)
     }
 
-    /// Checks a packet's tags at `level`, in constant time: the first
-    /// `level.umac_bytes()` of `umac_tag` (which must be at least that
-    /// long), and the HMAC tag when the level requires it. The pad comes
+    /// Checks a packet's tags at `check`, in constant time: the first
+    /// `check.umac_bytes()` of `umac_tag` (which must be at least that
+    /// long), and the HMAC tag when the check requires it. The pad comes
     /// from `pads`, the cache of the packet's sender under these keys.
-    pub fn verify_level(
+    pub fn verify_umac(
         &self,
         pads: &mut NestedPads,
-        level: Level,
+        check: Check,
         nonce: &[u8],
         msg: &[u8],
         umac_tag: &[u8],
         hmac_tag: Option<&[u8]>,
-    ) -> Result<(), Error> {
-        let n = level.umac_bytes();
-        let prefix = umac_tag.get(..n).ok_or(Error::TagLength { expected: n, got: umac_tag.len() })?;
+    ) -> Result<(), MacError> {
+        let n = check.umac_bytes();
+        let prefix = umac_tag.get(..n).ok_or(MacError::TagLength { expected: n, got: umac_tag.len() })?;
         let umac_ok = self.umac.verify_prefix_cached(pads, nonce, msg, prefix);
-        if level.checks_hmac() {
-            let tag = hmac_tag.ok_or(Error::TagLength { expected: HMAC_TAG_LEN, got: 0 })?;
+        if check.checks_hmac() {
+            let tag = hmac_tag.ok_or(MacError::TagLength { expected: HMAC_TAG_LEN, got: 0 })?;
             if tag.len() != HMAC_TAG_LEN {
-                return Err(Error::TagLength { expected: HMAC_TAG_LEN, got: tag.len() });
+                return Err(MacError::TagLength { expected: HMAC_TAG_LEN, got: tag.len() });
             }
             let mut mac = self.hmac.clone();
             mac.update(msg);
             let hmac_ok = mac.verify_truncated_left(tag).is_ok();
             // Both are computed before either result is looked at.
-            return if umac_ok.is_ok() & hmac_ok { Ok(()) } else { Err(Error::InvalidTag) };
+            return if umac_ok.is_ok() & hmac_ok { Ok(()) } else { Err(MacError::InvalidTag) };
         }
         umac_ok
     }
 
     /// The Badger-160 tag of `msg` (nonce: 8 bytes, never zero).
-    pub fn badger_tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; 20], Error> {
+    pub fn badger_tag(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; 20], MacError> {
         self.badger.mac(nonce, msg)
     }
 
     /// Checks the first `trees` 32-bit chunks of a Badger-160 tag, computing
     /// only those trees, in constant time.
-    pub fn verify_badger(&self, trees: usize, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+    pub fn verify_badger(&self, trees: usize, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), MacError> {
         self.badger.verify_prefix(nonce, msg, tag, trees)
     }
 
@@ -197,7 +198,7 @@ impl EpochKeys {
         header: &[u8],
         payload: &[u8],
         tag: &[u8],
-    ) -> Result<(), Error> {
+    ) -> Result<(), MacError> {
         self.sampler.verify(rate, nonce, header, payload, tag)
     }
 }
@@ -225,6 +226,6 @@ mod tests {
 
     #[test]
     fn short_secret_is_rejected() {
-        assert_eq!(SessionSecret::new(&[1u8; 15]).unwrap_err(), Error::KeyLength { expected: 16, got: 15 });
+        assert_eq!(SessionSecret::new(&[1u8; 15]).unwrap_err(), Error::Mac(MacError::KeyLength { expected: 16, got: 15 }));
     }
 }

@@ -1,16 +1,16 @@
-//! The policy engine of gears.md section 6.7: a pure function
+//! The policy engine of docs/gears.md section 6.7: a pure function
 //! `step(config, state, observation) -> state` whose `state.depth` is the
-//! level the receiver verifies. No clock and no I/O: time comes in the
+//! check the receiver verifies. No clock and no I/O: time comes in the
 //! observation, so tests drive it with a virtual clock.
 //!
-//! * **Decision:** the strongest level `d <= ceiling` whose estimated CPU
+//! * **Decision:** the strongest check `d <= ceiling` whose estimated CPU
 //!   demand `P * a_d + X * b_d` fits in `B * (1 - headroom)`. If not even
 //!   the floor fits, stay at the floor (the receiver sheds load): load is
 //!   something an attacker can generate, so it never weakens a check below
 //!   the floor.
-//! * **Hysteresis:** step down at once when the current level no longer
-//!   fits; step up one level only after `t_up` during which the next level
-//!   would use at most `u_lo` of the budget.
+//! * **Hysteresis:** step down at once when the current check no longer
+//!   fits; step up to the next stronger check only after `t_up` during
+//!   which it would use at most `u_lo` of the budget.
 //! * **Escalation:** a verification failure sends the depth to the ceiling
 //!   for `t_esc`: ACSA's "authentication errors" input. A failure during an
 //!   escalation doubles the period (up to `t_esc_max`); one within a period
@@ -20,20 +20,20 @@
 
 use std::time::Duration;
 
-use super::cost::CostModel;
-use super::level::Level;
+use crate::cost::CostModel;
+use crate::Check;
 
 /// Tunables of the policy engine.
 #[derive(Clone, Debug)]
 pub struct PolicyConfig {
-    /// Weakest level ever used.
-    pub floor: Level,
-    /// Strongest level used (and the level of escalation).
-    pub ceiling: Level,
-    /// Fraction of the budget kept free: a level fits if its demand is at
+    /// Weakest check ever used.
+    pub floor: Check,
+    /// Strongest check used (and the check of escalation).
+    pub ceiling: Check,
+    /// Fraction of the budget kept free: a check fits if its demand is at
     /// most `(1 - headroom) * B`.
     pub headroom: f64,
-    /// A step up needs the next level's demand at most `u_lo * B`.
+    /// A step up needs the next check's demand at most `u_lo * B`.
     pub u_lo: f64,
     /// How long that must hold before a step up.
     pub t_up: Duration,
@@ -43,13 +43,13 @@ pub struct PolicyConfig {
     pub t_esc_max: Duration,
     /// Weight of the newest tick in the rate averages.
     pub ewma_alpha: f64,
-    /// Cost of one verification at each level (emulated CPUs scale these).
-    pub costs: Vec<(Level, CostModel)>,
+    /// Cost of one verification at each check (emulated CPUs scale these).
+    pub costs: Vec<(Check, CostModel)>,
 }
 
 impl PolicyConfig {
-    /// The defaults of gears.md 6.7 between `floor` and `ceiling`.
-    pub fn new(floor: Level, ceiling: Level, costs: Vec<(Level, CostModel)>) -> Self {
+    /// The defaults of docs/gears.md section 6.7 between `floor` and `ceiling`.
+    pub fn new(floor: Check, ceiling: Check, costs: Vec<(Check, CostModel)>) -> Self {
         PolicyConfig {
             floor,
             ceiling,
@@ -63,18 +63,18 @@ impl PolicyConfig {
         }
     }
 
-    fn cost(&self, level: Level) -> CostModel {
+    fn cost(&self, check: Check) -> CostModel {
         self.costs
             .iter()
-            .find(|(l, _)| *l == level)
+            .find(|(l, _)| *l == check)
             .map(|(_, c)| *c)
-            // A level without a model is priced like the strongest known:
+            // A check without a model is priced like the strongest known:
             // never chosen for being cheap.
             .unwrap_or_else(|| self.costs.iter().map(|(_, c)| *c).fold(CostModel::ZERO, CostModel::max))
     }
 
-    fn levels(&self) -> Vec<Level> {
-        Level::all().into_iter().filter(|l| *l >= self.floor && *l <= self.ceiling).collect()
+    fn checks(&self) -> Vec<Check> {
+        Check::all().into_iter().filter(|l| *l >= self.floor && *l <= self.ceiling).collect()
     }
 }
 
@@ -98,7 +98,7 @@ pub enum Observation {
         now: Duration,
     },
     /// A secret audit found a packet whose checked prefix matched but whose
-    /// full tag did not: proof of an attack (gears.md 6.6 step 6).
+    /// full tag did not: proof of an attack (docs/gears.md section 6.6 step 6).
     AuditAlarm {
         /// Time now.
         now: Duration,
@@ -108,8 +108,8 @@ pub enum Observation {
 /// The engine's memory. `depth` is its decision.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicyState {
-    /// The level to verify at.
-    pub depth: Level,
+    /// The check to verify at.
+    pub depth: Check,
     /// Packets per second (EWMA), `None` before the first tick.
     pub packets_per_s: Option<f64>,
     /// Bytes per second (EWMA).
@@ -124,7 +124,7 @@ pub struct PolicyState {
     pub next_escalation: Duration,
     /// Whether even the floor does not fit (the receiver sheds load).
     pub overloaded: bool,
-    /// Level changes so far.
+    /// Check changes so far.
     pub switches: u64,
 }
 
@@ -150,9 +150,9 @@ impl PolicyState {
     }
 }
 
-/// Estimated CPU demand of verifying everything at `level`, ns per s.
-fn demand(config: &PolicyConfig, packets_per_s: f64, bytes_per_s: f64, level: Level) -> f64 {
-    let cost = config.cost(level);
+/// Estimated CPU demand of verifying everything at `check`, ns per s.
+fn demand(config: &PolicyConfig, packets_per_s: f64, bytes_per_s: f64, check: Check) -> f64 {
+    let cost = config.cost(check);
     packets_per_s * cost.a_ns + bytes_per_s * cost.b_ns_per_byte
 }
 
@@ -192,15 +192,15 @@ pub fn step(config: &PolicyConfig, state: &PolicyState, obs: &Observation) -> Po
             }
             let budget = budget_ns_per_s.max(0.0);
             let (p, x) = (next.packets_per_s.unwrap_or(0.0), next.bytes_per_s);
-            let fits = |level: Level| demand(config, p, x, level) <= budget * (1.0 - config.headroom);
+            let fits = |check: Check| demand(config, p, x, check) <= budget * (1.0 - config.headroom);
             next.overloaded = !fits(config.floor);
             let current = next.depth.clamp(config.floor, config.ceiling);
-            let levels = config.levels();
+            let checks = config.checks();
             let target = if next.escalated(now) {
                 config.ceiling
             } else if !fits(current) {
                 next.up_since = None;
-                levels.iter().rev().copied().find(|l| *l < current && fits(*l)).unwrap_or(config.floor)
+                checks.iter().rev().copied().find(|l| *l < current && fits(*l)).unwrap_or(config.floor)
             } else {
                 match current.stronger().filter(|l| *l <= config.ceiling) {
                     Some(up) if demand(config, p, x, up) <= budget * config.u_lo => {
@@ -224,7 +224,7 @@ pub fn step(config: &PolicyConfig, state: &PolicyState, obs: &Observation) -> Po
     next
 }
 
-fn set_depth(state: &mut PolicyState, depth: Level) {
+fn set_depth(state: &mut PolicyState, depth: Check) {
     if state.depth != depth {
         state.switches += 1;
         state.depth = depth;
@@ -240,8 +240,8 @@ mod tests {
     const TICK: Duration = Duration::from_millis(50);
 
     /// An emulated slow CPU: each iteration costs 100 ns + 0.8 ns/byte.
-    fn config(floor: Level, ceiling: Level) -> PolicyConfig {
-        let costs = Level::all()
+    fn config(floor: Check, ceiling: Check) -> PolicyConfig {
+        let costs = Check::all()
             .into_iter()
             .map(|l| {
                 let j = l.umac_bytes().div_ceil(4) as f64;
@@ -269,61 +269,61 @@ mod tests {
 
     #[test]
     fn settles_at_the_strongest_level_that_fits() {
-        let c = config(Level::U32, Level::U128);
+        let c = config(Check::U32, Check::U128);
         // U128 costs 650 + 3.2*1400 = 5130 ns: 0.1026 core at 20k/s.
-        assert_eq!(run(&c, &[1e9; 40]).last().unwrap().depth, Level::U128);
+        assert_eq!(run(&c, &[1e9; 40]).last().unwrap().depth, Check::U128);
         // U32: 350 + 1120 = 1470 ns (0.0294 core); U64: 2690 ns (0.0538).
-        assert_eq!(run(&c, &[0.05e9; 40]).last().unwrap().depth, Level::U32);
-        let c = config(Level::U64, Level::U128);
+        assert_eq!(run(&c, &[0.05e9; 40]).last().unwrap().depth, Check::U32);
+        let c = config(Check::U64, Check::U128);
         let last = run(&c, &[0.01e9; 40]).pop().unwrap();
-        assert_eq!(last.depth, Level::U64);
+        assert_eq!(last.depth, Check::U64);
         assert!(last.overloaded);
     }
 
     #[test]
     fn load_step_moves_down_within_two_ticks_and_back_after_t_up() {
-        let c = config(Level::U64, Level::U128);
+        let c = config(Check::U64, Check::U128);
         // 0.15 core: U128 (0.103) fits with 0.7 * 0.15 = 0.105 to spare.
         let mut budgets = vec![0.15e9; 60];
         budgets.extend(vec![0.075e9; 60]);
         budgets.extend(vec![0.15e9; 60]);
         let states = run(&c, &budgets);
-        assert_eq!(states[59].depth, Level::U128);
-        let down = (60..).find(|i| states[*i].depth < Level::U128).unwrap();
+        assert_eq!(states[59].depth, Check::U128);
+        let down = (60..).find(|i| states[*i].depth < Check::U128).unwrap();
         assert!(down - 60 < 2, "downshift after {} ticks", down - 60 + 1);
-        assert!(states.iter().all(|s| s.depth >= Level::U64));
+        assert!(states.iter().all(|s| s.depth >= Check::U64));
         let up = (120..).find(|i| states[*i].depth > states[119].depth).unwrap();
         let limit = (c.t_up.as_millis() / TICK.as_millis()) as usize + 2;
         assert!(up - 120 <= limit, "upshift after {} ticks", up - 120);
-        assert_eq!(states.last().unwrap().depth, Level::U128);
+        assert_eq!(states.last().unwrap().depth, Check::U128);
     }
 
     #[test]
     fn failure_escalates_to_the_ceiling_and_doubles_on_repeat() {
-        let c = config(Level::U32, Level::U128);
+        let c = config(Check::U32, Check::U128);
         let mut s = run(&c, &[0.05e9; 20]).pop().unwrap();
-        assert_eq!(s.depth, Level::U32);
+        assert_eq!(s.depth, Check::U32);
         let t = TICK * 20;
         s = step(&c, &s, &Observation::Failure { now: t });
-        assert_eq!(s.depth, Level::U128);
+        assert_eq!(s.depth, Check::U128);
         // Ticks under the same starved budget keep the ceiling until t_esc.
         for i in 1..100 {
             s = step(&c, &s, &tick(t + TICK * i, 0.05e9));
-            assert_eq!(s.depth, Level::U128, "tick {i} within the escalation");
+            assert_eq!(s.depth, Check::U128, "tick {i} within the escalation");
         }
         s = step(&c, &s, &tick(t + c.t_esc, 0.05e9));
-        assert_eq!(s.depth, Level::U32);
+        assert_eq!(s.depth, Check::U32);
         // A second failure soon after: twice as long.
         let t2 = t + c.t_esc + TICK;
         s = step(&c, &s, &Observation::Failure { now: t2 });
         s = step(&c, &s, &Observation::Failure { now: t2 + TICK });
         assert_eq!(s.next_escalation, c.t_esc * 2);
         s = step(&c, &s, &tick(t2 + c.t_esc + TICK * 2, 0.05e9));
-        assert_eq!(s.depth, Level::U128);
+        assert_eq!(s.depth, Check::U128);
     }
 
-    fn any_level() -> impl Strategy<Value = Level> {
-        proptest::sample::select(Level::all())
+    fn any_level() -> impl Strategy<Value = Check> {
+        proptest::sample::select(Check::all())
     }
 
     proptest! {
@@ -353,7 +353,7 @@ mod tests {
             extra in proptest::collection::vec(0.0f64..0.2e9, 200),
             failures in proptest::collection::vec(proptest::bool::weighted(0.02), 200),
         ) {
-            let c = config(Level::U32, Level::U128H128);
+            let c = config(Check::U32, Check::U128H128);
             let (mut low, mut high) = (PolicyState::new(&c), PolicyState::new(&c));
             for (i, b) in budgets.iter().enumerate() {
                 let now = TICK * i as u32;
@@ -367,14 +367,14 @@ mod tests {
             }
         }
 
-        /// Without failures, level changes per minute are bounded: every
+        /// Without failures, check changes per minute are bounded: every
         /// step up waits t_up, and a step down needs a step up before it.
         #[test]
         fn switches_are_bounded(budgets in proptest::collection::vec(0.0f64..0.3e9, 1200)) {
-            let c = config(Level::U32, Level::U128H128);
+            let c = config(Check::U32, Check::U128H128);
             let states = run(&c, &budgets); // 1200 ticks = 60 s
             let ups = 60_000 / c.t_up.as_millis() as u64;
-            let bound = 2 * ups + Level::all().len() as u64;
+            let bound = 2 * ups + Check::all().len() as u64;
             prop_assert!(states.last().unwrap().switches <= bound);
         }
     }
@@ -384,13 +384,13 @@ mod tests {
         // The receiver asks the engine before each packet: after a failure
         // every packet within t_esc is verified at the ceiling, whatever
         // the budget.
-        let c = config(Level::U32, Level::U96);
+        let c = config(Check::U32, Check::U96);
         let mut s = run(&c, &[0.0; 5]).pop().unwrap();
-        assert_eq!(s.depth, Level::U32);
+        assert_eq!(s.depth, Check::U32);
         s = step(&c, &s, &Observation::Failure { now: TICK * 5 });
         for i in 6..50 {
             s = step(&c, &s, &tick(TICK * i, 0.0));
-            assert_eq!(s.depth, Level::U96);
+            assert_eq!(s.depth, Check::U96);
         }
     }
 }
