@@ -102,10 +102,21 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// `FASTMAC_BACKEND` (`portable`, `sse2`, `avx2`, `avx512`, `neon`) forces
+/// the NH backend of every MAC the tool keys; the library reads no
+/// environment, the tool passes the choice on. An unknown value, or one this
+/// CPU cannot run, is an error rather than silently replaced.
+pub fn apply_backend_env() -> Result<(), fastmac::Error> {
+    use fastmac::umac::Backend;
+    let Some(value) = std::env::var_os("FASTMAC_BACKEND") else { return Ok(()) };
+    match value.to_string_lossy().trim() {
+        "" => Ok(()),
+        name => Backend::set_default(Some(Backend::from_name(name)?)),
+    }
+}
+
 fn run(cli: Cli) -> Result<Outcome, CliError> {
-    // A FASTMAC_BACKEND the library would ignore (unknown, or not on this
-    // CPU) is reported rather than silently replaced.
-    fastmac::umac::Backend::from_env()?;
+    apply_backend_env()?;
     match cli.command {
         Command::Tag(args) => {
             let tag = match keyed(&args)? {

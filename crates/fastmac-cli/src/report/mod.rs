@@ -34,7 +34,7 @@ use crate::input::CliError;
 /// write the folder.
 pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
     // A bad FASTMAC_BACKEND is reported, not silently ignored.
-    fastmac::umac::Backend::from_env()?;
+    crate::apply_backend_env()?;
     let (budget, mode) = if quick { (Budget::QUICK, "--quick") } else { (Budget::DEFAULT, "default") };
     let started = std::time::Instant::now();
     let mut results = measure(&mut live::Live::default(), budget);

@@ -55,3 +55,21 @@ pub fn unhex(s: &str) -> Vec<u8> {
     assert!(s.len() % 2 == 0, "odd hex length: {s}");
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
 }
+
+/// The NH backend the harness forced through `FASTMAC_BACKEND` (the root
+/// Makefile runs the suites once per backend), or `None` when unset. The
+/// library applies the variable only when built with
+/// `--cfg fastmac_backend_env`, which those runs set; a value without it, or
+/// one that names no backend this CPU runs, fails the test rather than
+/// letting it pass on another backend.
+pub fn forced_backend() -> Option<fastmac::umac::Backend> {
+    let value = std::env::var("FASTMAC_BACKEND").ok()?;
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    assert!(cfg!(fastmac_backend_env), "FASTMAC_BACKEND={value} is read only under RUSTFLAGS=--cfg fastmac_backend_env");
+    let backend = fastmac::umac::Backend::from_name(value).unwrap_or_else(|e| panic!("FASTMAC_BACKEND: {e}"));
+    assert!(backend.is_supported(), "FASTMAC_BACKEND={value}: this CPU or target cannot run it");
+    Some(backend)
+}
