@@ -252,3 +252,10 @@ pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
     let key: Zeroizing<Vec<u8>> = read_key(args.key.as_deref(), args.key_file.as_deref(), info.key_len)?;
     Ok(Keyed::Plain { mac: alg.new_mac(&key)?, nonce })
 }
+
+// The repository README's Rust examples, compiled and run as doc tests here:
+// the fastmac crate's own front page is crates/fastmac/README.md, and the
+// published package holds no file outside its folder.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

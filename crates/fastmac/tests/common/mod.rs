@@ -9,9 +9,12 @@ pub mod nettle;
 
 use std::path::PathBuf;
 
-/// The repository's `tests/vectors` folder, shared with the C and Python tests.
+/// The known-answer files: the repository's `tests/vectors` folder, shared
+/// with the C and Python tests, which `tests/vectors` here links to (`cargo
+/// package` archives the files themselves, so the packaged crate's tests
+/// read the same ones).
 pub fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
 }
 
 /// True under `make test-cross`, which runs the suites under qemu-user, about
