@@ -51,7 +51,7 @@ fn construction_refuses_null_and_unknown_arguments_and_leaves_no_handle() {
         ("impossible key length", umac.as_ptr(), KEY.as_ptr(), TOO_LONG, FASTMAC_ERR_LENGTH_OVERFLOW),
     ];
     for (what, alg, key, key_len, expected) in cases {
-        let mut mac = 1usize as *mut MacHandle; // must be overwritten with NULL
+        let mut mac = ptr::NonNull::<MacHandle>::dangling().as_ptr(); // must be overwritten with NULL
         // SAFETY: every non-NULL pointer is valid for the length given, except
         // TOO_LONG, which the boundary refuses before reading.
         let status = unsafe { fastmac_mac_new(alg, key, key_len, &mut mac) };
