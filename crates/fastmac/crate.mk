@@ -78,7 +78,7 @@ TOOLS := $(CURDIR)/target/tools
 PUBLIC_API := $(TOOLS)/bin/cargo-public-api
 PUBLIC_API_BASELINE := crates/fastmac/public-api.txt
 # Default features (std): what `fastmac = "..."` gives a user.
-PUBLIC_API_RUN = $(PUBLIC_API) --manifest-path crates/fastmac/Cargo.toml --toolchain $(NIGHTLY) -sss
+PUBLIC_API_RUN = $(PUBLIC_API) --manifest-path crates/fastmac/Cargo.toml -sss
 
 deps-public-api: deps-nightly
 	@[ -x $(PUBLIC_API) ] || $(CARGO) install --locked --root $(TOOLS) cargo-public-api
