@@ -17,7 +17,7 @@ endef
 
 .PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
 
-test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh
+test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh test-crate
 
 deps: deps-nettle deps-chromium
 
@@ -86,10 +86,13 @@ test-cross-s390x: deps-cross
 # With the NEON NH backend forced: every suite then hashes through NEON, and
 # backends_agree checks it against portable NH and that the force took hold.
 test-cross-aarch64: deps-cross
-	FASTMAC_BACKEND=neon $(CROSS_TEST) aarch64-unknown-linux-gnu
+	FASTMAC_BACKEND=neon RUSTFLAGS="$(BACKEND_ENV_FLAGS)" $(CROSS_TEST) aarch64-unknown-linux-gnu
 
 # Every NH backend this CPU supports, forced in turn through FASTMAC_BACKEND,
 # under the library's tests (the backends test checks the variable took).
+# The library reads the variable only when built with this cfg (test
+# harness only); its own target dir keeps test-rust's build intact.
+BACKEND_ENV_FLAGS := --cfg fastmac_backend_env
 NH_BACKENDS := portable \
 	$(if $(shell grep -qw sse2 /proc/cpuinfo 2>/dev/null && echo y),sse2) \
 	$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo y),avx2) \
@@ -99,7 +102,8 @@ NH_BACKENDS := portable \
 test-backends: deps
 	@for backend in $(NH_BACKENDS); do \
 		echo "== NH backend $$backend"; \
-		FASTMAC_BACKEND=$$backend $(CARGO) test --release -p fastmac --lib --tests || exit 1; \
+		FASTMAC_BACKEND=$$backend RUSTFLAGS="$(BACKEND_ENV_FLAGS)" CARGO_TARGET_DIR=$(CURDIR)/target/backend-env \
+			$(CARGO) test --release -p fastmac --lib --tests || exit 1; \
 	done
 
 # The multi-core path (feature `parallel`) against the sequential one; one
@@ -121,6 +125,9 @@ include crates/fastmac-c/tests/ct/ct.mk
 include fuzz/fuzz.mk
 # The reference check (scripts/check_references.py): check-references.
 include scripts/check-references.mk
+# The crate as published: test-crate (no_std builds, the packaged crate's
+# tests and dry-run publish, Miri, the public API baseline).
+include crates/fastmac/crate.mk
 # Badger's costs in the shape of the paper's table 1 (ns and core cycles),
 # and its criterion benchmarks (with Badger-64 against UMAC-64).
 .PHONY: badger-table bench-badger

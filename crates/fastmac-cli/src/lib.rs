@@ -108,10 +108,21 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// `FASTMAC_BACKEND` (`portable`, `sse2`, `avx2`, `avx512`, `neon`) forces
+/// the NH backend of every MAC the tool keys; the library reads no
+/// environment, the tool passes the choice on. An unknown value, or one this
+/// CPU cannot run, is an error rather than silently replaced.
+pub fn apply_backend_env() -> Result<(), fastmac::Error> {
+    use fastmac::umac::Backend;
+    let Some(value) = std::env::var_os("FASTMAC_BACKEND") else { return Ok(()) };
+    match value.to_string_lossy().trim() {
+        "" => Ok(()),
+        name => Backend::set_default(Some(Backend::from_name(name)?)),
+    }
+}
+
 fn run(cli: Cli) -> Result<Outcome, CliError> {
-    // A FASTMAC_BACKEND the library would ignore (unknown, or not on this
-    // CPU) is reported rather than silently replaced.
-    fastmac::umac::Backend::from_env()?;
+    apply_backend_env()?;
     match cli.command {
         Command::Tag(args) => {
             let tag = match keyed(&args)? {
@@ -259,3 +270,10 @@ pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
     let key: Zeroizing<Vec<u8>> = read_key(args.key.as_deref(), args.key_file.as_deref(), info.key_len)?;
     Ok(Keyed::Plain { mac: alg.new_mac(&key)?, nonce })
 }
+
+// The repository README's Rust examples, compiled and run as doc tests here:
+// the fastmac crate's own front page is crates/fastmac/README.md, and the
+// published package holds no file outside its folder.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

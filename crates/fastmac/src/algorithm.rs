@@ -1,7 +1,11 @@
 //! Every MAC of the library by name, for callers that choose at run time
 //! (the CLI, and later the C and Python bindings).
 
+#[cfg(feature = "alloc")]
+use alloc::boxed::Box;
+
 use crate::Error;
+use crate::UnknownName;
 use crate::hmac::{HashFunction, Hmac};
 use crate::badger::{self, Badger};
 use crate::umac::{self, Umac};
@@ -90,7 +94,7 @@ impl Algorithm {
             .iter()
             .copied()
             .find(|alg| alg.info().name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| Error::UnknownAlgorithm(name.to_owned()))
+            .ok_or_else(|| Error::UnknownAlgorithm(UnknownName::new(name)))
     }
 
     /// Lengths, bound and name.
@@ -127,7 +131,7 @@ impl Algorithm {
             tag_len,
             // Worst case, messages up to 2^61 - 1 bytes: 2^-26.12 per tree.
             // Shorter limits give table 2's bounds (badger::forgery_bound_log2).
-            forgery_bound_log2: (badger::forgery_bound_log2(tag_len / 4, (1 << 61) - 1) * 100.0).round() / 100.0,
+            forgery_bound_log2: libm::round(badger::forgery_bound_log2(tag_len / 4, (1 << 61) - 1) * 100.0) / 100.0,
             bound_source: "Badger paper section 6 at 2^61-1 B; 2^-31 per tree up to 8 B, table 2 for limits",
         };
         match self {
@@ -150,7 +154,9 @@ impl Algorithm {
         }
     }
 
-    /// A keyed, streaming MAC object of this algorithm.
+    /// A keyed, streaming MAC object of this algorithm (feature `alloc`,
+    /// on with `std`).
+    #[cfg(feature = "alloc")]
     pub fn new_mac(self, key: &[u8]) -> Result<Box<dyn DynMac>, Error> {
         Ok(match self {
             Algorithm::Umac32 => Box::new(umac::Umac32::new_from_slice(key)?),

@@ -1,18 +1,8 @@
-//! fastmac: fast, provably secure message authentication for network
-//! protocols.
-//!
-//! * [`umac`]: UMAC (RFC 4418) with 32, 64, 96 and 128-bit tags,
-//!   byte-identical to OpenSSH's `umac-64/128@openssh.com`.
-//! * [`hmac`]: HMAC-MD5, -SHA1, -RIPEMD160, -SHA256 and -SHA512 (RustCrypto),
-//!   the baselines, with the `-96` truncations.
-//! * [`ssh`]: MACs by their SSH names, exactly as OpenSSH computes them.
-//! * [`badger`]: Badger (Boesgaard, Christensen, Zenner 2005), the tree-hash
-//!   MAC on Rabbit, with 32 to 160-bit tags, nonce and sequential modes and
-//!   verifier-selectable assurance.
-//! * [`nonce`]: a nonce counter that never repeats or wraps under a key,
-//!   behind [`umac::SequencedUmac`] and [`ssh::OutboundMac`].
-//! * [`Algorithm`]: every MAC by name, behind one object-safe trait, for
-//!   tools and bindings that choose at run time.
+#![doc = include_str!("../README.md")]
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
 
 pub mod algorithm;
 pub mod badger;
@@ -20,12 +10,11 @@ mod error;
 pub mod hmac;
 pub mod nonce;
 pub mod ssh;
+mod traits;
 pub mod umac;
 
 pub use algorithm::{Algorithm, DynMac};
-pub use error::Error;
-
-// The README's examples are compiled and run as doc tests.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;
+pub use error::{BackendError, Error, UnknownName};
+/// The RustCrypto key traits fastmac's keyed types implement (the
+/// `crypto-common` version of the `aes` crate): see the crate docs.
+pub use crypto_common::{self, KeyInit, KeySizeUser};

@@ -36,7 +36,7 @@ use core::ops::Deref;
 
 use zeroize::Zeroize;
 
-use crate::Error;
+use crate::{Error, UnknownName};
 use crate::algorithm::{DynMac, check_no_nonce};
 use crate::hmac::{HashFunction, Hmac, MAX_TAG_LEN, ct_compare};
 use crate::umac::{Umac64, Umac128};
@@ -102,7 +102,7 @@ impl SshAlgorithm {
     /// Looks a MAC up by its exact SSH name (SSH names are case-sensitive,
     /// RFC 4251 section 6).
     pub fn from_name(name: &str) -> Result<&'static SshAlgorithm, Error> {
-        ALGORITHMS.iter().find(|alg| alg.name == name).ok_or_else(|| Error::UnknownAlgorithm(name.to_owned()))
+        ALGORITHMS.iter().find(|alg| alg.name == name).ok_or_else(|| Error::UnknownAlgorithm(UnknownName::new(name)))
     }
 }
 
@@ -139,13 +139,15 @@ pub struct SshMac {
     engine: Engine,
 }
 
-/// Boxed: a UMAC's expanded key is kilobytes and an HMAC-SHA-512 state
-/// hundreds of bytes, and an `SshMac` is moved around by the bindings.
+/// Held inline, so that the SSH MACs need no allocator (`no_std`): the
+/// variants differ by a few hundred bytes of expanded key, and the bindings
+/// keep an `SshMac` behind their own heap handle.
 #[derive(Clone)]
+#[allow(clippy::large_enum_variant)]
 enum Engine {
-    Umac64(Box<Umac64>),
-    Umac128(Box<Umac128>),
-    Hmac(Box<Hmac>),
+    Umac64(Umac64),
+    Umac128(Umac128),
+    Hmac(Hmac),
 }
 
 impl SshMac {
@@ -157,9 +159,9 @@ impl SshMac {
             return Err(Error::KeyLength { expected: algorithm.key_len, got: key.len() });
         }
         let engine = match algorithm.engine {
-            EngineKind::Umac64 => Engine::Umac64(Box::new(Umac64::new_from_slice(key)?)),
-            EngineKind::Umac128 => Engine::Umac128(Box::new(Umac128::new_from_slice(key)?)),
-            EngineKind::Hmac(hash) => Engine::Hmac(Box::new(Hmac::new_truncated(hash, key, algorithm.tag_len)?)),
+            EngineKind::Umac64 => Engine::Umac64(Umac64::new_from_slice(key)?),
+            EngineKind::Umac128 => Engine::Umac128(Umac128::new_from_slice(key)?),
+            EngineKind::Hmac(hash) => Engine::Hmac(Hmac::new_truncated(hash, key, algorithm.tag_len)?),
         };
         Ok(SshMac { algorithm, engine })
     }

@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 /// The backends under test.
 fn backends() -> Vec<Backend> {
-    match Backend::from_env().expect("FASTMAC_BACKEND names a backend this CPU supports") {
+    match common::forced_backend() {
         Some(forced) => {
             // The default constructor must honour the variable.
             assert_eq!(Umac::<8>::new(&[0; 16]).backend(), forced, "FASTMAC_BACKEND was not applied");

@@ -6,7 +6,9 @@
 # then names inlined frames, and ct.supp can declassify exactly the verify
 # verdict and Badger's key rejection sampling, nothing else in the functions
 # around them. Every NH backend valgrind can run is exercised (it has no
-# AVX-512; the automatic choice under valgrind is the best of the rest).
+# AVX-512; the automatic choice under valgrind is the best of the rest),
+# forced through FASTMAC_BACKEND, which the library reads only when built
+# with --cfg fastmac_backend_env, as here.
 
 CT_DIR := crates/fastmac-c/tests/ct
 CT_TARGET := $(CURDIR)/target/ct-build
@@ -20,7 +22,8 @@ CT_BACKENDS := auto portable \
 .PHONY: test-ct
 
 test-ct: deps-c
-	CARGO_TARGET_DIR=$(CT_TARGET) CARGO_PROFILE_RELEASE_DEBUG=limited $(CARGO) build --release -p fastmac-c
+	CARGO_TARGET_DIR=$(CT_TARGET) CARGO_PROFILE_RELEASE_DEBUG=limited RUSTFLAGS="--cfg fastmac_backend_env" \
+		$(CARGO) build --release -p fastmac-c
 	mkdir -p $(CT_OUT)
 	$(CC) $(C_TEST_CFLAGS) -I$(C_CRATE)/include $(CT_DIR)/ct_check.c $(CT_LIBS) -o $(CT_OUT)/ct_check
 	$(CC) $(C_TEST_CFLAGS) -DSECRET_BRANCH_CONTROL -I$(C_CRATE)/include $(CT_DIR)/ct_check.c $(CT_LIBS) \

@@ -33,7 +33,7 @@ use crate::measure::subjects::Entry;
 pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
     writable_dir(out)?;
     // A bad FASTMAC_BACKEND is reported, not silently ignored.
-    fastmac::umac::Backend::from_env()?;
+    crate::apply_backend_env()?;
     let (budget, mode) = if quick { (MEASURING_QUICK, "--quick") } else { (MEASURING, "default") };
     let started = std::time::Instant::now();
     let results = measure(budget, mode).map_err(CliError::Usage)?;

@@ -1,4 +1,4 @@
-//! Instruction-set dispatch for the tree hash, picked once per process:
+//! Instruction-set dispatch for the tree hash, detected once per process:
 //!
 //! * AVX-512: the levels of a subtree with explicit intrinsics, 8 nodes of a
 //!   level per instruction (two loads, two `vpermt2q` to split earlier and
@@ -9,7 +9,7 @@
 #![allow(unsafe_code)]
 
 use super::tree::{NODE_SLOTS, absorb_portable};
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 use super::tree::absorb_with;
 
 type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8]);
@@ -20,31 +20,30 @@ pub(crate) fn absorb(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u6
     chosen()(level_key, nodes, count, blocks)
 }
 
-#[cfg(target_arch = "x86_64")]
+// Run-time detection without std, cached by `cpufeatures` in a static.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+cpufeatures::new!(has_avx2, "avx2");
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl", "avx2");
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 fn chosen() -> AbsorbFn {
-    use std::sync::OnceLock;
-    static CHOSEN: OnceLock<AbsorbFn> = OnceLock::new();
-    *CHOSEN.get_or_init(|| {
-        if std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx2")
-        {
-            x86::avx512_checked
-        } else if std::is_x86_feature_detected!("avx2") {
-            x86::avx2_checked
-        } else {
-            absorb_portable
-        }
-    })
+    if has_avx512::get() {
+        x86::avx512_checked
+    } else if has_avx2::get() {
+        x86::avx2_checked
+    } else {
+        absorb_portable
+    }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// Elsewhere, and under Miri (which checks the portable code), the baseline.
+#[cfg(any(not(target_arch = "x86_64"), miri))]
 fn chosen() -> AbsorbFn {
     absorb_portable
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86 {
     use core::arch::x86_64::{
         __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mul_epu32, _mm512_permutex2var_epi64,
@@ -128,13 +127,13 @@ mod x86 {
     }
 
     pub(super) fn avx512_checked(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8]) {
-        // SAFETY: `chosen` returns this only after runtime detection of
+        // SAFETY: `chosen` returns this only after run-time detection of
         // AVX-512 F/BW/VL and AVX2.
         unsafe { avx512(level_key, nodes, count, blocks) }
     }
 
     pub(super) fn avx2_checked(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8]) {
-        // SAFETY: `chosen` returns this only after runtime detection of AVX2.
+        // SAFETY: `chosen` returns this only after run-time detection of AVX2.
         unsafe { avx2(level_key, nodes, count, blocks) }
     }
 
@@ -170,7 +169,7 @@ mod tests {
     fn every_available_backend_equals_the_baseline() {
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // no SIMD backend elsewhere
         let mut backends: Vec<(&str, AbsorbFn)> = Vec::new();
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
             if std::is_x86_feature_detected!("avx2") {
                 backends.push(("avx2", x86::avx2_checked));

@@ -14,9 +14,10 @@ pub fn forgery_bound_log2(trees: usize, max_len: u64) -> f64 {
     let levels = ceil_log2.saturating_sub(6).max(1);
     let eps_f = 1.0 / f64::from(super::P);
     // 1 - (1 - 2^-32)^v' without cancellation: -expm1(v' * ln(1 - 2^-32)).
-    let eps_tree = -(f64::from(levels) * (-(2f64.powi(-32))).ln_1p()).exp_m1();
+    // `libm` rather than f64's methods: they need `std`.
+    let eps_tree = -libm::expm1(f64::from(levels) * libm::log1p(-1.0 / 4_294_967_296.0));
     let eps = eps_f + (1.0 - eps_f) * eps_tree;
-    trees as f64 * eps.log2()
+    trees as f64 * libm::log2(eps)
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// benchmarks; an error if this CPU cannot run it.
     pub fn with_backend(key: &[u8; KEY_LEN], backend: Backend) -> Result<Self, Error> {
         if !backend.is_supported() {
-            return Err(Error::Backend(format!("NH backend {backend} is not supported on this CPU or target")));
+            return Err(Error::Backend(crate::BackendError::Unsupported(backend)));
         }
         Ok(Self::expand(key, backend))
     }

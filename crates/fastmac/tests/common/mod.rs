@@ -9,9 +9,12 @@ pub mod nettle;
 
 use std::path::PathBuf;
 
-/// The repository's `tests/vectors` folder, shared with the C and Python tests.
+/// The known-answer files: the repository's `tests/vectors` folder, shared
+/// with the C and Python tests, which `tests/vectors` here links to (`cargo
+/// package` archives the files themselves, so the packaged crate's tests
+/// read the same ones).
 pub fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
 }
 
 /// True under `make test-cross`, which runs the suites under qemu-user, about
@@ -54,4 +57,22 @@ pub fn rfc4418_vectors() -> (Vec<u8>, Vec<u8>, Vec<RfcVector>) {
 pub fn unhex(s: &str) -> Vec<u8> {
     assert!(s.len() % 2 == 0, "odd hex length: {s}");
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
+}
+
+/// The NH backend the harness forced through `FASTMAC_BACKEND` (the root
+/// Makefile runs the suites once per backend), or `None` when unset. The
+/// library applies the variable only when built with
+/// `--cfg fastmac_backend_env`, which those runs set; a value without it, or
+/// one that names no backend this CPU runs, fails the test rather than
+/// letting it pass on another backend.
+pub fn forced_backend() -> Option<fastmac::umac::Backend> {
+    let value = std::env::var("FASTMAC_BACKEND").ok()?;
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    assert!(cfg!(fastmac_backend_env), "FASTMAC_BACKEND={value} is read only under RUSTFLAGS=--cfg fastmac_backend_env");
+    let backend = fastmac::umac::Backend::from_name(value).unwrap_or_else(|e| panic!("FASTMAC_BACKEND: {e}"));
+    assert!(backend.is_supported(), "FASTMAC_BACKEND={value}: this CPU or target cannot run it");
+    Some(backend)
 }

@@ -1,19 +1,21 @@
-//! Picks the NH backend: the fastest one the CPU has, detected once, unless
-//! the `FASTMAC_BACKEND` environment variable forces one (so that tests and
-//! benchmarks can run every backend on one machine).
+//! Picks the NH backend: the fastest one the CPU has, detected at run time
+//! without `std` (the `cpufeatures` crate, whose answer is cached in a
+//! static, as RustCrypto's crates do), unless the application chose one:
+//! per key with `Umac::with_backend`, or for the whole process with
+//! [`Backend::set_default`] (how the `fastmac` tool applies its
+//! `FASTMAC_BACKEND` variable).
 //!
-//! `FASTMAC_BACKEND` takes `portable`, `sse2`, `avx2`, `avx512` or `neon`.
-//! [`Backend::from_env`] reports an unknown or unsupported value as an
-//! [`Error::Backend`]; [`Backend::detect`], which the MAC constructors use and
-//! which cannot fail, then falls back to the best supported backend (as if the
-//! variable were unset). Tools that want the error shown call `from_env`.
+//! The library itself reads no environment variable. Only a build with
+//! `--cfg fastmac_backend_env` (the test harness: the root Makefile runs the
+//! suites once per backend that way) takes `FASTMAC_BACKEND` as the default.
+//!
+//! Under Miri only the portable backend exists: the interpreter runs no
+//! SIMD intrinsics worth checking, and the portable code is the
+//! specification the others are tested against.
 
-use std::sync::OnceLock;
+use core::sync::atomic::{AtomicU8, Ordering};
 
-use crate::Error;
-
-/// Environment variable that forces an NH backend.
-pub const BACKEND_ENV: &str = "FASTMAC_BACKEND";
+use crate::{BackendError, Error, UnknownName};
 
 /// An NH implementation, one per instruction set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,11 +33,21 @@ pub enum Backend {
     Neon,
 }
 
+// Run-time detection of the x86-64 extensions beyond the SSE2 baseline.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+cpufeatures::new!(has_avx2, "avx2");
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
+
+/// The process-wide choice of [`Backend::set_default`]: 0 for none, else
+/// the index in [`Backend::ALL`] plus one.
+static DEFAULT: AtomicU8 = AtomicU8::new(0);
+
 impl Backend {
     /// Every backend, slowest first.
     pub const ALL: [Backend; 5] = [Backend::Portable, Backend::Sse2, Backend::Avx2, Backend::Avx512, Backend::Neon];
 
-    /// The name `FASTMAC_BACKEND` and the benchmarks use.
+    /// The backend's name: `portable`, `sse2`, `avx2`, `avx512` or `neon`.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Portable => "portable",
@@ -51,28 +63,30 @@ impl Backend {
         Backend::ALL
             .into_iter()
             .find(|b| b.name() == name)
-            .ok_or_else(|| Error::Backend(format!("unknown NH backend {name:?} (expected portable, sse2, avx2, avx512 or neon)")))
+            .ok_or(Error::Backend(BackendError::Unknown(UnknownName::new(name))))
     }
 
     /// Whether this CPU (and this build's target) can run the backend.
     pub fn is_supported(self) -> bool {
         match self {
             Backend::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Sse2 => std::arch::is_x86_feature_detected!("sse2"),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => {
-                std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512bw")
-                    && std::arch::is_x86_feature_detected!("avx512vl")
-            }
-            #[cfg(target_arch = "aarch64")]
-            Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Backend::Sse2 => cfg!(target_feature = "sse2"),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Backend::Avx2 => has_avx2::get(),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Backend::Avx512 => has_avx512::get(),
+            // NEON is part of every AArch64 target Rust builds for.
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            Backend::Neon => cfg!(target_feature = "neon"),
             #[allow(unreachable_patterns)] // the other architecture's backends
             _ => false,
         }
+    }
+
+    /// `Ok` when this CPU can run the backend, else the typed error.
+    pub(crate) fn check_supported(self) -> Result<Backend, Error> {
+        if self.is_supported() { Ok(self) } else { Err(Error::Backend(BackendError::Unsupported(self))) }
     }
 
     /// Inputs up to this many bytes are hashed with the SSE2 kernel, which
@@ -86,7 +100,7 @@ impl Backend {
         }
     }
 
-    /// The fastest supported backend, ignoring the environment.
+    /// The fastest backend this CPU supports.
     pub fn best() -> Backend {
         [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Neon]
             .into_iter()
@@ -94,32 +108,45 @@ impl Backend {
             .unwrap_or(Backend::Portable)
     }
 
-    /// The backend `FASTMAC_BACKEND` asks for: `Ok(None)` when it is unset
-    /// or empty, an error when it names no backend or one this CPU lacks.
-    pub fn from_env() -> Result<Option<Backend>, Error> {
-        match std::env::var(BACKEND_ENV) {
-            Err(std::env::VarError::NotPresent) => Ok(None),
-            Err(std::env::VarError::NotUnicode(_)) => Err(Error::Backend(format!("{BACKEND_ENV} is not valid UTF-8"))),
-            Ok(value) if value.trim().is_empty() => Ok(None),
-            Ok(value) => {
-                let backend = Backend::from_name(value.trim())?;
-                if backend.is_supported() {
-                    Ok(Some(backend))
-                } else {
-                    Err(Error::Backend(format!(
-                        "{BACKEND_ENV}={} is not supported on this CPU or target",
-                        backend.name()
-                    )))
-                }
-            }
+    /// Makes `backend` the one [`Backend::detect`] returns, for every MAC
+    /// keyed afterwards in this process (`None`: the fastest again). For
+    /// applications that let their user choose (benchmarks, diagnostics);
+    /// a backend this CPU cannot run is refused.
+    pub fn set_default(backend: Option<Backend>) -> Result<(), Error> {
+        let code = match backend {
+            None => 0,
+            Some(backend) => backend.check_supported()?.code(),
+        };
+        DEFAULT.store(code, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The backend new MACs use: the one [`Backend::set_default`] chose, else
+    /// [`Backend::best`].
+    pub fn detect() -> Backend {
+        match DEFAULT.load(Ordering::Relaxed) {
+            0 => Backend::harness_choice().unwrap_or_else(Backend::best),
+            code => Backend::ALL[usize::from(code) - 1],
         }
     }
 
-    /// The backend new MACs use: `FASTMAC_BACKEND` when it names a supported
-    /// backend, else [`Backend::best`]. Decided once per process.
-    pub fn detect() -> Backend {
-        static CHOSEN: OnceLock<Backend> = OnceLock::new();
-        *CHOSEN.get_or_init(|| Backend::from_env().ok().flatten().unwrap_or_else(Backend::best))
+    fn code(self) -> u8 {
+        Backend::ALL.iter().position(|&b| b == self).expect("listed in ALL") as u8 + 1
+    }
+
+    /// Without `--cfg fastmac_backend_env`: none, the environment is not read.
+    #[cfg(not(all(fastmac_backend_env, feature = "std")))]
+    fn harness_choice() -> Option<Backend> {
+        None
+    }
+
+    /// The test harness's `FASTMAC_BACKEND` (read on every key setup: test
+    /// builds only). An unknown or unsupported value is ignored here; the
+    /// suites check that the backend they were run for is the one used.
+    #[cfg(all(fastmac_backend_env, feature = "std"))]
+    fn harness_choice() -> Option<Backend> {
+        let value = std::env::var("FASTMAC_BACKEND").ok()?;
+        Backend::from_name(value.trim()).and_then(Backend::check_supported).ok()
     }
 }
 

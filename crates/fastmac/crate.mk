@@ -1,0 +1,92 @@
+# The fastmac crate as its users get it; included by the root Makefile
+# (paths relative to the root):
+#
+# * test-nostd: `default-features = false` builds for two targets without an
+#   operating system (UMAC, Badger, HMAC, SSH MACs, nonce counters; no
+#   allocator), and one with `alloc`.
+# * test-package: the .crate that `cargo package` makes, unpacked under
+#   target/ and tested there on its own (offline, its own target dir), then
+#   `cargo publish --dry-run`.
+# * test-miri: a bounded subset under Miri (nightly, installed when missing):
+#   portable NH, the nonce counter, Badger's key sampling, errors, and the C
+#   boundary's argument handling. SIMD backends are compiled out under
+#   cfg(miri).
+# * test-public-api: the public API (cargo public-api, on nightly rustdoc)
+#   against crates/fastmac/public-api.txt; `make public-api` rewrites that
+#   baseline after an intended change.
+
+.PHONY: test-crate test-nostd test-package test-miri test-public-api public-api
+.PHONY: deps-nostd deps-nightly deps-public-api
+
+test-crate: test-nostd test-package test-miri test-public-api
+
+NOSTD_TARGETS := x86_64-unknown-none thumbv7em-none-eabi
+
+deps-nostd:
+	@for t in $(NOSTD_TARGETS); do \
+		rustup target list --installed | grep -qx "$$t" || rustup target add "$$t"; \
+	done
+
+test-nostd: deps-nostd
+	@set -e; for t in $(NOSTD_TARGETS); do \
+		echo "== no_std build of fastmac for $$t"; \
+		$(CARGO) build --release -p fastmac --no-default-features --target $$t; \
+	done
+	$(CARGO) build --release -p fastmac --no-default-features --features alloc --target thumbv7em-none-eabi
+
+# The version of the workspace, which the .crate file is named after.
+CRATE_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+PACKAGE_TEST := $(CURDIR)/target/package-test
+
+# --no-verify: the unpacked package's own build and tests below are the
+# verification (a stricter one: tests, not only a build). --allow-dirty: a
+# test run, not a release; a release is made from a clean checkout.
+test-package: deps-nettle
+	$(CARGO) package -p fastmac --allow-dirty --no-verify
+	rm -rf $(PACKAGE_TEST) && mkdir -p $(PACKAGE_TEST)
+	tar -xzf target/package/fastmac-$(CRATE_VERSION).crate -C $(PACKAGE_TEST)
+	@echo "== the packaged crate's tests, from $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION)"
+	cd $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION) && \
+		CARGO_TARGET_DIR=$(CURDIR)/target/package-build $(CARGO) test --release --offline
+	$(CARGO) publish --dry-run -p fastmac --allow-dirty --no-verify
+
+NIGHTLY := nightly
+deps-nightly:
+	@rustup toolchain list | grep -q "^$(NIGHTLY)" || rustup toolchain install $(NIGHTLY) --profile minimal
+	@installed=$$(rustup +$(NIGHTLY) component list --installed); \
+	for c in miri rust-src; do \
+		echo "$$installed" | grep -q "^$$c" || rustup +$(NIGHTLY) component add $$c; \
+	done
+
+# Unit tests by module path, and the C boundary's argument tests. Bounded
+# by what Miri interprets in minutes: UMAC key setup and pad generation run
+# AES in software there (the pad-cache and SSH sequencing tests take many
+# minutes each), so those run natively only. Each run must have run tests:
+# a filter that matches nothing must not pass silently.
+MIRI_LIB_FILTERS := nonce:: error:: badger::keys:: umac::nh::tests::portable \
+	traits::tests::wrong_key_lengths
+MIRI_LOG := $(CURDIR)/target/miri.log
+
+test-miri: deps-nightly
+	@set -o pipefail; \
+	$(CARGO) +$(NIGHTLY) miri test -p fastmac --lib -- $(MIRI_LIB_FILTERS) 2>&1 | tee $(MIRI_LOG); \
+	$(CARGO) +$(NIGHTLY) miri test -p fastmac-c --test arguments 2>&1 | tee -a $(MIRI_LOG); \
+	runs=$$(grep -c '^test result: ok\. [1-9]' $(MIRI_LOG)); \
+	[ "$$runs" = 2 ] || { echo "test-miri: a Miri run ran no test"; exit 1; }
+
+TOOLS := $(CURDIR)/target/tools
+PUBLIC_API := $(TOOLS)/bin/cargo-public-api
+PUBLIC_API_BASELINE := crates/fastmac/public-api.txt
+# Default features (std): what `fastmac = "..."` gives a user.
+PUBLIC_API_RUN = $(PUBLIC_API) --manifest-path crates/fastmac/Cargo.toml -sss
+
+deps-public-api: deps-nightly
+	@[ -x $(PUBLIC_API) ] || $(CARGO) install --locked --root $(TOOLS) cargo-public-api
+
+test-public-api: deps-public-api
+	@$(PUBLIC_API_RUN) > target/public-api.txt
+	@diff -u $(PUBLIC_API_BASELINE) target/public-api.txt || \
+		{ echo "the public API changed: review the diff, then 'make public-api' updates the baseline"; exit 1; }
+
+public-api: deps-public-api
+	$(PUBLIC_API_RUN) > $(PUBLIC_API_BASELINE)
