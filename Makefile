@@ -37,7 +37,14 @@ deps-chromium:
 		$(call apt_install,chromium); \
 	fi
 
-test-rust:
+# The tests that link GNU Nettle (the differential oracle) are built only
+# under `--cfg fastmac_nettle`, so plain `cargo test` needs no nettle-dev.
+# test-rust, test-backends and test-parallel set it alike, so they share one
+# build cache; more test cfgs go into TEST_CFGS.
+TEST_CFGS := --cfg fastmac_nettle
+test-rust test-backends test-parallel: export RUSTFLAGS += $(TEST_CFGS)
+
+test-rust: deps-nettle
 	$(CARGO) test --workspace --release
 
 # T8 (1-byte tags) exists only behind a feature: its own test run shows the

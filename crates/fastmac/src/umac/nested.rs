@@ -18,7 +18,7 @@ use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::kdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
+use super::pdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
 use super::uhash::{MAX_ITERS, UhashKey, uhash_words};
 use super::{Backend, KEY_LEN};
 use crate::Error;
