@@ -25,6 +25,7 @@ pub mod nonce;
 pub mod ssh;
 pub mod gears;
 pub mod umac;
+mod tag;
 
 pub use algorithm::{Algorithm, DynMac};
 pub use error::Error;

@@ -42,16 +42,18 @@ mod l2;
 mod l3;
 #[cfg(feature = "parallel")]
 mod parallel;
+mod any;
 mod nested;
 mod sequenced;
 
 use aes::Aes128;
 use aes::cipher::{Array, KeyInit};
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::Error;
+use crate::tag::verify_tag;
 pub use pdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
+pub use any::{AnyUmac, TAG_LENS, UmacTag};
 pub use nh::Backend;
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
 pub use sequenced::{SequencedUmac, counter_nonce};
@@ -153,7 +155,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     pub fn verify(&mut self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
         check_tag_len(tag, TAG_LEN)?;
         let mut expected = self.mac(nonce, msg)?;
-        ct_result(&mut expected, tag)
+        verify_tag(&mut expected[..], tag)
     }
 
     /// UHASH alone (RFC 4418 section 5.1): the tag before the pad is XORed
@@ -192,7 +194,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     pub fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         check_tag_len(tag, TAG_LEN)?;
         let mut expected = self.finalize_reset(nonce)?;
-        ct_result(&mut expected, tag)
+        verify_tag(&mut expected[..], tag)
     }
 
     /// Discards streamed input, keeping the key.
@@ -209,11 +211,4 @@ impl<const TAG_LEN: usize> core::fmt::Debug for Umac<TAG_LEN> {
 
 fn check_tag_len(tag: &[u8], expected: usize) -> Result<(), Error> {
     if tag.len() == expected { Ok(()) } else { Err(Error::TagLength { expected, got: tag.len() }) }
-}
-
-/// Compares in constant time, then wipes the expected tag.
-fn ct_result(expected: &mut [u8], received: &[u8]) -> Result<(), Error> {
-    let equal: bool = expected.ct_eq(received).into();
-    expected.zeroize();
-    if equal { Ok(()) } else { Err(Error::InvalidTag) }
 }
