@@ -5,10 +5,12 @@
 //!
 //! Three paths reach one tail, [`uhash_tail`]: the short one-call path
 //! (at most one chunk), the long one-call path (the chunks hashed straight
-//! from the message, on all cores with the `parallel` feature) and the
-//! streaming state, which hashes input as it arrives and buffers at most
-//! one partial 32-byte NH block, so no message is ever copied into a padded
-//! buffer.
+//! from the message) and the streaming state, which hashes input as it
+//! arrives and buffers at most one partial 32-byte NH block, so no message
+//! is ever copied into a padded buffer. With the `parallel` feature the
+//! long path and large streamed updates hash whole chunks on all cores
+//! (`super::parallel`); every path feeds whole chunks to L2 through the one
+//! [`L2Hash::absorb`].
 
 use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
