@@ -146,6 +146,15 @@ fn mask64(cond: u64) -> u64 {
     0u64.wrapping_sub(cond)
 }
 
+/// A carry or borrow (0 or 1) hidden from the optimizer, so that the
+/// arithmetic on it stays arithmetic: knowing it is a bool, LLVM turned
+/// these key-dependent selects into conditional jumps inside the L2 loop,
+/// which the ctgrind test (crates/fastmac-c/tests/ct) flagged.
+#[inline(always)]
+fn opaque_bit(bit: bool) -> u64 {
+    core::hint::black_box(u64::from(bit))
+}
+
 /// One word of POLY (RFC 4418 section 5.3.2) with 64-bit words. A word in
 /// the top range (`m >= 2^64 - 2^32`) is hashed as the marker `p - 1` then
 /// `m - offset`. Both paths are computed and one is selected without a
@@ -167,7 +176,7 @@ fn add_mod_p64(a: u64, b: u64) -> u64 {
     // 2^64 = 59 (mod p); with a carry, sum < a < p, so this cannot wrap.
     let t = sum + 59 * u64::from(carry);
     let (reduced, borrow) = t.overflowing_sub(P64);
-    let keep = mask64(u64::from(borrow));
+    let keep = mask64(opaque_bit(borrow));
     (t & keep) | (reduced & !keep)
 }
 
@@ -189,7 +198,7 @@ fn mul_add_mod_p64(k: u64, y: u64, a: u64) -> u64 {
     // After the first fold the high half is 0 or 1; when it is 1 the low
     // half is below 2^63, so the second fold cannot carry. t < 2p now.
     let (reduced, borrow) = t.overflowing_sub(P64);
-    let keep = mask64(u64::from(borrow));
+    let keep = mask64(opaque_bit(borrow));
     (t & keep) | (reduced & !keep)
 }
 
@@ -212,10 +221,10 @@ fn mul_add_mod_p128(k: u128, y: u128, a: u128) -> u128 {
     let s2 = (h1 >> 64) + (s1 >> 64); // a few units
     let low = (s1 << 64) | (s0 & u128::from(u64::MAX));
     let (t, carry) = low.overflowing_add(s2 * 159);
-    let t = t + u128::from(carry) * 159; // cannot carry again: t is tiny here
+    let t = t + u128::from(opaque_bit(carry)) * 159; // cannot carry again: t is tiny here
     // t < 2p: subtract p once if t >= p, i.e. if t + 159 overflows.
     let (plus, over) = t.overflowing_add(159);
-    let take = u128::from(over) * u128::MAX;
+    let take = u128::from(opaque_bit(over)) * u128::MAX;
     (plus & take) | (t & !take)
 }
 
