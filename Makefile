@@ -36,7 +36,18 @@ deps-chromium:
 		$(call apt_install,chromium); \
 	fi
 
-test-rust:
+# Test-only cfgs, set through RUSTFLAGS and never by a Cargo feature:
+# - fastmac_nettle: the tests that link GNU Nettle (the differential oracle),
+#   so plain `cargo test` needs no nettle-dev;
+# - fastmac_backend_env: the library reads FASTMAC_BACKEND, so test-backends
+#   can force each NH backend under every suite.
+# test-rust, test-backends and test-parallel set them alike, so they share one
+# build cache.
+BACKEND_ENV_FLAGS := --cfg fastmac_backend_env
+TEST_CFGS := --cfg fastmac_nettle $(BACKEND_ENV_FLAGS)
+test-rust test-backends test-parallel: export RUSTFLAGS += $(TEST_CFGS)
+
+test-rust: deps-nettle
 	$(CARGO) test --workspace --release
 
 # T8 (1-byte tags) exists only in builds with the cfg fastmac_gears_t8, set
@@ -90,9 +101,6 @@ test-cross-aarch64: deps-cross
 
 # Every NH backend this CPU supports, forced in turn through FASTMAC_BACKEND,
 # under the library's tests (the backends test checks the variable took).
-# The library reads the variable only when built with this cfg (test
-# harness only); its own target dir keeps test-rust's build intact.
-BACKEND_ENV_FLAGS := --cfg fastmac_backend_env
 NH_BACKENDS := portable \
 	$(if $(shell grep -qw sse2 /proc/cpuinfo 2>/dev/null && echo y),sse2) \
 	$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo y),avx2) \
@@ -102,8 +110,7 @@ NH_BACKENDS := portable \
 test-backends: deps
 	@for backend in $(NH_BACKENDS); do \
 		echo "== NH backend $$backend"; \
-		FASTMAC_BACKEND=$$backend RUSTFLAGS="$(BACKEND_ENV_FLAGS)" CARGO_TARGET_DIR=$(CURDIR)/target/backend-env \
-			$(CARGO) test --release -p fastmac --lib --tests || exit 1; \
+		FASTMAC_BACKEND=$$backend $(CARGO) test --release -p fastmac --lib --tests || exit 1; \
 	done
 
 # The multi-core path (feature `parallel`) against the sequential one; one

@@ -17,7 +17,7 @@
 
 use core::ffi::{c_int, c_long, c_uchar};
 
-use fastmac::umac::{KEY_LEN, Umac64, Umac128};
+use fastmac::umac::{AnyUmac, KEY_LEN};
 
 use crate::boundary::guard_or;
 use crate::ffi;
@@ -25,13 +25,13 @@ use crate::ffi;
 /// OpenSSH's nonce: the 8-byte big-endian packet sequence number.
 const NONCE_LEN: usize = 8;
 
-/// `struct umac_ctx`: a keyed UMAC-64 or UMAC-128. Opaque to C.
-pub enum UmacCtx {
-    /// Made by `umac_new`.
-    Umac64(Umac64),
-    /// Made by `umac128_new`.
-    Umac128(Umac128),
-}
+/// OpenSSH's two widths: `umac_*` tags are 8 bytes, `umac128_*` tags 16.
+const UMAC64_TAG_LEN: usize = 8;
+const UMAC128_TAG_LEN: usize = 16;
+
+/// `struct umac_ctx`: a keyed UMAC-64 (from `umac_new`) or UMAC-128 (from
+/// `umac128_new`). Opaque to C.
+pub struct UmacCtx(AnyUmac);
 
 /// OpenSSH's success value.
 const OK: c_int = 1;
@@ -40,7 +40,7 @@ const FAILED: c_int = 0;
 
 /// # Safety
 /// `key`: NULL or 16 readable bytes.
-unsafe fn new(key: *const c_uchar, make: fn(&[u8; KEY_LEN]) -> UmacCtx) -> *mut UmacCtx {
+unsafe fn new(key: *const c_uchar, tag_len: usize) -> *mut UmacCtx {
     guard_or(core::ptr::null_mut(), || {
         // SAFETY: OpenSSH's contract: key points to a 16-byte key.
         let Ok(key) = (unsafe { ffi::input(key, KEY_LEN) }) else {
@@ -49,45 +49,46 @@ unsafe fn new(key: *const c_uchar, make: fn(&[u8; KEY_LEN]) -> UmacCtx) -> *mut 
         let Ok(key) = <&[u8; KEY_LEN]>::try_from(key) else {
             return core::ptr::null_mut();
         };
-        Box::into_raw(Box::new(make(key)))
+        match AnyUmac::new(key, tag_len) {
+            Ok(mac) => Box::into_raw(Box::new(UmacCtx(mac))),
+            Err(_) => core::ptr::null_mut(),
+        }
     })
 }
 
 /// # Safety
 /// `ctx`: NULL or a live context; `input`: `len` readable bytes.
-unsafe fn update(ctx: *mut UmacCtx, want_128: bool, input: *const c_uchar, len: c_long) -> c_int {
+/// `tag_len`: the width the caller's function belongs to.
+unsafe fn update(ctx: *mut UmacCtx, tag_len: usize, input: *const c_uchar, len: c_long) -> c_int {
     guard_or(FAILED, || {
         let Ok(len) = usize::try_from(len) else { return FAILED };
         // SAFETY: OpenSSH's contract on ctx and input.
         let (Ok(ctx), Ok(input)) = (unsafe { ffi::handle(ctx) }, unsafe { ffi::input(input, len) }) else {
             return FAILED;
         };
-        match (ctx, want_128) {
-            (UmacCtx::Umac64(mac), false) => mac.update(input),
-            (UmacCtx::Umac128(mac), true) => mac.update(input),
-            _ => return FAILED,
+        if ctx.0.tag_len() != tag_len {
+            return FAILED;
         }
+        ctx.0.update(input);
         OK
     })
 }
 
 /// # Safety
-/// `ctx`: NULL or a live context; `tag`: 8 (`want_128`: 16) writable bytes;
-/// `nonce`: 8 readable bytes.
-unsafe fn finalize(ctx: *mut UmacCtx, want_128: bool, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
+/// `ctx`: NULL or a live context; `tag`: `tag_len` writable bytes; `nonce`:
+/// 8 readable bytes.
+unsafe fn finalize(ctx: *mut UmacCtx, tag_len: usize, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
     guard_or(FAILED, || {
-        let tag_len = if want_128 { 16 } else { 8 };
         // SAFETY: OpenSSH's contract on ctx, tag and nonce.
         let (Ok(ctx), Ok(tag), Ok(nonce)) =
             (unsafe { (ffi::handle(ctx), ffi::output(tag, tag_len), ffi::input(nonce, NONCE_LEN)) })
         else {
             return FAILED;
         };
-        let written = match (ctx, want_128) {
-            (UmacCtx::Umac64(mac), false) => mac.finalize_reset(nonce).map(|t| tag.copy_from_slice(&t)),
-            (UmacCtx::Umac128(mac), true) => mac.finalize_reset(nonce).map(|t| tag.copy_from_slice(&t)),
-            _ => return FAILED,
-        };
+        if ctx.0.tag_len() != tag_len {
+            return FAILED;
+        }
+        let written = ctx.0.finalize_reset(nonce).map(|t| tag.copy_from_slice(t.as_slice()));
         // An 8-byte nonce is always in RFC 4418's 1..=16 range.
         if written.is_ok() { OK } else { FAILED }
     })
@@ -112,7 +113,7 @@ unsafe fn delete(ctx: *mut UmacCtx) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac_new(key: *const c_uchar) -> *mut UmacCtx {
     // SAFETY: the caller's guarantee.
-    unsafe { new(key, |key| UmacCtx::Umac64(Umac64::new(key))) }
+    unsafe { new(key, UMAC64_TAG_LEN) }
 }
 
 /// `int umac_update(struct umac_ctx *ctx, const u_char *input, long len)`.
@@ -122,7 +123,7 @@ pub unsafe extern "C" fn umac_new(key: *const c_uchar) -> *mut UmacCtx {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac_update(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int {
     // SAFETY: the caller's guarantees.
-    unsafe { update(ctx, false, input, len) }
+    unsafe { update(ctx, UMAC64_TAG_LEN, input, len) }
 }
 
 /// `int umac_final(struct umac_ctx *ctx, u_char tag[], const u_char nonce[8])`:
@@ -134,7 +135,7 @@ pub unsafe extern "C" fn umac_update(ctx: *mut UmacCtx, input: *const c_uchar, l
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac_final(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
     // SAFETY: the caller's guarantees.
-    unsafe { finalize(ctx, false, tag, nonce) }
+    unsafe { finalize(ctx, UMAC64_TAG_LEN, tag, nonce) }
 }
 
 /// `int umac_delete(struct umac_ctx *ctx)`: wipes and frees; NULL is accepted.
@@ -154,7 +155,7 @@ pub unsafe extern "C" fn umac_delete(ctx: *mut UmacCtx) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac128_new(key: *const c_uchar) -> *mut UmacCtx {
     // SAFETY: the caller's guarantee.
-    unsafe { new(key, |key| UmacCtx::Umac128(Umac128::new(key))) }
+    unsafe { new(key, UMAC128_TAG_LEN) }
 }
 
 /// `int umac128_update(struct umac_ctx *ctx, const u_char *input, long len)`.
@@ -164,7 +165,7 @@ pub unsafe extern "C" fn umac128_new(key: *const c_uchar) -> *mut UmacCtx {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac128_update(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int {
     // SAFETY: the caller's guarantees.
-    unsafe { update(ctx, true, input, len) }
+    unsafe { update(ctx, UMAC128_TAG_LEN, input, len) }
 }
 
 /// `int umac128_final(struct umac_ctx *ctx, u_char tag[], const u_char nonce[8])`:
@@ -176,7 +177,7 @@ pub unsafe extern "C" fn umac128_update(ctx: *mut UmacCtx, input: *const c_uchar
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac128_final(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
     // SAFETY: the caller's guarantees.
-    unsafe { finalize(ctx, true, tag, nonce) }
+    unsafe { finalize(ctx, UMAC128_TAG_LEN, tag, nonce) }
 }
 
 /// `int umac128_delete(struct umac_ctx *ctx)`: wipes and frees; NULL is accepted.

@@ -45,7 +45,7 @@ impl From<&Error> for fastmac_status {
         match err {
             Error::KeyLength { .. } => FASTMAC_ERR_KEY_LENGTH,
             Error::NonceLength { .. } => FASTMAC_ERR_NONCE_LENGTH,
-            Error::TagLength { .. } => FASTMAC_ERR_TAG_LENGTH,
+            Error::TagLength { .. } | Error::UnsupportedTagLength { .. } => FASTMAC_ERR_TAG_LENGTH,
             Error::InvalidTag => FASTMAC_ERR_INVALID_TAG,
             Error::UnknownAlgorithm(_) => FASTMAC_ERR_UNKNOWN_ALGORITHM,
             Error::NonceExhausted { .. } => FASTMAC_ERR_NONCE_EXHAUSTED,
@@ -120,6 +120,7 @@ mod tests {
             (Error::KeyLength { expected: 16, got: 3 }, FASTMAC_ERR_KEY_LENGTH),
             (Error::NonceLength { min: 1, max: 16, got: 0 }, FASTMAC_ERR_NONCE_LENGTH),
             (Error::TagLength { expected: 8, got: 7 }, FASTMAC_ERR_TAG_LENGTH),
+            (Error::UnsupportedTagLength { supported: &fastmac::umac::TAG_LENS, got: 7 }, FASTMAC_ERR_TAG_LENGTH),
             (Error::InvalidTag, FASTMAC_ERR_INVALID_TAG),
             (Error::UnknownAlgorithm("x".into()), FASTMAC_ERR_UNKNOWN_ALGORITHM),
             (Error::NonceExhausted { limit: 5 }, FASTMAC_ERR_NONCE_EXHAUSTED),

@@ -13,12 +13,12 @@
 //! functions below.
 #![allow(unsafe_code)] // the C boundary
 
-use fastmac::umac::{Umac32, Umac64, Umac96, Umac128};
+use fastmac::umac::{AnyUmac, Umac32, Umac64, Umac96, Umac128};
 use fastmac::{DynMac, Error};
 
 use crate::boundary::{guard, guard_or};
 use crate::ffi;
-use crate::status::fastmac_status::{self, FASTMAC_ERR_TAG_LENGTH};
+use crate::status::fastmac_status;
 
 /// A keyed UMAC-32 object (4-byte tags). Opaque to C.
 pub struct Umac32Handle(Umac32);
@@ -136,24 +136,8 @@ unsafe fn free<H: UmacHandle>(mac: *mut H) {
     guard_or((), || unsafe { ffi::free(mac) });
 }
 
-/// Keys a handle and runs `body` on it: the one-shot calls.
-///
-/// # Safety
-/// `key`: `key_len` readable bytes.
-unsafe fn one_shot<H: UmacHandle>(
-    key: *const u8,
-    key_len: usize,
-    body: impl FnOnce(&mut H::Mac) -> Result<(), Error>,
-) -> Result<(), fastmac_status> {
-    // SAFETY: forwarded caller guarantee.
-    let key = unsafe { ffi::input(key, key_len)? };
-    let mut handle = H::keyed(key)?;
-    body(handle.mac())?;
-    Ok(())
-}
-
-/// Dispatches a one-shot call on the tag length, the only thing that tells
-/// the four UMACs apart.
+/// Keys the UMAC of `tag_len`-byte tags and runs `body` on it: the one-shot
+/// calls, where the tag length alone tells the four UMACs apart.
 ///
 /// # Safety
 /// `key`: `key_len` readable bytes.
@@ -161,18 +145,12 @@ unsafe fn one_shot_by_tag_len(
     key: *const u8,
     key_len: usize,
     tag_len: usize,
-    body: impl FnOnce(&mut dyn DynMac) -> Result<(), Error>,
+    body: impl FnOnce(&mut AnyUmac) -> Result<(), Error>,
 ) -> Result<(), fastmac_status> {
-    // SAFETY (all four): forwarded caller guarantee.
-    unsafe {
-        match tag_len {
-            4 => one_shot::<Umac32Handle>(key, key_len, |m| body(m)),
-            8 => one_shot::<Umac64Handle>(key, key_len, |m| body(m)),
-            12 => one_shot::<Umac96Handle>(key, key_len, |m| body(m)),
-            16 => one_shot::<Umac128Handle>(key, key_len, |m| body(m)),
-            _ => Err(FASTMAC_ERR_TAG_LENGTH),
-        }
-    }
+    // SAFETY: forwarded caller guarantee.
+    let key = unsafe { ffi::input(key, key_len)? };
+    body(&mut AnyUmac::new_from_slice(key, tag_len)?)?;
+    Ok(())
 }
 
 /// One-shot UMAC: writes the tag of `msg` under `key` (16 bytes) and `nonce`

@@ -46,7 +46,9 @@ pub fn to_py(err: fastmac::Error) -> PyErr {
     match err {
         fastmac::Error::KeyLength { .. } => KeyLengthError::new_err(message),
         fastmac::Error::NonceLength { .. } => NonceLengthError::new_err(message),
-        fastmac::Error::TagLength { .. } => TagLengthError::new_err(message),
+        fastmac::Error::TagLength { .. } | fastmac::Error::UnsupportedTagLength { .. } => {
+            TagLengthError::new_err(message)
+        }
         fastmac::Error::InvalidTag => InvalidTag::new_err(message),
         fastmac::Error::UnknownAlgorithm(_) => UnknownAlgorithmError::new_err(message),
         fastmac::Error::NonceExhausted { .. } => NonceExhaustedError::new_err(message),

@@ -3,7 +3,7 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use fastmac::umac::{Umac32, Umac64, Umac96, Umac128};
+use fastmac::umac::AnyUmac;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -11,104 +11,17 @@ use crate::GIL_MINSIZE;
 use crate::buffer::with_bytes;
 use crate::errors::{TagLengthError, to_py};
 
-/// A UMAC of any of the four tag lengths.
-#[derive(Clone)]
-enum AnyUmac {
-    U32(Box<Umac32>),
-    U64(Box<Umac64>),
-    U96(Box<Umac96>),
-    U128(Box<Umac128>),
-}
-
-/// Runs `$body` with `$m` bound to the concrete UMAC and turns the tag
-/// array it returns into a `Tag`.
-macro_rules! with_umac {
-    ($umac:expr, $m:ident => $body:expr) => {
-        match $umac {
-            AnyUmac::U32($m) => Tag::from($body),
-            AnyUmac::U64($m) => Tag::from($body),
-            AnyUmac::U96($m) => Tag::from($body),
-            AnyUmac::U128($m) => Tag::from($body),
+/// Keys the library's UMAC of run-time tag length, in Python's words: the
+/// tag length is the `digest_size` argument.
+fn keyed(key: &[u8], digest_size: usize) -> PyResult<AnyUmac> {
+    AnyUmac::new_from_slice(key, digest_size).map_err(|err| match err {
+        fastmac::Error::UnsupportedTagLength { supported, got } => {
+            let sizes: Vec<String> = supported.iter().map(usize::to_string).collect();
+            let (last, rest) = sizes.split_last().expect("UMAC has tag lengths");
+            TagLengthError::new_err(format!("digest_size must be {} or {last}, got {got}", rest.join(", ")))
         }
-    };
-}
-
-/// A UMAC tag held inline.
-struct Tag {
-    bytes: [u8; 16],
-    len: usize,
-}
-
-impl<const N: usize> From<[u8; N]> for Tag {
-    fn from(tag: [u8; N]) -> Tag {
-        let mut bytes = [0u8; 16];
-        bytes[..N].copy_from_slice(&tag);
-        Tag { bytes, len: N }
-    }
-}
-
-impl Tag {
-    fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
-}
-
-impl AnyUmac {
-    fn new(key: &[u8], digest_size: usize) -> PyResult<AnyUmac> {
-        Ok(match digest_size {
-            4 => AnyUmac::U32(Box::new(Umac32::new_from_slice(key).map_err(to_py)?)),
-            8 => AnyUmac::U64(Box::new(Umac64::new_from_slice(key).map_err(to_py)?)),
-            12 => AnyUmac::U96(Box::new(Umac96::new_from_slice(key).map_err(to_py)?)),
-            16 => AnyUmac::U128(Box::new(Umac128::new_from_slice(key).map_err(to_py)?)),
-            other => {
-                return Err(TagLengthError::new_err(format!("digest_size must be 4, 8, 12 or 16, got {other}")));
-            }
-        })
-    }
-
-    fn mac(&mut self, nonce: &[u8], data: &[u8]) -> Result<Tag, fastmac::Error> {
-        Ok(with_umac!(self, m => m.mac(nonce, data)?))
-    }
-
-    fn verify(&mut self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), fastmac::Error> {
-        match self {
-            AnyUmac::U32(m) => m.verify(nonce, data, tag),
-            AnyUmac::U64(m) => m.verify(nonce, data, tag),
-            AnyUmac::U96(m) => m.verify(nonce, data, tag),
-            AnyUmac::U128(m) => m.verify(nonce, data, tag),
-        }
-    }
-
-    fn update(&mut self, data: &[u8]) {
-        match self {
-            AnyUmac::U32(m) => m.update(data),
-            AnyUmac::U64(m) => m.update(data),
-            AnyUmac::U96(m) => m.update(data),
-            AnyUmac::U128(m) => m.update(data),
-        }
-    }
-
-    fn finalize_reset(&mut self, nonce: &[u8]) -> Result<Tag, fastmac::Error> {
-        Ok(with_umac!(self, m => m.finalize_reset(nonce)?))
-    }
-
-    fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), fastmac::Error> {
-        match self {
-            AnyUmac::U32(m) => m.verify_reset(nonce, tag),
-            AnyUmac::U64(m) => m.verify_reset(nonce, tag),
-            AnyUmac::U96(m) => m.verify_reset(nonce, tag),
-            AnyUmac::U128(m) => m.verify_reset(nonce, tag),
-        }
-    }
-
-    fn reset(&mut self) {
-        match self {
-            AnyUmac::U32(m) => m.reset(),
-            AnyUmac::U64(m) => m.reset(),
-            AnyUmac::U96(m) => m.reset(),
-            AnyUmac::U128(m) => m.reset(),
-        }
-    }
+        other => to_py(other),
+    })
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -151,7 +64,7 @@ impl Umac {
     #[new]
     #[pyo3(signature = (key, digest_size = 8))]
     fn py_new(key: &Bound<'_, PyAny>, digest_size: usize) -> PyResult<Umac> {
-        let inner = with_bytes(key, |key| AnyUmac::new(key, digest_size))?;
+        let inner = with_bytes(key, |key| keyed(key, digest_size))?;
         Ok(Umac { inner: Mutex::new(inner), digest_size })
     }
 

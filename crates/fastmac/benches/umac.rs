@@ -11,7 +11,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fastmac::umac::{Backend, Umac};
 
-const SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65536, 1 << 20];
+const SIZES: [usize; 8] = [32, 512, 1024, 1025, 1500, 4096, 65536, 1 << 20];
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
 fn bench_tag<const N: usize>(c: &mut Criterion) {

@@ -34,6 +34,14 @@ pub enum Error {
         /// Bytes given.
         got: usize,
     },
+    /// A tag length the algorithm does not offer (a UMAC of run-time tag
+    /// length, `umac::AnyUmac`, takes 4, 8, 12 or 16 bytes).
+    UnsupportedTagLength {
+        /// The tag lengths the algorithm offers, in bytes.
+        supported: &'static [usize],
+        /// Bytes asked for.
+        got: usize,
+    },
     /// The tag does not authenticate the message under this key and nonce.
     InvalidTag,
     /// No algorithm has this name.
@@ -83,6 +91,18 @@ impl fmt::Display for Error {
             }
             Error::TagLength { expected, got } => {
                 write!(f, "wrong tag length: expected {expected} bytes, got {got}")
+            }
+            Error::UnsupportedTagLength { supported, got } => {
+                f.write_str("unsupported tag length: expected ")?;
+                for (i, len) in supported.iter().enumerate() {
+                    let separator = match i {
+                        0 => "",
+                        _ if i + 1 == supported.len() => " or ",
+                        _ => ", ",
+                    };
+                    write!(f, "{separator}{len}")?;
+                }
+                write!(f, " bytes, got {got}")
             }
             Error::InvalidTag => f.write_str("invalid tag: the message is not authentic"),
             Error::UnknownAlgorithm(name) => write!(f, "unknown algorithm {name}"),

@@ -27,10 +27,10 @@
 
 use hmac::digest::{FixedOutputReset, KeyInit, Reset, Update};
 use hmac::HmacReset;
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::Error;
+use crate::tag::verify_tag;
 
 /// The longest HMAC output here (SHA-512), in bytes.
 pub const MAX_TAG_LEN: usize = 64;
@@ -181,7 +181,7 @@ impl Hmac {
         let mut expected = [0u8; MAX_TAG_LEN];
         let expected = &mut expected[..self.tag_len];
         self.finalize_reset_into(expected)?;
-        ct_compare(expected, tag)
+        verify_tag(expected, tag)
     }
 
     /// Discards streamed input, keeping the key.
@@ -194,11 +194,4 @@ impl core::fmt::Debug for Hmac {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Hmac").field("hash", &self.hash()).field("tag_len", &self.tag_len).finish_non_exhaustive()
     }
-}
-
-/// Compares in constant time (`subtle`), then wipes the expected tag.
-pub(crate) fn ct_compare(expected: &mut [u8], received: &[u8]) -> Result<(), Error> {
-    let equal: bool = expected.ct_eq(received).into();
-    expected.zeroize();
-    if equal { Ok(()) } else { Err(Error::InvalidTag) }
 }

@@ -12,6 +12,7 @@ pub mod nonce;
 pub mod ssh;
 mod traits;
 pub mod umac;
+mod tag;
 
 pub use algorithm::{Algorithm, DynMac};
 pub use error::{BackendError, Error, UnknownName};

@@ -38,7 +38,8 @@ use zeroize::Zeroize;
 
 use crate::{Error, UnknownName};
 use crate::algorithm::{DynMac, check_no_nonce};
-use crate::hmac::{HashFunction, Hmac, MAX_TAG_LEN, ct_compare};
+use crate::hmac::{HashFunction, Hmac, MAX_TAG_LEN};
+use crate::tag::verify_tag;
 use crate::umac::{Umac64, Umac128};
 
 mod sequenced;
@@ -287,7 +288,7 @@ impl SshStream<'_> {
             expected.bytes.zeroize();
             return Err(Error::TagLength { expected: expected_len, got: tag.len() });
         }
-        ct_compare(&mut expected.bytes[..expected_len], tag)
+        verify_tag(&mut expected.bytes[..expected_len], tag)
     }
 
     /// Starts the same packet number again (after a tag, for [`DynMac`]).

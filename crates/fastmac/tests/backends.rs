@@ -6,10 +6,11 @@
 //! supports), only that backend runs, and the test first checks that the
 //! variable really selected it; without it, every supported backend runs.
 //!
-//! x86_64 only: libnettle is installed for the host, not for the cross
+//! Built under `--cfg fastmac_nettle` (set by the root Makefile's test runs)
+//! on x86_64 only: libnettle is installed for the host, not for the cross
 //! targets of `make test-cross` (there `backends_agree` compares NEON with
 //! the portable backend instead).
-#![cfg(target_arch = "x86_64")]
+#![cfg(all(fastmac_nettle, target_arch = "x86_64"))]
 
 mod common;
 

@@ -18,7 +18,10 @@
 //!
 //! It reads about 4.25 GiB 12 times (3 paths, 4 tag lengths); the time of
 //! each path is printed (`--nocapture`).
-#![cfg(all(feature = "parallel", target_arch = "x86_64"))]
+//!
+//! Built under `--cfg fastmac_nettle` (set by the root Makefile's test runs),
+//! on x86_64, with the `parallel` feature.
+#![cfg(all(feature = "parallel", fastmac_nettle, target_arch = "x86_64"))]
 
 mod common;
 

@@ -25,10 +25,6 @@ use super::read_limit::ReadKernel;
 /// The benchmark key (the RFC 4418 test key): speed does not depend on it.
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
-/// The size from which the library hashes UMAC's L1 layer on all cores.
-/// A single local copy of the library's `umac::parallel::PARALLEL_MIN`
-/// until the library exports it; only the parallel rows depend on it.
-const LIBRARY_PARALLEL_MIN: usize = 1 << 20;
 
 /// The comparator Poly1305 (RustCrypto).
 pub const POLY1305: &str = "poly1305";
@@ -187,7 +183,7 @@ fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, St
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
         subject.imp = Imp::FastmacParallel;
-        subject.pool = Some((pool, LIBRARY_PARALLEL_MIN));
+        subject.pool = Some((pool, fastmac::umac::PARALLEL_MIN));
     }
     Ok(subject)
 }

@@ -47,10 +47,10 @@ mod tree;
 
 use rabbit::cipher::{KeyInit, KeyIvInit, StreamCipher};
 use rabbit::{Rabbit, RabbitKeyOnly};
-use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::Error;
+use crate::tag::verify_tag;
 pub use bound::forgery_bound_log2;
 use keys::Keys;
 pub use sequential::{BadgerReceiver, BadgerSender};
@@ -126,14 +126,6 @@ fn check_prefix(tag: &[u8], trees: usize, w: usize) -> Result<(), Error> {
     Ok(())
 }
 
-/// Compares the first `expected.len()` bytes of `received` in constant time,
-/// then wipes `expected`.
-fn ct_result(expected: &mut [u8], received: &[u8]) -> Result<(), Error> {
-    let equal: bool = expected.ct_eq(&received[..expected.len()]).into();
-    expected.zeroize();
-    if equal { Ok(()) } else { Err(Error::InvalidTag) }
-}
-
 impl<const TAG_LEN: usize> Badger<TAG_LEN> {
     const TREES: usize = trees_for(TAG_LEN);
 
@@ -185,7 +177,7 @@ impl<const TAG_LEN: usize> Badger<TAG_LEN> {
         let s = hash_once(&self.keys, w, msg)?;
         let mut expected = [0u8; TAG_LEN];
         write_tag(&s, &pad[..], &mut expected[..4 * w]);
-        ct_result(&mut expected[..4 * w], tag)
+        verify_tag(&mut expected[..4 * w], &tag[..4 * w])
     }
 
     /// `LE32(S^1) || ... || LE32(S^u)`: the tag before the pad. Not a MAC on
@@ -231,7 +223,7 @@ impl<const TAG_LEN: usize> Badger<TAG_LEN> {
         let s = self.stream.finalize_reset(&self.keys, w)?;
         let mut expected = [0u8; TAG_LEN];
         write_tag(&s, &pad[..], &mut expected[..4 * w]);
-        ct_result(&mut expected[..4 * w], tag)
+        verify_tag(&mut expected[..4 * w], &tag[..4 * w])
     }
 
     /// Discards streamed input, keeping the key.

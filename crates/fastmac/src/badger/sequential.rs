@@ -12,8 +12,9 @@ use zeroize::Zeroizing;
 
 use super::keys::Keys;
 use super::state::{self, Streaming, hash_once, write_tag};
-use super::{KEY_LEN, MAX_LEVELS, check_prefix, ct_result, key_from_slice, key_setup, trees_for};
+use super::{KEY_LEN, MAX_LEVELS, check_prefix, key_from_slice, key_setup, trees_for};
 use crate::Error;
+use crate::tag::verify_tag;
 
 /// The keystream after key setup, handing out one pad per message.
 struct Pads<const TAG_LEN: usize> {
@@ -181,7 +182,7 @@ impl<const TAG_LEN: usize> BadgerReceiver<TAG_LEN> {
     fn check(&mut self, s: &[u32; super::MAX_TREES], tag: &[u8], w: usize) -> Result<(), Error> {
         let mut expected = [0u8; TAG_LEN];
         write_tag(s, &self.current[..], &mut expected[..4 * w]);
-        ct_result(&mut expected[..4 * w], tag)?;
+        verify_tag(&mut expected[..4 * w], &tag[..4 * w])?;
         self.current = self.pads.next();
         Ok(())
     }

@@ -30,29 +30,43 @@
 //! and 2 pads, so the same key used at two tag lengths reuses pad bytes.
 //! Use one tag length per key.
 
+// RFC 4418 in its order: KDF (section 3.2), PDF (3.3), UHASH (5.1) with its
+// layers L1-HASH (5.2.1) over NH (5.2.2), L2-HASH with POLY (5.3) and
+// L3-HASH (5.4); UMAC itself (section 4) is this file.
 mod kdf;
-mod nested;
+mod pdf;
+mod uhash;
+mod l1;
 mod nh;
+mod l2;
+mod l3;
 #[cfg(feature = "parallel")]
 mod parallel;
+mod any;
+mod nested;
 mod sequenced;
-mod uhash;
 
 use aes::Aes128;
 use aes::cipher::{Array, KeyInit};
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::Error;
-pub use kdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
+use crate::tag::verify_tag;
+pub use pdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
+pub use any::{AnyUmac, TAG_LENS, UmacTag};
 pub use nh::Backend;
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
 pub use sequenced::{SequencedUmac, counter_nonce};
-use kdf::{Pdf, check_nonce};
+use pdf::{Pdf, check_nonce};
 use uhash::{UhashKey, UhashState};
 
 /// UMAC key length in bytes (an AES-128 key).
 pub const KEY_LEN: usize = 16;
+
+/// With the `parallel` feature, one-call inputs and streamed updates of at
+/// least this many bytes hash their L1 chunks on all cores of the current
+/// rayon pool; shorter ones, and every input without the feature, on one.
+pub const PARALLEL_MIN: usize = 1 << 20;
 
 /// UMAC with a `TAG_LEN`-byte tag: 4, 8, 12 or 16. Use the aliases
 /// [`Umac32`], [`Umac64`], [`Umac96`] and [`Umac128`].
@@ -141,7 +155,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     pub fn verify(&mut self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
         check_tag_len(tag, TAG_LEN)?;
         let mut expected = self.mac(nonce, msg)?;
-        ct_result(&mut expected, tag)
+        verify_tag(&mut expected[..], tag)
     }
 
     /// UHASH alone (RFC 4418 section 5.1): the tag before the pad is XORed
@@ -180,7 +194,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     pub fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         check_tag_len(tag, TAG_LEN)?;
         let mut expected = self.finalize_reset(nonce)?;
-        ct_result(&mut expected, tag)
+        verify_tag(&mut expected[..], tag)
     }
 
     /// Discards streamed input, keeping the key.
@@ -197,11 +211,4 @@ impl<const TAG_LEN: usize> core::fmt::Debug for Umac<TAG_LEN> {
 
 fn check_tag_len(tag: &[u8], expected: usize) -> Result<(), Error> {
     if tag.len() == expected { Ok(()) } else { Err(Error::TagLength { expected, got: tag.len() }) }
-}
-
-/// Compares in constant time, then wipes the expected tag.
-fn ct_result(expected: &mut [u8], received: &[u8]) -> Result<(), Error> {
-    let equal: bool = expected.ct_eq(received).into();
-    expected.zeroize();
-    if equal { Ok(()) } else { Err(Error::InvalidTag) }
 }

@@ -15,13 +15,13 @@
 
 use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::kdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
+use super::pdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
 use super::uhash::{MAX_ITERS, UhashKey, uhash_words};
 use super::{Backend, KEY_LEN};
 use crate::Error;
+use crate::tag::verify_tag;
 
 /// Longest prefix: the whole UMAC-128 field.
 pub const FIELD_LEN: usize = 16;
@@ -103,9 +103,9 @@ impl NestedUmac {
         check_nonce(nonce)?;
         check_prefix_len(tag.len())?;
         let mut pad = self.pad_block(nonce);
-        let expected = self.field_prefix(&pad, msg, tag.len());
+        let mut expected = self.field_prefix(&pad, msg, tag.len());
         pad.zeroize();
-        ct_result(expected, tag)
+        verify_tag(&mut expected, &le_word(tag))
     }
 
     /// [`NestedUmac::verify_prefix`] with the pad taken from `pads`.
@@ -119,7 +119,8 @@ impl NestedUmac {
         check_nonce(nonce)?;
         check_prefix_len(tag.len())?;
         let pad = pads.cache.pad(&self.pad_cipher, nonce_block(nonce), pads.stride);
-        ct_result(self.field_prefix(pad, msg, tag.len()), tag)
+        // One 128-bit comparison, not one per byte, on the receiver's hot path.
+        verify_tag(&mut self.field_prefix(pad, msg, tag.len()), &le_word(tag))
     }
 
     /// The first `len` bytes (1 to 16) of the field, zeros after them, as
@@ -182,15 +183,6 @@ impl core::fmt::Debug for NestedPads {
 
 fn check_prefix_len(len: usize) -> Result<(), Error> {
     if (1..=FIELD_LEN).contains(&len) { Ok(()) } else { Err(Error::TagLength { expected: FIELD_LEN, got: len }) }
-}
-
-/// Compares `expected` (from [`NestedUmac::field_prefix`]) with `tag` in
-/// constant time, as one 128-bit word: one `subtle` comparison instead of
-/// one per byte, on the receiver's hot path. Then wipes `expected`.
-fn ct_result(mut expected: u128, tag: &[u8]) -> Result<(), Error> {
-    let equal: bool = expected.ct_eq(&le_word(tag)).into();
-    expected.zeroize();
-    if equal { Ok(()) } else { Err(Error::InvalidTag) }
 }
 
 /// `tag` (1 to 16 bytes) zero-extended and read as a little-endian number,

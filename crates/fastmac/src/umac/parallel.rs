@@ -12,10 +12,9 @@
 
 use rayon::prelude::*;
 
-use super::uhash::{L1_CHUNK, MAX_ITERS, UhashKey};
-
-/// Inputs of at least this many bytes take the multi-core path.
-pub(crate) const PARALLEL_MIN: usize = 1 << 20;
+use super::PARALLEL_MIN;
+use super::l1::{L1_CHUNK, L1Output, l1_hash_chunk};
+use super::uhash::{MAX_ITERS, UhashKey};
 
 /// Whether `len` bytes should be hashed on several cores: large enough, and
 /// more than one thread in the current rayon pool (in a one-thread pool the
@@ -28,9 +27,6 @@ pub(crate) fn worth_it(len: usize) -> bool {
 const BATCH_CHUNKS: usize = 1024;
 /// Chunks per rayon task: 64 KiB, long enough to amortize a steal.
 const TASK_CHUNKS: usize = 64;
-
-/// The L1 outputs of whole chunks, one `[u64; MAX_ITERS]` per chunk.
-pub(crate) type L1Output = [u64; MAX_ITERS];
 
 /// Hashes `data` (whole chunks, none of them the message's last) in
 /// batches, handing each batch's L1 outputs to `absorb` in order.
@@ -49,15 +45,11 @@ pub(crate) fn l1_in_batches(key: &UhashKey, iters: usize, data: &[u8], mut absor
     absorb(&previous[..previous_len]);
 }
 
-/// L1-HASH of each whole chunk: `NH(chunk) + 8 * 1024` per iteration.
+/// L1-HASH of each whole chunk.
 fn l1_outputs(key: &UhashKey, iters: usize, data: &[u8], outputs: &mut [L1Output]) {
     outputs.par_chunks_mut(TASK_CHUNKS).zip(data.par_chunks(TASK_CHUNKS * L1_CHUNK)).for_each(|(outs, chunks)| {
         for (out, chunk) in outs.iter_mut().zip(chunks.chunks_exact(L1_CHUNK)) {
-            *out = [0; MAX_ITERS];
-            key.l1.hash(0, chunk, &mut out[..iters]);
-            for sum in &mut out[..iters] {
-                *sum = sum.wrapping_add(8 * L1_CHUNK as u64);
-            }
+            *out = l1_hash_chunk(&key.l1, iters, chunk);
         }
     });
 }

@@ -1,0 +1,68 @@
+//! L1-HASH (RFC 4418 section 5.2.1): the message cut into 1024-byte chunks,
+//! each chunk NH-hashed (section 5.2.2, in [`super::nh`]) after being
+//! zero-padded to whole 32-byte blocks, plus the chunk's length in bits.
+//! One 64-bit output per chunk and iteration; the Toeplitz iterations share
+//! one key, shifted by 16 bytes each (section 5.1).
+
+use aes::Aes128;
+use zeroize::Zeroize;
+
+use super::kdf::kdf;
+use super::nh::{self, Backend, NhKey};
+use super::uhash::MAX_ITERS;
+
+/// L1-HASH chunk: 1024 bytes of message.
+pub(crate) const L1_CHUNK: usize = 1024;
+
+/// The L1-HASH outputs of one chunk, one per iteration (the first `iters`
+/// used).
+pub(crate) type L1Output = [u64; MAX_ITERS];
+
+/// `L1Key = KDF(K, 1, 1024 + (iters - 1) * 16)` (section 5.1), read as
+/// big-endian words (section 5.2.2) and laid out for `backend`, which the
+/// caller checked is supported.
+pub(crate) fn l1_key(cipher: &Aes128, iters: usize, backend: Backend) -> NhKey {
+    let mut bytes = [0u8; 4 * nh::KEY_WORDS];
+    let len = L1_CHUNK + 16 * (iters - 1);
+    kdf(cipher, 1, &mut bytes[..len]);
+    let mut words = [0u32; nh::KEY_WORDS];
+    for (word, b) in words.iter_mut().zip(bytes[..len].chunks_exact(4)) {
+        *word = u32::from_be_bytes(b.try_into().expect("4 bytes"));
+    }
+    bytes.zeroize();
+    let key = NhKey::new(&words, backend);
+    words.zeroize();
+    key
+}
+
+/// One L1-HASH output: `NH(chunk) +_64 uint2str(bitlength(chunk), 8)`,
+/// from the chunk's NH sum and its length in bytes (before padding).
+#[inline(always)]
+pub(crate) fn l1_output(nh: u64, chunk_len: usize) -> u64 {
+    nh.wrapping_add(8 * chunk_len as u64)
+}
+
+/// The NH sums of one chunk (at most 1024 bytes), the first `iters`
+/// iterations: the chunk zero-padded to whole 32-byte blocks, the empty
+/// chunk as one block of zeros. The backend pads a partial last block
+/// without a copy.
+#[inline(always)]
+pub(crate) fn nh_chunk(key: &NhKey, iters: usize, chunk: &[u8]) -> [u64; MAX_ITERS] {
+    debug_assert!(chunk.len() <= L1_CHUNK);
+    let mut sums = [0u64; MAX_ITERS];
+    let data = if chunk.is_empty() { &[0u8; nh::BLOCK][..] } else { chunk };
+    key.hash(0, data, &mut sums[..iters]);
+    sums
+}
+
+/// L1-HASH of one whole 1024-byte chunk that is not the message's last.
+#[inline(always)]
+pub(crate) fn l1_hash_chunk(key: &NhKey, iters: usize, chunk: &[u8]) -> L1Output {
+    debug_assert_eq!(chunk.len(), L1_CHUNK);
+    let mut out: L1Output = [0; MAX_ITERS];
+    key.hash(0, chunk, &mut out[..iters]);
+    for sum in &mut out[..iters] {
+        *sum = l1_output(*sum, L1_CHUNK);
+    }
+    out
+}

@@ -1,0 +1,110 @@
+//! L3-HASH (RFC 4418 section 5.4): the 16-byte L2 output as eight 16-bit
+//! words, their inner product with L3Key1 mod 2^36 - 5, truncated to 32 bits
+//! and XORed with L3Key2.
+
+use aes::Aes128;
+use subtle::{Choice, ConditionallySelectable};
+use zeroize::Zeroize;
+
+use super::kdf::kdf;
+use super::uhash::MAX_ITERS;
+
+const P36: u64 = (1 << 36) - 5;
+
+/// L3Key1 and L3Key2 (section 5.1) per iteration, L3Key1's eight words
+/// already reduced mod 2^36 - 5 as section 5.4 uses them.
+#[derive(Clone, Zeroize)]
+pub(crate) struct L3Key {
+    pub(crate) k1: [[u64; 8]; MAX_ITERS],
+    pub(crate) k2: [u32; MAX_ITERS],
+}
+
+impl L3Key {
+    /// `L3Key1 = KDF(K, 3, iters * 64)`, `L3Key2 = KDF(K, 4, iters * 4)`.
+    pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
+        let mut key = L3Key { k1: [[0; 8]; MAX_ITERS], k2: [0; MAX_ITERS] };
+        let mut buf = [0u8; 64 * MAX_ITERS];
+        kdf(cipher, 3, &mut buf[..64 * iters]);
+        for (i, bytes) in buf[..64 * iters].chunks_exact(64).enumerate() {
+            for (k, word) in key.k1[i].iter_mut().zip(bytes.chunks_exact(8)) {
+                *k = reduce_p36(u64::from_be_bytes(word.try_into().expect("8 bytes")));
+            }
+        }
+        kdf(cipher, 4, &mut buf[..4 * iters]);
+        for (k, bytes) in key.k2.iter_mut().zip(buf[..4 * iters].chunks_exact(4)) {
+            *k = u32::from_be_bytes(bytes.try_into().expect("4 bytes"));
+        }
+        buf.zeroize();
+        key
+    }
+}
+
+/// `x mod (2^36 - 5)` for `x < 2^60` (every L3 sum: eight products of a
+/// 16-bit word and a key below 2^36 stay below 2^55): one fold leaves
+/// `t < 2^36 + 5 * 2^24 < 2p`, so one conditional subtraction finishes.
+fn reduce_p36_sum(x: u64) -> u64 {
+    debug_assert!(x < 1 << 60);
+    const MASK: u64 = (1 << 36) - 1;
+    let t = (x & MASK) + 5 * (x >> 36);
+    select_unless_borrow(t, P36)
+}
+
+/// `t - p` if that does not borrow, else `t`, for key-derived `t`. Through
+/// `subtle`'s select: with the plain mask form (`mask64`) rustc emitted a
+/// conditional jump here, which the ctgrind test (crates/fastmac-c/tests/ct)
+/// flagged in key setup (L3Key1 reduction, RFC 4418 section 5.4).
+fn select_unless_borrow(t: u64, p: u64) -> u64 {
+    let (reduced, borrow) = t.overflowing_sub(p);
+    u64::conditional_select(&reduced, &t, Choice::from(u8::from(borrow)))
+}
+
+/// `x mod (2^36 - 5)` for any 64-bit `x`, without division.
+fn reduce_p36(x: u64) -> u64 {
+    const MASK: u64 = (1 << 36) - 1;
+    let t = (x & MASK) + 5 * (x >> 36); // < 2^37
+    let t = (t & MASK) + 5 * (t >> 36); // < 2^36 + 5 < 2p
+    select_unless_borrow(t, P36)
+}
+
+/// L3-HASH (RFC 4418 section 5.4): the inner product of the eight 16-bit
+/// big-endian words of `b` with the L3Key1 words mod 2^36 - 5, taken mod
+/// 2^32, then XORed with L3Key2.
+pub(crate) fn l3_hash(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
+    let mut y = 0u64;
+    for (i, k) in k1.iter().enumerate() {
+        let m = u64::from((b >> (112 - 16 * i)) as u16);
+        y += m * k; // each term < 2^52, the sum < 2^55
+    }
+    (reduce_p36_sum(y) as u32) ^ k2
+}
+
+/// L3-HASH of `B = zeroes(8) || A` (a message of at most one chunk): the
+/// four top 16-bit words of B are zero, so only four terms remain.
+#[inline]
+pub(crate) fn l3_hash_short(k1: &[u64; 8], k2: u32, a: u64) -> u32 {
+    let y = (a >> 48) * k1[4] + ((a >> 32) & 0xffff) * k1[5] + ((a >> 16) & 0xffff) * k1[6] + (a & 0xffff) * k1[7];
+    (reduce_p36_sum(y) as u32) ^ k2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_l3_equals_full_l3() {
+        let k1 = [P36 - 1, 1, 2, 3, P36 - 2, 0x0f_ffff_ffff % P36, 12345, P36 - 1];
+        for a in [0, u64::MAX, 0x0123_4567_89ab_cdef, 1 << 63] {
+            assert_eq!(l3_hash_short(&k1, 0xdead_beef, a), l3_hash(&k1, 0xdead_beef, u128::from(a)));
+        }
+    }
+
+    #[test]
+    fn p36_reduction_matches_remainder() {
+        for x in [0, P36 - 1, P36, P36 + 1, u64::MAX, 1 << 36, (1 << 55) - 1, 0x0123_4567_89ab_cdef] {
+            assert_eq!(reduce_p36(x), x % P36, "x={x:x}");
+        }
+        for x in [0, P36 - 1, P36, P36 + 1, 2 * P36 - 1, 2 * P36, (1 << 55) - 1, (1 << 60) - 1, 0x0123_4567_89ab_cdef] {
+            assert_eq!(reduce_p36_sum(x), x % P36, "x={x:x}");
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! PDF, the pad-derivation function of RFC 4418 section 3.3: the pad
+//! `AES_K'(Nonce)` that UMAC (section 4) XORs into the UHASH output, with
+//! the pad cache that makes counter nonces cost one AES call per 16 blocks.
+
+use aes::Aes128;
+use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::kdf::kdf;
+use crate::Error;
+
+/// Shortest nonce RFC 4418 accepts, in bytes.
+pub const MIN_NONCE_LEN: usize = 1;
+/// Longest nonce RFC 4418 accepts (one AES block), in bytes.
+pub const MAX_NONCE_LEN: usize = 16;
+
+/// Checks a nonce length against RFC 4418's 1..=16 bytes.
+pub(crate) fn check_nonce(nonce: &[u8]) -> Result<(), Error> {
+    if (MIN_NONCE_LEN..=MAX_NONCE_LEN).contains(&nonce.len()) {
+        Ok(())
+    } else {
+        Err(Error::NonceLength { min: MIN_NONCE_LEN, max: MAX_NONCE_LEN, got: nonce.len() })
+    }
+}
+
+/// Pads computed per AES call for a nonce counter: AES-NI pipelines
+/// blocks, so 16 blocks cost a few times one block, and the cost of the
+/// call is spread over 16 messages (64 for UMAC-32).
+const AHEAD: usize = 16;
+
+/// AES keyed with the PDF key `K' = KDF(K, 0, 16)` (RFC 4418 section 3.3).
+pub(crate) fn pdf_cipher(key_cipher: &Aes128) -> Aes128 {
+    let mut k_prime = [0u8; 16];
+    kdf(key_cipher, 0, &mut k_prime);
+    let cipher = Aes128::new(&Array::from(k_prime));
+    k_prime.zeroize();
+    cipher
+}
+
+/// PDF (RFC 4418 section 3.3): the pad `AES_K'(Nonce)`, `K' = KDF(K, 0, 16)`.
+///
+/// For 4- and 8-byte tags the RFC slices one AES block into 4 (or 2) pads,
+/// chosen by the nonce's low 2 bits (or 1 bit), which it clears before
+/// encrypting. Consecutive counter nonces therefore share a block, as
+/// OpenSSH's `pdf_gen_xor` and Nettle's `pad_cache` exploit. This type goes
+/// further for counter nonces (the intended use) through its [`PadCache`]:
+/// a counter nonce costs one AES call per 16 messages (UMAC-96/128), 32
+/// (UMAC-64) or 64 (UMAC-32). Other nonce sequences pay one block per miss.
+#[derive(Clone, ZeroizeOnDrop)]
+pub(crate) struct Pdf {
+    cipher: Aes128,
+    cache: PadCache,
+}
+
+impl Pdf {
+    /// Derives `K' = KDF(K, 0, 16)` and keys AES with it.
+    pub(crate) fn new(key_cipher: &Aes128) -> Self {
+        Pdf { cipher: pdf_cipher(key_cipher), cache: PadCache::default() }
+    }
+
+    /// XORs the pad for `nonce` into `tag` (4, 8, 12 or 16 bytes).
+    /// The caller has checked the nonce length.
+    #[inline]
+    pub(crate) fn xor_pad(&mut self, nonce: &[u8], tag: &mut [u8]) {
+        debug_assert!(check_nonce(nonce).is_ok());
+        let tag_len = tag.len();
+        // The nonce is the top `nonce.len()` bytes of the block read as a
+        // big-endian u128: its last byte starts at bit `shift`.
+        let shift = 8 * (16 - nonce.len());
+        let mut block = nonce_block(nonce);
+        // RFC: for taglen 4 or 8, index = str2uint(Nonce) mod (16/taglen), and
+        // those low bits of the nonce are cleared before it is encrypted.
+        let (index, step) = if tag_len <= 8 {
+            let low_bits = (16 / tag_len - 1) as u128;
+            let index = ((block >> shift) & low_bits) as usize;
+            block &= !(low_bits << shift);
+            (index, low_bits + 1)
+        } else {
+            (0, 1)
+        };
+        // So the next counter nonce's block is `step` higher there.
+        let stride = step << shift;
+        let pad = &self.cache.pad(&self.cipher, block, stride)[index * tag_len..][..tag_len];
+        for (t, p) in tag.iter_mut().zip(pad) {
+            *t ^= p;
+        }
+    }
+}
+
+/// The nonce zero-padded to one AES block.
+pub(crate) fn padded(nonce: &[u8]) -> [u8; 16] {
+    let mut block = [0u8; 16];
+    block[..nonce.len()].copy_from_slice(nonce);
+    block
+}
+
+/// [`padded`] read as a big-endian number, straight from the 8-, 12- and
+/// 16-byte nonces that counters and packets use: no copy through memory,
+/// which a 16-byte read right after would stall on (store forwarding).
+#[inline]
+pub(crate) fn nonce_block(nonce: &[u8]) -> u128 {
+    let word = |bytes: &[u8]| u64::from_be_bytes(bytes.try_into().expect("8 bytes"));
+    match nonce.len() {
+        8 => u128::from(word(nonce)) << 64,
+        12 => u128::from(word(&nonce[..8])) << 64 | u128::from(u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"))) << 32,
+        16 => u128::from(word(&nonce[..8])) << 64 | u128::from(word(&nonce[8..])),
+        _ => u128::from_be_bytes(padded(nonce)),
+    }
+}
+
+/// The last few AES blocks of the PDF, computed ahead for a nonce counter.
+///
+/// A nonce block (the padded nonce, read as a big-endian u128) is looked
+/// up among the blocks `first + k * stride`, `k < valid`. On a miss right
+/// after that run (a counter advancing by `stride`), or on the first use,
+/// one AES call encrypts the block and the `AHEAD - 1` blocks after it, so
+/// a counter pays one call per `AHEAD` messages. Any other miss (a random
+/// nonce, a jump) encrypts that one block only, so a sender of unordered
+/// nonces pays no more than without a cache. A cache belongs to one PDF
+/// key: the caller passes the same cipher every time.
+#[derive(Clone, ZeroizeOnDrop)]
+pub(crate) struct PadCache {
+    /// The block of `pads[0]`. Nonces are public, so comparing against
+    /// them leaks nothing.
+    #[zeroize(skip)]
+    first: u128,
+    /// The distance between consecutive entries.
+    #[zeroize(skip)]
+    stride: u128,
+    /// Entries of `pads` in use (0 before the first nonce).
+    #[zeroize(skip)]
+    valid: usize,
+    /// The entry the last nonce used: the next counter nonce uses it or
+    /// the one after.
+    #[zeroize(skip)]
+    last: usize,
+    /// The block of entry `last`.
+    #[zeroize(skip)]
+    last_block: u128,
+    pads: [[u8; 16]; AHEAD],
+}
+
+impl Default for PadCache {
+    fn default() -> Self {
+        PadCache { first: 0, stride: 0, valid: 0, last: 0, last_block: 0, pads: [[0; 16]; AHEAD] }
+    }
+}
+
+impl PadCache {
+    /// `AES(block)` under `cipher` (the block as a big-endian number), from
+    /// the cache or by a refill.
+    #[inline]
+    pub(crate) fn pad(&mut self, cipher: &Aes128, block: u128, stride: u128) -> &[u8; 16] {
+        // Entries below `valid` never wrapped (see `refill`), so the
+        // wrapping arithmetic is exact for them.
+        if !(self.last < self.valid && block == self.last_block) {
+            if self.last + 1 < self.valid && block == self.last_block.wrapping_add(self.stride) {
+                self.last += 1;
+            } else {
+                let after_run = self.first.wrapping_add(self.stride.wrapping_mul(self.valid as u128));
+                let ahead = if self.valid == 0 || (stride == self.stride && block == after_run) { AHEAD } else { 1 };
+                self.refill(cipher, block, stride, ahead);
+            }
+            self.last_block = block;
+        }
+        &self.pads[self.last]
+    }
+
+    /// Encrypts `block` and the blocks after it, `stride` apart, up to
+    /// `ahead` or until the counter would wrap around (a carry out of the
+    /// u128 is the nonce wrapping).
+    #[cold]
+    fn refill(&mut self, cipher: &Aes128, block: u128, stride: u128, ahead: usize) {
+        self.first = block;
+        self.stride = stride;
+        self.valid = 0;
+        self.last = 0;
+        let mut next = Some(block);
+        while let (Some(counter), true) = (next, self.valid < ahead) {
+            // Encrypted in place below, so no copy of a pad is left to wipe.
+            self.pads[self.valid] = counter.to_be_bytes();
+            self.valid += 1;
+            next = counter.checked_add(stride);
+        }
+        cipher.encrypt_blocks(Array::cast_slice_from_core_mut(&mut self.pads[..self.valid]));
+    }
+
+    /// The block the last refill started at, for the tests.
+    #[cfg(test)]
+    fn first_block(&self) -> Option<u128> {
+        (self.valid > 0).then_some(self.first)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The prefetched pads equal pads computed one by one, for counter,
+    /// repeated, backwards and wrapping nonce sequences.
+    #[test]
+    fn pad_cache_equals_direct_pads() {
+        let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
+        for tag_len in [4usize, 8, 12, 16] {
+            let mut cached = Pdf::new(&cipher);
+            let mut nonces: Vec<Vec<u8>> = (0u64..100).map(|n| n.to_be_bytes().to_vec()).collect();
+            nonces.extend([vec![0xff], vec![0xfe], vec![0xff], vec![0x00], vec![0xff; 16], vec![7; 16], vec![7; 3]]);
+            nonces.extend((0u64..40).rev().map(|n| (n * 3).to_be_bytes().to_vec()));
+            for nonce in &nonces {
+                let mut direct = Pdf::new(&cipher);
+                let mut expect = vec![0u8; tag_len];
+                direct.xor_pad(nonce, &mut expect);
+                let mut got = vec![0u8; tag_len];
+                cached.xor_pad(nonce, &mut got);
+                assert_eq!(got, expect, "tag_len {tag_len} nonce {nonce:02x?}");
+            }
+        }
+    }
+
+    /// Counts the AES refills a run of counter nonces costs: RFC 4418
+    /// section 3.3 puts 4 pads per block for UMAC-32 and 2 for UMAC-64, and
+    /// each refill encrypts `AHEAD` consecutive blocks.
+    #[test]
+    fn counter_nonces_cost_one_aes_call_per_block_run() {
+        let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
+        for (tag_len, pads_per_block) in [(4usize, 4u64), (8, 2), (12, 1), (16, 1)] {
+            let mut pdf = Pdf::new(&cipher);
+            let mut refills = 0;
+            for n in 0u64..4096 {
+                let before = pdf.cache.first_block();
+                pdf.xor_pad(&n.to_be_bytes(), &mut vec![0; tag_len]);
+                refills += usize::from(pdf.cache.first_block() != before);
+            }
+            let per_refill = pads_per_block * AHEAD as u64;
+            assert_eq!(refills as u64, 4096_u64.div_ceil(per_refill), "tag_len {tag_len}");
+        }
+    }
+
+    /// A nonce that does not continue the cached run (a jump, a random
+    /// nonce) costs one block, not a run of `AHEAD`: unordered nonces pay
+    /// no more than without the cache. The counter resumes full runs.
+    #[test]
+    fn jumps_refill_one_block_and_counters_resume_runs() {
+        let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
+        let mut pdf = Pdf::new(&cipher);
+        let mut tag = [0u8; 16];
+        pdf.xor_pad(&0u64.to_be_bytes(), &mut tag);
+        assert_eq!(pdf.cache.valid, AHEAD, "the first nonce starts a run");
+        for n in [1000u64, 77, 5_000_000, 12] {
+            pdf.xor_pad(&n.to_be_bytes(), &mut tag);
+            assert_eq!((pdf.cache.valid, pdf.cache.first_block()), (1, Some(u128::from(n) << 64)), "nonce {n}");
+        }
+        pdf.xor_pad(&13u64.to_be_bytes(), &mut tag);
+        assert_eq!(pdf.cache.valid, AHEAD, "the counter after a jump starts a run again");
+    }
+}
