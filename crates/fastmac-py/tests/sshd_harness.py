@@ -1,7 +1,7 @@
 """A real OpenSSH server, and a paramiko server, started and stopped by the
 tests on 127.0.0.1, each bounded in time.
 
-OpenSSH pitfalls handled here (see shared/design/ssh-interop.md 1.4):
+OpenSSH pitfalls handled here (see docs/ssh.md 1.4):
 sshd must be started by absolute path; as root it needs /run/sshd; ``-E``
 appends, so each instance gets its own log and readiness is the line
 ``Server listening on 127.0.0.1 port N.``; StrictModes is off because the

@@ -57,7 +57,7 @@ pub enum Error {
         limit: u64,
     },
     /// The all-zero nonce, which Badger reserves: its Rabbit pad would be
-    /// Badger key material (badger.md section 5).
+    /// Badger key material (docs/badger.md section 5).
     ZeroNonce,
     /// The message is longer than the keyed object can hash.
     MessageTooLong {

@@ -4,7 +4,7 @@
 //! A Wegman–Carter MAC such as UMAC is safe only while no nonce repeats under
 //! a key: two tags under one (key, nonce) XOR to the difference of two
 //! hashes, with the pad cancelled, the first step of the known key-recovery
-//! attacks (Handschuh and Preneel 2008; design/umac.md section 5). Counting
+//! attacks (Handschuh and Preneel 2008; docs/umac.md section 5). Counting
 //! is the usual way never to repeat, but a counter that wraps repeats.
 //! [`NonceCounter`] stops at a limit instead, with
 //! [`Error::NonceExhausted`]: the documented rekey point (as SSH rekeys after

@@ -1,6 +1,6 @@
 //! Badger: Rabbit against RFC 4503, the library's streaming tree against the
 //! level-by-level reference of figure 3 (tests/common/badger_ref.rs), the
-//! structural identities of badger.md section 8, and the API's errors.
+//! structural identities of docs/badger.md section 8, and the API's errors.
 
 mod common;
 
@@ -16,7 +16,7 @@ fn unhex(text: &str) -> Vec<u8> {
 }
 
 /// RFC 4503 prints octets most significant first; Rabbit's reference byte
-/// order (the crate's, eSTREAM's) is the reverse (badger.md section 6.1).
+/// order (the crate's, eSTREAM's) is the reverse (docs/badger.md section 6.1).
 fn reversed(printed: &str) -> Vec<u8> {
     let mut bytes = unhex(printed);
     bytes.reverse();
@@ -227,7 +227,7 @@ fn sequential_mode_equals_the_reference_for_every_u_and_several_v() {
     sequential_agrees::<8>(&mut rng, 1, &[0, 1, 8, 9, 16, 3]);
 }
 
-// --- Structural identities (badger.md section 8) ---------------------------
+// --- Structural identities (docs/badger.md section 8) ---------------------------
 
 const KEY: [u8; 16] = *b"badger key 0123.";
 const NONCE: [u8; 8] = 0x0123_4567_89AB_CDEFu64.to_le_bytes();
@@ -358,7 +358,7 @@ fn nonce_zero_is_rejected_everywhere_and_would_reuse_key_material() {
     // The streamed input survives a bad nonce.
     assert_eq!(mac.finalize_reset(&NONCE).unwrap(), mac.mac(&NONCE, b"m").unwrap());
     assert!(Error::ZeroNonce.to_string().contains("nonce 0 is reserved"));
-    // Why (badger.md section 5): IS(0) equals KS from byte 64, and for
+    // Why (docs/badger.md section 5): IS(0) equals KS from byte 64, and for
     // u = 2 those 8 bytes are the level key k_2 of tree 1.
     let ks = reference::key_only_stream(&KEY, 128);
     assert_eq!(reference::iv_stream(&KEY, &zero, 64), ks[64..]);

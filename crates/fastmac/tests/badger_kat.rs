@@ -1,5 +1,5 @@
 //! Badger known answers, tests/vectors/badger.txt, for both modes and every
-//! u. No reference vectors are public (badger.md section 7): these are the
+//! u. No reference vectors are public (docs/badger.md section 7): these are the
 //! outputs of the level-by-level reference form (tests/common/badger_ref.rs)
 //! once it agreed with the library on every test of tests/badger.rs, checked
 //! in so that neither form can drift silently. Regenerate (from the
@@ -37,7 +37,7 @@ fn key_bytes(text: &str) -> [u8; 16] {
 fn generate() -> String {
     let mut out = String::from(
         "# Badger known answers (fastmac). Every value is hex; messages are given by\n\
-         # length: message byte i is i mod 251. Conventions: design note badger.md\n\
+         # length: message byte i is i mod 251. Conventions: design note docs/badger.md\n\
          # section 3 (Rabbit reference byte order for key and nonce, tag =\n\
          # LE32(S^1)..LE32(S^u) xor pad). Produced by the level-by-level reference\n\
          # form of the tests, not by the library. No official vectors exist.\n\

@@ -1,7 +1,7 @@
 //! One key over many consecutive messages, and from several threads at once.
 //!
 //! The Linux kernel's VMAC kept per-message state in its key object, so a
-//! tag depended on what had been MACed before (design/umac.md section 3.8).
+//! tag depended on what had been MACed before (docs/umac.md section 3.8).
 //! Here one long-lived keyed object MACs 100,000 consecutive messages of
 //! varying lengths (one-shot and streaming interleaved, every nonce
 //! different, so UMAC's pad cache both hits and misses) and every tag must

@@ -1,4 +1,4 @@
-//! A message longer than 2^32 bytes (issue 9, "Long and many"), streamed
+//! A message longer than 2^32 bytes, streamed
 //! through the multi-core path (feature `parallel`), through the sequential
 //! path and through GNU Nettle, at all four tag lengths: the three tags must
 //! agree. Past 2^32 bytes any 32-bit byte count, chunk counter or length

@@ -1,4 +1,4 @@
-//! Forgery bounds (paper section 6 and table 2; badger.md section 3.9).
+//! Forgery bounds (paper section 6 and table 2; docs/badger.md section 3.9).
 
 /// log2 of the forgery probability per attempt for `trees` trees and
 /// messages of at most `max_len` bytes (at least 1):

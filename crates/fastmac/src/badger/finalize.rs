@@ -1,4 +1,4 @@
-//! The F function (paper section 5, figure 4, appendix A; badger.md section
+//! The F function (paper section 5, figure 4, appendix A; docs/badger.md section
 //! 3.6): `S = q1*K1 + ... + q5*K5 + K6 mod p`, p = 2^32 - 5, over the five
 //! 27-bit pieces of `Q = L * 2^64 + M`.
 
@@ -10,7 +10,7 @@ const PIECE: u64 = (1 << 27) - 1;
 /// under that tree's six F keys (each below p). Constant time.
 #[inline]
 pub(crate) fn f(final_key: &[u32; 6], bit_len: u64, hash: u64) -> u32 {
-    // Q's 27-bit pieces, q1 least significant (badger.md section 3.6).
+    // Q's 27-bit pieces, q1 least significant (docs/badger.md section 3.6).
     let q = [
         hash & PIECE,
         hash >> 27 & PIECE,
@@ -28,7 +28,7 @@ pub(crate) fn f(final_key: &[u32; 6], bit_len: u64, hash: u64) -> u32 {
 
 /// `t mod p` for `t < 2^62`, without branches: 2^32 = 5 (mod p), folded
 /// twice, then one masked subtraction. (The paper's figure 5 does one fold
-/// with branches; its constants are misprinted, badger.md section 3.6.)
+/// with branches; its constants are misprinted, docs/badger.md section 3.6.)
 #[inline(always)]
 pub(crate) fn reduce(t: u64) -> u32 {
     let t = 5 * (t >> 32) + (t & 0xFFFF_FFFF); // < 5 * 2^30 + 2^32 < 2^35

@@ -1,4 +1,4 @@
-//! Key setup (paper figure 2; badger.md section 3.3): the F-function keys
+//! Key setup (paper figure 2; docs/badger.md section 3.3): the F-function keys
 //! and the tree level keys, drawn once from the key-only Rabbit stream.
 
 use rabbit::RabbitKeyOnly;
@@ -15,7 +15,7 @@ pub(crate) trait KeyStream {
     fn read(&mut self, out: &mut [u8]);
 
     /// `PRG_Nextbit(32)`: the next 4 bytes, least significant first
-    /// (badger.md section 3.1).
+    /// (docs/badger.md section 3.1).
     fn next_u32(&mut self) -> u32 {
         let mut word = [0u8; 4];
         self.read(&mut word);

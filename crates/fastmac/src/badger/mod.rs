@@ -2,7 +2,7 @@
 //! whose hash is a binary tree of ENH, finished by an MMH-style F function
 //! mod 2^32 - 5 and a Rabbit pad, with 32 to 160-bit tags.
 //!
-//! The spec resolved from the paper is `badger.md` (project design notes):
+//! The spec resolved from the paper is `docs/badger.md` (project design notes):
 //! byte order, padding, key drawing, the 27-bit split and both pad modes
 //! follow it. No reference test vectors are public; the tests check this
 //! code against an independent level-by-level form (figure 3) and against
@@ -24,7 +24,7 @@
 //! **Two modes, one per key.** [`Badger`] is nonce mode: every message has an
 //! 8-byte nonce that must never repeat under the key, and the pad is the
 //! Rabbit keystream after IV setup with that nonce. Nonce 0 is rejected: its
-//! pad would equal key material (badger.md section 5). [`BadgerSender`] and
+//! pad would equal key material (docs/badger.md section 5). [`BadgerSender`] and
 //! [`BadgerReceiver`] are sequential mode: no nonce, the pads continue the
 //! key-setup keystream, so both sides must process the same messages in the
 //! same order. Never use one key in both modes.
@@ -232,7 +232,7 @@ impl<const TAG_LEN: usize> Badger<TAG_LEN> {
     }
 
     /// The nonce-mode pad: Rabbit keystream after key setup and IV setup
-    /// with `nonce` (figure 4; badger.md section 3.7). The crate's state
+    /// with `nonce` (figure 4; docs/badger.md section 3.7). The crate's state
     /// cannot be cloned, so the key setup is repeated for every message.
     fn pad(&self, nonce: &[u8]) -> Result<Zeroizing<[u8; TAG_LEN]>, Error> {
         let nonce: &[u8; NONCE_LEN] = nonce

@@ -1,4 +1,4 @@
-//! Sequential mode (paper section 7, "On IV-setup"; badger.md section 3.7):
+//! Sequential mode (paper section 7, "On IV-setup"; docs/badger.md section 3.7):
 //! no nonce and no IV setup; message number `s` takes pad bytes
 //! `KS[P0 + 4u*s ..][..4u]` of the key-setup keystream. The sender and the
 //! receiver each own their position in the stream, so a message cannot be

@@ -11,7 +11,7 @@ use super::{MAX_TREES, backend, finalize};
 use crate::Error;
 
 /// Longest message `levels` level keys can hash: `2^levels` blocks, and
-/// `L = 8n` must fit in 64 bits (badger.md section 3.9).
+/// `L = 8n` must fit in 64 bits (docs/badger.md section 3.9).
 pub(crate) fn max_message_len(levels: usize) -> u64 {
     (8u64 << levels).min((1 << 61) - 1)
 }

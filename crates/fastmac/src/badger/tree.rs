@@ -1,5 +1,5 @@
 //! The modified tree hash of one tree (paper section 4 and figure 3), in
-//! streaming form (badger.md section 3.5): one pending 64-bit node per level.
+//! streaming form (docs/badger.md section 3.5): one pending 64-bit node per level.
 //!
 //! After `count` blocks, the pending nodes sit exactly at the heights of the
 //! set bits of `count` (the "different view" of section 4: one perfect tree

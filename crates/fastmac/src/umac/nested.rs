@@ -1,5 +1,5 @@
 //! Nested UMAC: one UMAC-128 key whose tag prefixes are verified at any
-//! depth (umac.md section 3.5, built on the facts of sections 3.2 and 3.3).
+//! depth (docs/umac.md section 3.5, built on the facts of sections 3.2 and 3.3).
 //!
 //! The 16-byte field is the RFC 4418 UMAC-128 tag
 //! `UHASH-128(M) xor AES_K'(Nonce)`. Because the KDF is prefix-consistent,
@@ -11,7 +11,7 @@
 //! pads of RFC UMAC-32/64 (RFC 4418 section 3.3, index = nonce mod 4 or 2):
 //! this type has no code path that computes them, which is what keeps a
 //! key used for 4-, 8-, 12- and 16-byte checks from reusing pad bytes
-//! (umac.md section 3.4).
+//! (docs/umac.md section 3.4).
 
 use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};

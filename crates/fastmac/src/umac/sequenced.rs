@@ -1,5 +1,5 @@
 //! UMAC that owns its nonces: a [`Umac`] and a [`NonceCounter`] under one
-//! key, so a sender cannot repeat or wrap a nonce (design/umac.md
+//! key, so a sender cannot repeat or wrap a nonce (docs/umac.md
 //! section 5: a repeated nonce reveals a hash difference).
 
 use super::{KEY_LEN, Umac};

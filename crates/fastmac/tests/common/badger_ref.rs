@@ -1,5 +1,5 @@
 //! An independent Badger written literally from the paper's figures 2-4 and
-//! badger.md section 3, for differential tests: keys indexed straight from
+//! docs/badger.md section 3, for differential tests: keys indexed straight from
 //! the key-only keystream, the tree hashed level by level (figure 3, whole
 //! levels in vectors), F over a 128-bit Q with `%`. Slow and simple on
 //! purpose; it shares no code with the library.

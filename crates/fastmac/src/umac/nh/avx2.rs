@@ -1,4 +1,4 @@
-//! NH with AVX2 (256-bit), in the two layouts `design/limits.md` section 7
+//! NH with AVX2 (256-bit), in the two layouts `docs/performance.md` section 7
 //! measured best on this class of CPU:
 //!
 //! * T = 2 and 4, iteration-parallel: a block's low and high 16-byte quads

@@ -1,4 +1,4 @@
-//! NH with AVX-512 (F + BW + VL), in the layouts `design/limits.md`
+//! NH with AVX-512 (F + BW + VL), in the layouts `docs/performance.md`
 //! sections 3 and 7 measured best on Zen 5:
 //!
 //! * T = 4, iteration-parallel ("zt4"): a block's low and high quads are

@@ -9,7 +9,7 @@
 //! short messages are never copied into a padded buffer by the caller.
 //!
 //! Layouts per tag length follow the measurements in
-//! `design/limits.md` section 7: the iteration-parallel layout (message
+//! `docs/performance.md` section 7: the iteration-parallel layout (message
 //! quads broadcast, one Toeplitz iteration per 128-bit lane, natural key)
 //! where the lanes divide evenly by the iterations, and the X/Y layout (the
 //! low and high 16-byte halves of several blocks gathered into two
@@ -105,7 +105,7 @@ impl NhKey {
     #[allow(unsafe_code)] // calls into the SIMD backends
     fn hash_t<const T: usize>(&self, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
         // One or two blocks do not fill a wide register, and the 128-bit
-        // code has the shortest path for them (`design/limits.md` section 7,
+        // code has the shortest path for them (`docs/performance.md` section 7,
         // item 2). Choosing it here, before the call into a wider backend,
         // lets it inline into the short-message path: on a Sapphire
         // Rapids-class Xeon that took UMAC-64 of 32 bytes from about 94 to
