@@ -48,7 +48,7 @@ TEST_CFGS := --cfg fastmac_nettle $(BACKEND_ENV_FLAGS)
 test-rust test-backends test-parallel: export RUSTFLAGS += $(TEST_CFGS)
 
 test-rust: deps-nettle
-	$(CARGO) test --workspace --release
+	$(CARGO) test --workspace --release --features fastmac-c/openssh
 
 # T8 (1-byte tags) exists only in builds with the cfg fastmac_gears_t8, set
 # here and never by a Cargo feature a dependent could enable. Its own run

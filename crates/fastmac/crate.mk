@@ -70,7 +70,7 @@ MIRI_LOG := $(CURDIR)/target/miri.log
 test-miri: deps-nightly
 	@set -o pipefail; \
 	$(CARGO) +$(NIGHTLY) miri test -p fastmac --lib -- $(MIRI_LIB_FILTERS) 2>&1 | tee $(MIRI_LOG); \
-	$(CARGO) +$(NIGHTLY) miri test -p fastmac-c --test arguments 2>&1 | tee -a $(MIRI_LOG); \
+	$(CARGO) +$(NIGHTLY) miri test -p fastmac-c --features openssh --test arguments 2>&1 | tee -a $(MIRI_LOG); \
 	runs=$$(grep -c '^test result: ok\. [1-9]' $(MIRI_LOG)); \
 	[ "$$runs" = 2 ] || { echo "test-miri: a Miri run ran no test"; exit 1; }
 
