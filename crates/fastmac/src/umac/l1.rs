@@ -8,8 +8,7 @@ use aes::Aes128;
 use zeroize::Zeroize;
 
 use super::kdf::kdf;
-use super::nh::{self, Backend, NhKey};
-use super::uhash::MAX_ITERS;
+use super::nh::{self, Backend, MAX_ITERS, NhKey};
 
 /// L1-HASH chunk: 1024 bytes of message.
 pub(crate) const L1_CHUNK: usize = 1024;

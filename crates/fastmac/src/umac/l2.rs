@@ -10,7 +10,7 @@ use zeroize::Zeroize;
 
 use super::kdf::kdf;
 use super::l1::L1Output;
-use super::uhash::MAX_ITERS;
+use super::nh::MAX_ITERS;
 
 /// L1 outputs hashed under POLY64 before L2-HASH moves to POLY128: 2^17 bytes
 /// of L1 output, 8 bytes each (section 5.3.1).

@@ -7,7 +7,7 @@ use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroize;
 
 use super::kdf::kdf;
-use super::uhash::MAX_ITERS;
+use super::nh::MAX_ITERS;
 
 const P36: u64 = (1 << 36) - 5;
 

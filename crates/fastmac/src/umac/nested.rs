@@ -18,7 +18,8 @@ use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use zeroize::Zeroize;
 
 use super::pdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
-use super::uhash::{MAX_ITERS, UhashKey, uhash_words};
+use super::nh::MAX_ITERS;
+use super::uhash::{UhashKey, uhash_words};
 use super::{Backend, KEY_LEN};
 use crate::Error;
 use crate::tag::verify_tag;

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::PARALLEL_MIN;
 use super::l1::{L1_CHUNK, L1Output, l1_hash_chunk};
-use super::uhash::{MAX_ITERS, UhashKey};
+use super::nh::{MAX_ITERS, NhKey};
 
 /// Whether `len` bytes should be hashed on several cores: large enough, and
 /// more than one thread in the current rayon pool (in a one-thread pool the
@@ -30,7 +30,7 @@ const TASK_CHUNKS: usize = 64;
 
 /// Hashes `data` (whole chunks, none of them the message's last) in
 /// batches, handing each batch's L1 outputs to `absorb` in order.
-pub(crate) fn l1_in_batches(key: &UhashKey, iters: usize, data: &[u8], mut absorb: impl FnMut(&[L1Output]) + Send) {
+pub(crate) fn l1_in_batches(key: &NhKey, iters: usize, data: &[u8], mut absorb: impl FnMut(&[L1Output]) + Send) {
     debug_assert_eq!(data.len() % L1_CHUNK, 0);
     let mut current = vec![[0u64; MAX_ITERS]; BATCH_CHUNKS];
     let mut previous = vec![[0u64; MAX_ITERS]; BATCH_CHUNKS];
@@ -46,10 +46,10 @@ pub(crate) fn l1_in_batches(key: &UhashKey, iters: usize, data: &[u8], mut absor
 }
 
 /// L1-HASH of each whole chunk.
-fn l1_outputs(key: &UhashKey, iters: usize, data: &[u8], outputs: &mut [L1Output]) {
+fn l1_outputs(key: &NhKey, iters: usize, data: &[u8], outputs: &mut [L1Output]) {
     outputs.par_chunks_mut(TASK_CHUNKS).zip(data.par_chunks(TASK_CHUNKS * L1_CHUNK)).for_each(|(outs, chunks)| {
         for (out, chunk) in outs.iter_mut().zip(chunks.chunks_exact(L1_CHUNK)) {
-            *out = l1_hash_chunk(&key.l1, iters, chunk);
+            *out = l1_hash_chunk(key, iters, chunk);
         }
     });
 }

@@ -18,10 +18,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::l1::{L1_CHUNK, L1Output, l1_hash_chunk, l1_key, l1_output, nh_chunk};
 use super::l2::{L2Hash, L2Key};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
-use super::nh::{BLOCK, Backend, NhKey};
-
-/// Most UHASH iterations (UMAC-128 has 4; one per 32 bits of tag).
-pub(crate) const MAX_ITERS: usize = 4;
+use super::nh::{BLOCK, Backend, MAX_ITERS, NhKey};
 
 /// All keys UHASH needs, derived once (section 5.1: L1Key, L2Key, L3Key1,
 /// L3Key2).
@@ -125,7 +122,7 @@ fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> [u32; MAX_ITERS
         }
     } else {
         #[cfg(feature = "parallel")]
-        super::parallel::l1_in_batches(key, ITERS, full, |outputs| l2.absorb(&key.l2, ITERS, outputs));
+        super::parallel::l1_in_batches(&key.l1, ITERS, full, |outputs| l2.absorb(&key.l2, ITERS, outputs));
     }
     let nh = nh_chunk(&key.l1, ITERS, last);
     uhash_tail(key, ITERS, &mut l2, &nh, last.len())
@@ -175,7 +172,7 @@ impl UhashState {
                 let whole = (data.len() - 1) / L1_CHUNK * L1_CHUNK;
                 let (chunks, rest) = data.split_at(whole);
                 let l2 = &mut self.l2;
-                super::parallel::l1_in_batches(key, iters, chunks, |outputs| l2.absorb(&key.l2, iters, outputs));
+                super::parallel::l1_in_batches(&key.l1, iters, chunks, |outputs| l2.absorb(&key.l2, iters, outputs));
                 data = rest;
                 continue;
             }

@@ -35,8 +35,9 @@ use zeroize::Zeroize;
 pub(crate) const BLOCK: usize = 32;
 /// Blocks in one 1024-byte L1 chunk.
 pub(crate) const CHUNK_BLOCKS: usize = 32;
-/// Most UHASH iterations (UMAC-128).
-const MAX_ITERS: usize = 4;
+/// Most UHASH iterations (UMAC-128 has 4; one per 32 bits of tag): the
+/// Toeplitz shifts of NH, and the width of every layer above it.
+pub(crate) const MAX_ITERS: usize = 4;
 /// L1 key words: 1024 bytes plus 16 more per extra iteration (Toeplitz).
 pub(crate) const KEY_WORDS: usize = (CHUNK_BLOCKS * BLOCK + 16 * (MAX_ITERS - 1)) / 4;
 /// Quads (16-byte key groups) in the even and odd tables, padded so that a
