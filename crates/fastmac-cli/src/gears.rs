@@ -1,20 +1,22 @@
 //! `fastmac gears ...`: the gear table, and the UDP demonstration of
 //! docs/gears.md section 6.9 (send, recv, attack) on 127.0.0.1 only.
 
-use std::fmt::Write as _;
+mod strength_chart;
+mod table;
+
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use fastmac_gears::table::{Gear, Strength};
 use fastmac_gears::wire::{HEADER_LEN, MAX_PAYLOAD};
 use fastmac_gears::{
     Check, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig,
     SessionSecret,
 };
 
-use crate::gears_cost::{Calibration, LENGTHS, badger_costs, calibrate, measure_ratios, sample_costs, umac_costs};
+use self::strength_chart::strength_chart;
+use self::table::{badger_costs, calibrate, measure_ratios, sample_costs, umac_costs};
 use crate::input::{CliError, unhex, writable_file};
 use crate::out::outln;
 
@@ -164,7 +166,7 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
     if let Some(path) = &svg {
         writable_file(path)?;
     }
-    let cal = calibrate(round);
+    let cal = calibrate(round).map_err(CliError::Usage)?;
     outln!("gear        tag B  strength                                            default                   ns@64  ns@576 ns@1500 ns@9000  model (ns)")?;
     for c in &cal {
         let info = &c.gear;
@@ -180,7 +182,7 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
             c.model.b_ns_per_byte
         )?;
     }
-    let r = measure_ratios(1500, round);
+    let r = measure_ratios(1500, round).map_err(CliError::Usage)?;
     outln!(
         "at 1500 B: 16-byte field {:.0} ns vs UMAC-128 alone {:.0} ns (ratio {:.3}); verify depth 1 {:.0} ns vs depth 4 {:.0} ns (ratio {:.3})",
         r.field_ns,
@@ -191,114 +193,10 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
         r.depth1_ns / r.depth4_ns
     )?;
     if let Some(path) = svg {
-        std::fs::write(&path, chart(&cal)).map_err(|source| CliError::Io { what: path.display().to_string(), source })?;
+        std::fs::write(&path, strength_chart(&cal).to_svg()).map_err(|source| CliError::Write { what: path.display().to_string(), source })?;
         outln!("chart written to {}", path.display())?;
     }
     Ok(())
-}
-
-/// Strength (bits of forgery resistance) against verification cost at each
-/// table length: one line per length, one point per gear. Partial-MAC gears
-/// have no forgery bound and sit on the axis, drawn hollow.
-fn chart(cal: &[Calibration]) -> String {
-    let (w, h, left, bottom, top, right) = (900.0, 520.0, 70.0, 60.0, 40.0, 170.0);
-    let max_ns = cal.iter().flat_map(|c| c.verify_ns).fold(1.0f64, f64::max);
-    let min_ns = cal.iter().flat_map(|c| c.verify_ns).fold(f64::MAX, f64::min).max(1.0);
-    let (lx0, lx1) = (min_ns.log10().floor(), max_ns.log10().ceil());
-    let x = |ns: f64| left + (ns.max(1.0).log10() - lx0) / (lx1 - lx0) * (w - left - right);
-    let y = |bits: f64| h - bottom - bits / 150.0 * (h - bottom - top);
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">
-<rect width="100%" height="100%" fill="white"/>
-<text x="{}" y="22" font-size="15" text-anchor="middle">fastmac gears: strength vs verification cost (this machine)</text>
-<line x1="{left}" y1="{}" x2="{}" y2="{}" stroke="black"/><line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="black"/>
-<text x="{}" y="{}" text-anchor="middle">ns per packet (log scale)</text>
-<text x="18" y="{}" transform="rotate(-90 18 {})" text-anchor="middle">bits: -log2 forgery bound per attempt</text>
-"#,
-        w / 2.0,
-        h - bottom,
-        w - right,
-        h - bottom,
-        h - bottom,
-        (left + w - right) / 2.0,
-        h - 15.0,
-        h / 2.0,
-        h / 2.0
-    );
-    for e in (lx0 as i32)..=(lx1 as i32) {
-        let px = x(10f64.powi(e));
-        let _ = writeln!(s, r#"<line x1="{px}" y1="{}" x2="{px}" y2="{}" stroke="black"/><text x="{px}" y="{}" text-anchor="middle">{}</text>"#, h - bottom, h - bottom + 5.0, h - bottom + 20.0, 10f64.powi(e));
-    }
-    for bits in [0, 30, 60, 90, 120, 150] {
-        let py = y(bits as f64);
-        let _ = writeln!(s, r#"<line x1="{}" y1="{py}" x2="{left}" y2="{py}" stroke="black"/><text x="{}" y="{}" text-anchor="end">{bits}</text>"#, left - 5.0, left - 8.0, py + 4.0);
-    }
-    let colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"];
-    for (li, len) in LENGTHS.iter().enumerate() {
-        let colour = colours[li % colours.len()];
-        let points: Vec<(f64, f64, &str, bool)> = cal
-            .iter()
-            .map(|c| {
-                let info = &c.gear;
-                let (bits, bounded) = match info.strength {
-                    Strength::Forgery(log2) => (-log2, true),
-                    Strength::Detection { .. } => (0.0, false),
-                };
-                (c.verify_ns[li], bits, info.name, bounded)
-            })
-            .collect();
-        // One line per family whose strength grows with its cost.
-        for family in [Family::Umac, Family::Badger] {
-            let line: Vec<String> = cal
-                .iter()
-                .filter(|c| family.of(&c.gear))
-                .filter_map(|c| match c.gear.strength {
-                    Strength::Forgery(log2) => Some((c.verify_ns[li], -log2)),
-                    Strength::Detection { .. } => None,
-                })
-                .map(|(ns, bits)| format!("{:.1},{:.1}", x(ns), y(bits)))
-                .collect();
-            let dash = if family == Family::Badger { r#" stroke-dasharray="4 3""# } else { "" };
-            let _ = writeln!(s, r#"<polyline points="{}" fill="none" stroke="{colour}"{dash}/>"#, line.join(" "));
-        }
-        for (ns, bits, name, bounded) in &points {
-            let fill = if *bounded { colour } else { "white" };
-            let _ = writeln!(
-                s,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="{fill}" stroke="{colour}"><title>{name} @ {len} B: {ns:.0} ns</title></circle>"#,
-                x(*ns),
-                y(*bits)
-            );
-            if li == LENGTHS.len() - 1 || (li == 0 && !bounded) {
-                let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" font-size="10">{name}</text>"#, x(*ns) + 6.0, y(*bits) - 6.0);
-            }
-        }
-        let ly = top + 20.0 * li as f64;
-        let _ = writeln!(s, r#"<line x1="{}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="3"/><text x="{}" y="{}">{len} bytes</text>"#, w - right + 15.0, w - right + 40.0, w - right + 45.0, ly + 4.0);
-    }
-    for (i, note) in ["solid: UMAC prefixes", "dashed: Badger trees", "hollow: partial MAC,", "detection only (no", "forgery bound)"].iter().enumerate() {
-        let _ = writeln!(s, r#"<text x="{}" y="{}" font-size="11">{note}</text>"#, w - right + 15.0, top + 100.0 + 16.0 * i as f64);
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Family {
-    Umac,
-    Badger,
-}
-
-impl Family {
-    fn of(self, gear: &Gear) -> bool {
-        match (self, gear.profile, gear.check) {
-            (Family::Badger, Profile::Badger160, _) => true,
-            (Family::Umac, profile, Some(check)) => profile.is_umac_prefix() && !check.checks_hmac(),
-            _ => false,
-        }
-    }
 }
 
 fn send(args: SendArgs) -> Result<(), CliError> {
@@ -350,7 +248,7 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     }
     let socket = UdpSocket::bind(addr).map_err(net("the listening socket"))?;
     // Calibrate the cost model (a short start-up benchmark, docs/gears.md section 6.7).
-    let cal = calibrate(Duration::from_millis(10));
+    let cal = calibrate(Duration::from_millis(10)).map_err(CliError::Usage)?;
     let costs = umac_costs(&cal).into_iter().map(|(l, c)| (l, c.scaled(args.cost_scale))).collect();
     let mut config = ReceiverConfig::new(PolicyConfig::new(floor, ceiling, costs), args.budget * 1e9);
     config.nonce_mode = args.secret.mode();

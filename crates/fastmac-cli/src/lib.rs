@@ -11,7 +11,6 @@
 mod bench;
 mod chart;
 mod gears;
-mod gears_cost;
 pub mod input;
 mod measure;
 mod out;

@@ -4,7 +4,8 @@
 //! sample rate.
 
 use fastmac_gears::wire::{HEADER_LEN, group_nonce};
-use fastmac_gears::{Check, EpochKeys, NonceMode, SampleRate, SessionSecret};
+use fastmac_gears::table::Gear;
+use fastmac_gears::{Check, EpochKeys, NonceMode, Profile, SampleRate, SessionSecret};
 
 use super::{Imp, Subject};
 
@@ -65,40 +66,106 @@ pub fn no_strength(alg: &str) -> Option<&'static str> {
     }
 }
 
-/// The subject timing `name`, or why there is none.
+/// What a gear subject times: the sender's field, or a receiver's check of
+/// one gear of the table (`fastmac_gears::table::gears`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Work {
+    /// The sender's 16-byte field: every UMAC level in one pass.
+    Field,
+    /// The check of a UMAC-prefix profile (with the HMAC for U128+H128).
+    Umac(Check),
+    /// H128 alone: HMAC-SHA-256-128 under its own key.
+    Hmac,
+    /// The check of a Badger-160 tag with `check.badger_trees()` trees.
+    Badger(Check),
+    /// The partial MAC S-L.
+    Sample(SampleRate),
+}
+
+impl Work {
+    /// The receiver's work for one gear of the table.
+    pub fn of(gear: &Gear) -> Work {
+        match (gear.profile, gear.check) {
+            (_, None) => Work::Hmac,
+            (Profile::Badger160, Some(check)) => Work::Badger(check),
+            (Profile::Sample(rate), Some(_)) => Work::Sample(rate),
+            (_, Some(check)) => Work::Umac(check),
+        }
+    }
+
+    /// The work of a report row, by its name ([`GEAR_NAMES`]).
+    fn by_name(name: &str) -> Option<Work> {
+        if name == FIELD {
+            return Some(Work::Field);
+        }
+        let level = LEVELS.iter().find(|l| l.0 == name).map(|l| Work::Umac(l.1));
+        level.or_else(|| SAMPLES.iter().find(|s| s.0 == name).map(|s| Work::Sample(s.1)))
+    }
+}
+
+/// The subject timing the report row `name`, or why there is none.
 pub fn subject(name: &'static str) -> Result<Subject, String> {
+    let work = Work::by_name(name).ok_or_else(|| "not a gear of this build".to_owned())?;
+    work_subject(name, work)
+}
+
+/// `value` for messages of `msg`'s length: made once per length, so the
+/// timed work is the receiver's alone.
+fn per_length<T: Copy>(cache: &mut Option<(usize, T)>, msg: &[u8], make: impl FnOnce() -> T) -> T {
+    match *cache {
+        Some((len, value)) if len == msg.len() => value,
+        _ => {
+            let value = make();
+            *cache = Some((msg.len(), value));
+            value
+        }
+    }
+}
+
+/// The subject `alg` timing `work` on datagrams of the message's length
+/// (header included), as one receiver sees them: in order, from one sender.
+/// The received tags are those of packet 0, so later packets fail to verify
+/// after doing all the work, in constant time: the cost of an authentic
+/// packet.
+pub fn work_subject(alg: &str, work: Work) -> Result<Subject, String> {
     let secret = SessionSecret::new(b"fastmac bench gears session key!").map_err(|e| e.to_string())?;
     let keys = EpochKeys::derive(&secret, 0);
     let mut pads = keys.pads(NonceMode::Group);
-    // Received tags: those of packet 0, computed once per message size.
-    // Later packets fail to verify after doing all the work, in constant
-    // time, so the cost is that of an authentic packet.
-    let mut received: Option<(usize, [u8; 16], [u8; 16])> = None;
     let mut n = 0u64;
-    let level = LEVELS.iter().find(|l| l.0 == name).map(|l| l.1);
-    let rate = SAMPLES.iter().find(|s| s.0 == name).map(|s| s.1);
-    if name != FIELD && level.is_none() && rate.is_none() {
-        return Err("not a gear of this build".to_owned());
-    }
-    Ok(Subject::per_message(name, Imp::Fastmac, move |msg| {
-        if received.is_none_or(|r| r.0 != msg.len()) {
-            received = Some((msg.len(), keys.field(&mut pads, &group_nonce(0, 0), msg), keys.hmac_tag(msg)));
+    Ok(match work {
+        Work::Field => Subject::per_message(alg, Imp::Fastmac, move |msg| {
+            n += 1;
+            keys.field(&mut pads, &group_nonce(n, 0), msg)[0]
+        }),
+        Work::Umac(check) => {
+            let mut received = None;
+            Subject::per_message(alg, Imp::Fastmac, move |msg| {
+                let (field, hmac) = per_length(&mut received, msg, || {
+                    (keys.field(&mut pads, &group_nonce(0, 0), msg), keys.hmac_tag(msg))
+                });
+                n += 1;
+                let hmac = check.checks_hmac().then_some(&hmac[..]);
+                u8::from(keys.verify_umac(&mut pads, check, &group_nonce(n, 0), msg, &field, hmac).is_ok())
+            })
         }
-        let Some((_, field, hmac)) = received else { return 0 };
-        // Packets come in order, as from one sender.
-        n += 1;
-        let nonce = group_nonce(n, 0);
-        if let Some(level) = level {
-            let hmac = level.checks_hmac().then_some(&hmac[..]);
-            u8::from(keys.verify_umac(&mut pads, level, &nonce, msg, &field, hmac).is_ok())
-        } else if let Some(rate) = rate {
+        Work::Hmac => Subject::per_message(alg, Imp::Fastmac, move |msg| keys.hmac_tag(msg)[0]),
+        Work::Badger(check) => {
+            // Badger's nonce must not be zero; one fixed nonce, as the
+            // cost does not depend on it.
+            let nonce = 1u64.to_be_bytes();
+            let mut received = None;
+            Subject::per_message(alg, Imp::Fastmac, move |msg| {
+                let tag = per_length(&mut received, msg, || keys.badger_tag(&nonce, msg).unwrap_or([0; 20]));
+                u8::from(keys.verify_badger(check.badger_trees(), &nonce, msg, &tag).is_ok())
+            })
+        }
+        Work::Sample(rate) => Subject::per_message(alg, Imp::Fastmac, move |msg| {
+            n += 1;
             // The header is always covered by S-L tags.
             let (header, payload) = msg.split_at(HEADER_LEN.min(msg.len()));
-            u8::from(keys.verify_sample(rate, &nonce, header, payload, &[0u8; 8]).is_ok())
-        } else {
-            keys.field(&mut pads, &nonce, msg)[0]
-        }
-    }))
+            u8::from(keys.verify_sample(rate, &group_nonce(n, 0), header, payload, &[0u8; 8]).is_ok())
+        }),
+    })
 }
 
 #[cfg(test)]
@@ -110,5 +177,31 @@ mod tests {
         let expected: Vec<&str> =
             std::iter::once(FIELD).chain(LEVELS.iter().map(|l| l.0)).chain(SAMPLES.iter().map(|s| s.0)).collect();
         assert_eq!(GEAR_NAMES, expected);
+    }
+
+    #[test]
+    fn every_row_name_has_its_work_and_every_table_gear_its_own() {
+        assert!(GEAR_NAMES.iter().all(|name| Work::by_name(name).is_some()));
+        assert_eq!(Work::by_name("gear-u64"), Some(Work::Umac(Check::U64)));
+        assert_eq!(Work::by_name("gear-s-64"), Some(Work::Sample(SampleRate::L64)));
+        assert!(subject("gear-nope").is_err());
+        let works: Vec<Work> = fastmac_gears::table::gears().iter().map(Work::of).collect();
+        assert!(works.contains(&Work::Hmac) && works.contains(&Work::Umac(Check::U32)));
+        assert!(works.contains(&Work::Badger(Check::U128H128)) && works.contains(&Work::Sample(SampleRate::L512)));
+        for (i, work) in works.iter().enumerate() {
+            assert!(!works[i + 1..].contains(work), "{work:?} twice");
+        }
+    }
+
+    #[test]
+    fn per_length_makes_once_per_length() {
+        let (mut cache, mut made) = (None, 0);
+        for msg in [&[0u8; 3][..], &[1u8; 3], &[0u8; 5]] {
+            per_length(&mut cache, msg, || {
+                made += 1;
+                msg.len()
+            });
+        }
+        assert_eq!((made, cache), (2, Some((5, 5))));
     }
 }
