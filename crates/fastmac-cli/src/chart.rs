@@ -191,7 +191,8 @@ impl Panel {
     }
 
     /// The y of each line's name in the right margin: at its last point,
-    /// pushed apart so no two names overlap.
+    /// pushed apart so no two names overlap, and below the legend of point
+    /// series, which shares the margin.
     fn end_labels(&self, y_map: &Mapper) -> std::collections::HashMap<usize, f64> {
         let mut ends: Vec<(usize, f64)> = self
             .series
@@ -201,7 +202,9 @@ impl Panel {
             .filter_map(|(i, s)| s.points.last().map(|p| (i, y_map.at(p.1))))
             .collect();
         ends.sort_by(|a, b| a.1.total_cmp(&b.1));
-        spread(&mut ends, LABEL_H + 2.0, PLOT_TOP - 20.0);
+        let legend_rows = self.legend_entries().count();
+        let floor = if legend_rows == 0 { PLOT_TOP - 20.0 } else { legend_y(legend_rows) };
+        spread(&mut ends, LABEL_H + 2.0, floor);
         ends.into_iter().collect()
     }
 
@@ -246,13 +249,18 @@ impl Panel {
         );
     }
 
+    /// The series named in the legend: the point series (lines carry their
+    /// names at their ends), with their palette index.
+    fn legend_entries(&self) -> impl Iterator<Item = (usize, &Series)> {
+        self.series.iter().enumerate().filter(|(_, s)| matches!(s.style, Style::Points | Style::Rings))
+    }
+
     /// The legend of point series (lines carry their names at their ends).
     fn legend(&self, svg: &mut String) {
         let x = RIGHT + 20.0;
         svg.push_str(r#"<g class="legend">"#);
-        let points = self.series.iter().enumerate().filter(|(_, s)| matches!(s.style, Style::Points | Style::Rings));
-        for (row, (i, series)) in points.enumerate() {
-            let y = PLOT_TOP + 8.0 + 18.0 * row as f64;
+        for (row, (i, series)) in self.legend_entries().enumerate() {
+            let y = legend_y(row);
             let colour = PALETTE[i % PALETTE.len()];
             svg.push_str(r#"<g class="legend-entry">"#);
             draw_marker(svg, series.style, colour, x + 6.0, y);
@@ -260,6 +268,11 @@ impl Panel {
         }
         svg.push_str("</g>");
     }
+}
+
+/// The y of the legend's `row`th entry, in the right margin.
+fn legend_y(row: usize) -> f64 {
+    PLOT_TOP + 8.0 + 18.0 * row as f64
 }
 
 fn draw_line(svg: &mut String, style: Style, colour: &str, points: &[(f64, f64)]) {
@@ -498,6 +511,19 @@ mod tests {
         let mut ends = vec![(0, 100.0), (1, 101.0), (2, 102.0), (3, 300.0)];
         spread(&mut ends, 14.0, 0.0);
         assert_eq!(ends.iter().map(|e| e.1).collect::<Vec<_>>(), [100.0, 114.0, 128.0, 300.0]);
+    }
+
+    #[test]
+    fn line_names_stay_below_the_legend() {
+        let top_line = Series { name: "line".into(), style: Style::Line, points: vec![(1.0, 0.0, None), (2.0, 10.0, None)] };
+        let dots = |name: &str| Series { name: name.into(), style: Style::Points, points: vec![(1.5, 10.0, Some("p".into()))] };
+        let panel = chart(vec![top_line, dots("a"), dots("b")]).panels.remove(0);
+        let y_map = Mapper::new(&panel.y, panel.values(|p| p.1), PLOT_BOTTOM, PLOT_TOP);
+        let ends = panel.end_labels(&y_map);
+        // The line ends at the top of the plot, where the legend is: its
+        // name moves below the legend's two rows.
+        assert_eq!(y_map.at(10.0), PLOT_TOP);
+        assert!(ends[&0] >= legend_y(2) && legend_y(2) > legend_y(1) + LABEL_H);
     }
 
     #[test]

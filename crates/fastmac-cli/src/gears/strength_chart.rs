@@ -37,9 +37,9 @@ impl Family {
         match self {
             Family::Umac => ("UMAC prefixes", Style::Line),
             Family::Badger => ("Badger-160 trees", Style::Dashed),
-            Family::Hmac => ("H128: HMAC-SHA-256-128, own key", Style::Points),
+            Family::Hmac => ("H128 (HMAC, own key)", Style::Points),
             Family::Sample => (
-                "partial MACs: detection rate only, drawn at 0 bits",
+                "S-L: no forgery bound",
                 Style::Rings,
             ),
         }
@@ -69,7 +69,7 @@ pub fn strength_chart(cal: &[Calibration]) -> Chart {
                 ticks: vec![],
             },
             y: Axis {
-                label: "bits: -log2 forgery bound per attempt".into(),
+                label: "bits: -log2 forgery bound per attempt (S-L at 0)".into(),
                 scale: Scale::Linear,
                 ticks: vec![0.0, 30.0, 60.0, 90.0, 120.0, 150.0],
             },
