@@ -35,12 +35,12 @@ func TestModularArithmeticMatchesBig(t *testing.T) {
 		if got := mulAddModP64(k, y, a); got != want.Uint64() {
 			t.Fatalf("mulAddModP64(%x, %x, %x) = %x, want %x", k, y, a, got, want)
 		}
-		if y < p64 {
-			sum := new(big.Int).SetUint64(y)
-			sum.Add(sum, new(big.Int).SetUint64(a)).Mod(sum, bigP64)
-			if got := addModP64(y, a); got != sum.Uint64() {
-				t.Fatalf("addModP64(%x, %x) = %x, want %x", y, a, got, sum)
-			}
+		// The wide form takes any multiplier, such as k^2 mod p64.
+		x := operand(i + 7)
+		wide := new(big.Int).SetUint64(x)
+		wide.Mul(wide, new(big.Int).SetUint64(y)).Add(wide, new(big.Int).SetUint64(a)).Mod(wide, bigP64)
+		if got := mulAddModP64Wide(x, y, a); got != wide.Uint64() {
+			t.Fatalf("mulAddModP64Wide(%x, %x, %x) = %x, want %x", x, y, a, got, wide)
 		}
 		// POLY's marker path, as the RFC writes it with a branch.
 		var poly uint64
@@ -49,7 +49,7 @@ func TestModularArithmeticMatchesBig(t *testing.T) {
 		} else {
 			poly = mulAddModP64(k, y%p64, a)
 		}
-		if got := poly64Step(k, y%p64, a); got != poly {
+		if got := poly64Step(k, mulAddModP64(k, k, 0), y%p64, a); got != poly {
 			t.Fatalf("poly64Step(%x, %x, %x) = %x, want %x", k, y, a, got, poly)
 		}
 		if got := reduceP36(y); got != y%p36 {

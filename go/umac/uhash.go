@@ -34,6 +34,7 @@ type uhashKey struct {
 	// 8i+4..8i+7): the layout the AVX2 NH loads two blocks' keys from.
 	even, odd [tableQuads][4]uint32
 	l2k64     [maxIters]uint64  // masked with 0x01ffffff01ffffff
+	l2k64sq   [maxIters]uint64  // l2k64^2 mod p64, for poly64Step
 	l2k128    [maxIters]uint128 // masked likewise
 	l3k1      [maxIters][8]uint64
 	l3k2      [maxIters]uint32
@@ -58,6 +59,7 @@ func deriveUhashKey(block cipher.Block, k *uhashKey) {
 	for i := 0; i < maxIters; i++ {
 		b := buf[24*i:]
 		k.l2k64[i] = binary.BigEndian.Uint64(b) & m64
+		k.l2k64sq[i] = mulAddModP64(k.l2k64[i], k.l2k64[i], 0)
 		k.l2k128[i] = uint128{binary.BigEndian.Uint64(b[8:]) & m64, binary.BigEndian.Uint64(b[16:]) & m64}
 	}
 	kdf(block, 3, buf[:64*maxIters])
@@ -104,15 +106,41 @@ func (k *uhashKey) uhashShort(iters int, msg []byte, out *[maxIters]uint32) {
 	}
 }
 
-// uhashLong is UHASH of a message longer than one chunk.
+// uhashLong is UHASH of a message longer than one chunk. Up to 2^14
+// chunks (16 MiB) L2-HASH is POLY64 alone and its output is
+// zeroes(8) || y (section 5.3.1), so each chunk costs one POLY64 step per
+// iteration and L3 has four terms; beyond, uhashHuge adds POLY128.
 func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
+	if len(msg) > poly64Words*chunkSize {
+		k.uhashHuge(iters, msg, out)
+		return
+	}
+	y := [maxIters]uint64{1, 1, 1, 1}
+	// Every chunk but the last is full and carries the bit length 8192.
+	for ; len(msg) > chunkSize; msg = msg[chunkSize:] {
+		var nh [maxIters]uint64
+		nhHash(k, 0, msg[:chunkSize], &nh, iters)
+		for i := 0; i < iters; i++ {
+			y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], y[i], nh[i]+8*chunkSize)
+		}
+	}
+	var nh [maxIters]uint64
+	nhHash(k, 0, msg, &nh, iters)
+	bitLen := 8 * uint64(len(msg))
+	for i := 0; i < iters; i++ {
+		y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], y[i], nh[i]+bitLen)
+		out[i] = l3HashShort(&k.l3k1[i], k.l3k2[i], y[i])
+	}
+}
+
+// uhashHuge is UHASH of a message above 16 MiB, through the general L2.
+func (k *uhashKey) uhashHuge(iters int, msg []byte, out *[maxIters]uint32) {
 	var nh [maxIters]uint64
 	var l2 [maxIters]l2Hash
 	for i := range l2 {
 		l2[i] = newL2Hash()
 	}
 	var chunks uint64
-	// Every chunk but the last is full and carries the bit length 8192.
 	for ; len(msg) > chunkSize; msg = msg[chunkSize:] {
 		nh = [maxIters]uint64{}
 		nhHash(k, 0, msg[:chunkSize], &nh, iters)
@@ -144,7 +172,7 @@ func newL2Hash() l2Hash { return l2Hash{y64: 1, y128: uint128{0, 1}} }
 // absorb takes L1 output number index (from 0) of iteration i.
 func (h *l2Hash) absorb(k *uhashKey, i int, index, word uint64) {
 	if index < poly64Words {
-		h.y64 = poly64Step(k.l2k64[i], h.y64, word)
+		h.y64 = poly64Step(k.l2k64[i], k.l2k64sq[i], h.y64, word)
 		return
 	}
 	offset := index - poly64Words
