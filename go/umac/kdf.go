@@ -34,10 +34,10 @@ func pdfInput(nonce []byte, tagSize int, in *[16]byte) (offset int, step uint128
 	last := len(nonce) - 1
 	perBlock, index := 1, 0
 	if tagSize <= 8 {
-		perBlock = 16 / tagSize
+		perBlock = 4 >> (tagSize/4 - 1) // 16 / tagSize, without a division
 		low := byte(perBlock - 1)
-		index = int(in[last] & low)
-		in[last] &^= low
+		index = int(in[last&15] & low)
+		in[last&15] &^= low
 	}
 	// The last nonce byte's place value in the 128-bit block is 2^shift.
 	if shift := 8 * (15 - last); shift >= 64 {

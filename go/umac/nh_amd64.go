@@ -33,3 +33,22 @@ func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters in
 		nhAVX2(&k.even[first], &k.odd[first], &k.words[8*first], &tail[0], 1, acc, iters)
 	}
 }
+
+// uhashBlockAVX2 writes UHASH of the zero-padded 32-byte block at block,
+// for a message of bitLen bits, to out, for all four iterations. l3 is
+// the key's l3k1Words. Implemented in nh_amd64.s.
+//
+//go:noescape
+func uhashBlockAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, bitLen uint64, out *[maxIters]uint32)
+
+// uhashBlock is UHASH of a message of at most one NH block: through AVX2,
+// all iterations at once, when the CPU has it.
+func (k *uhashKey) uhashBlock(iters int, msg []byte, out *[maxIters]uint32) {
+	if !useAVX2 {
+		k.uhashShort(iters, msg, out)
+		return
+	}
+	var block [blockSize]byte
+	copy(block[:], msg)
+	uhashBlockAVX2(&k.words[0], &k.l3k1Words, &k.l3k2, &block[0], 8*uint64(len(msg)), out)
+}

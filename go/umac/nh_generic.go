@@ -7,3 +7,8 @@ package umac
 func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters int) {
 	nhGeneric(k, first, data, acc, iters)
 }
+
+// uhashBlock is UHASH of a message of at most one NH block.
+func (k *uhashKey) uhashBlock(iters int, msg []byte, out *[maxIters]uint32) {
+	k.uhashShort(iters, msg, out)
+}

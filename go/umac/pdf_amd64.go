@@ -51,6 +51,10 @@ func (c *pdfCipher) init(key *[16]byte) error {
 	return err
 }
 
+// fast reports whether a block costs less than sharing it between
+// goroutines through sharedPadCache.
+func (c *pdfCipher) fast() bool { return useAESNI }
+
 // runLength is how many blocks encryptRun computes on a cache miss.
 func (c *pdfCipher) runLength() int {
 	if useAESNI {

@@ -80,3 +80,15 @@ func TestTagsWithAndWithoutAESNI(t *testing.T) {
 		}
 	}
 }
+
+// TestManyMessagesConcurrentlyWithCryptoAES: without AES-NI, MAC calls for
+// UMAC-32 and -64 share pads through sharedPadCache; the same test as
+// TestManyMessagesOneKeyConcurrently on that path (and under -race).
+func TestManyMessagesConcurrentlyWithCryptoAES(t *testing.T) {
+	saved := useAESNI
+	useAESNI = false
+	defer func() { useAESNI = saved }()
+	for _, tagSize := range []int{4, 8, 16} {
+		manyMessagesOneKeyConcurrently(t, tagSize)
+	}
+}

@@ -19,6 +19,10 @@ func (c *pdfCipher) init(key *[16]byte) (err error) {
 	return err
 }
 
+// fast reports whether a block costs less than sharing it between
+// goroutines through sharedPadCache.
+func (c *pdfCipher) fast() bool { return false }
+
 // runLength is how many blocks encryptRun computes on a cache miss.
 func (c *pdfCipher) runLength() int { return 1 }
 

@@ -37,6 +37,9 @@ type uhashKey struct {
 	l2k64sq   [maxIters]uint64  // l2k64^2 mod p64, for poly64Step
 	l2k128    [maxIters]uint128 // masked likewise
 	l3k1      [maxIters][8]uint64
+	// l3k1Words[j][t] is l3k1[t][4+j]: the layout of the vector L3 of a
+	// one-block message, whose L3 input has its first four words zero.
+	l3k1Words [4][maxIters]uint64
 	l3k2      [maxIters]uint32
 }
 
@@ -67,6 +70,9 @@ func deriveUhashKey(block cipher.Block, k *uhashKey) {
 		for j := 0; j < 8; j++ {
 			k.l3k1[i][j] = reduceP36(binary.BigEndian.Uint64(buf[64*i+8*j:]))
 		}
+		for j := 0; j < 4; j++ {
+			k.l3k1Words[j][i] = k.l3k1[i][4+j]
+		}
 	}
 	kdf(block, 4, buf[:4*maxIters])
 	for i := 0; i < maxIters; i++ {
@@ -82,6 +88,10 @@ var zeroBlock [blockSize]byte
 // uhash writes the first iters words of UHASH(msg) to out: the one-call
 // path, hashing every chunk straight from msg with no buffer.
 func (k *uhashKey) uhash(iters int, msg []byte, out *[maxIters]uint32) {
+	if len(msg) <= blockSize {
+		k.uhashBlock(iters, msg, out)
+		return
+	}
 	if len(msg) <= chunkSize {
 		k.uhashShort(iters, msg, out)
 		return

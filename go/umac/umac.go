@@ -15,13 +15,13 @@ const (
 )
 
 // UMAC is a keyed UMAC with one tag size. It holds key material and a
-// lock-free pad cache, so MAC, Verify and NewStream may be called from many
-// goroutines at once.
+// lock-free pad cache (used where AES is slow), so MAC, Verify and
+// NewStream may be called from many goroutines at once.
 type UMAC struct {
 	tagSize int
 	iters   int // UHASH iterations: one per 4 bytes of tag
 	pdf     pdfCipher
-	pads    sharedPadCache // for 4- and 8-byte tags
+	pads    sharedPadCache // for 4- and 8-byte tags, without a fast AES
 	key     uhashKey
 }
 
@@ -63,14 +63,15 @@ func (u *UMAC) MAC(dst, nonce, msg []byte) ([]byte, error) {
 		return dst, err
 	}
 	// The pad comes first: UHASH does not wait for the AES result, so the
-	// processor overlaps the two. UMAC-96 and -128 use one block per nonce,
-	// which costs less to compute than to publish to other goroutines.
+	// processor may overlap the two. Only UMAC-32 and -64 share a block
+	// between nonces, and only a slow AES is worth publishing it to other
+	// goroutines (atomic stores cost more than an AES-NI block).
 	var block [aes.BlockSize]byte
 	offset, step := pdfInput(nonce, u.tagSize, &block)
-	if u.tagSize > 8 {
-		u.pdf.encrypt(&block)
-	} else {
+	if u.tagSize <= 8 && !u.pdf.fast() {
 		u.pads.pad(&u.pdf, &block, step)
+	} else {
+		u.pdf.encrypt(&block)
 	}
 	var hash [maxIters]uint32
 	u.key.uhash(u.iters, msg, &hash)
@@ -80,8 +81,9 @@ func (u *UMAC) MAC(dst, nonce, msg []byte) ([]byte, error) {
 // appendTag appends UHASH XOR pad (RFC 4418 section 4) to dst.
 func (u *UMAC) appendTag(dst []byte, hash *[maxIters]uint32, pad []byte) []byte {
 	ret, tag := sliceForAppend(dst, u.tagSize)
-	for i := 0; i < u.iters; i++ {
-		binary.BigEndian.PutUint32(tag[4*i:], hash[i]^binary.BigEndian.Uint32(pad[4*i:]))
+	pad = pad[:len(tag)]
+	for i := 0; i+4 <= len(tag); i += 4 {
+		binary.BigEndian.PutUint32(tag[i:], hash[i/4&(maxIters-1)]^binary.BigEndian.Uint32(pad[i:]))
 	}
 	return ret
 }
