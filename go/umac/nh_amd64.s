@@ -64,26 +64,27 @@
 	VMOVQ X13, R8; \
 	ADDQ R8, HI
 
-// func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, blocks int, acc *[maxIters]uint64, iters int)
-TEXT ·nhAVX2(SB), NOSPLIT, $0-56
+// func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, pairs int, rest *byte, restBlocks int, acc *[maxIters]uint64, iters int)
+TEXT ·nhAVX2(SB), NOSPLIT, $0-72
 	MOVQ even+0(FP), AX
 	MOVQ odd+8(FP), BX
 	MOVQ words+16(FP), R9
 	MOVQ msg+24(FP), SI
-	MOVQ blocks+32(FP), CX
-	MOVQ acc+40(FP), DI
-	MOVQ iters+48(FP), DX
-	MOVQ CX, R10
-	ANDQ $1, R10
-	SHRQ $1, CX
+	MOVQ pairs+32(FP), CX
+	MOVQ rest+40(FP), R11
+	MOVQ restBlocks+48(FP), R12
+	MOVQ acc+56(FP), DI
+	MOVQ iters+64(FP), DX
 	VPXOR Y8, Y8, Y8
 	VPXOR Y9, Y9, Y9
 	VPXOR Y10, Y10, Y10
 	VPXOR Y11, Y11, Y11
 	VPXOR Y14, Y14, Y14
 	VPXOR Y15, Y15, Y15
+
+pairs:
 	TESTQ CX, CX
-	JZ    single
+	JZ    rest
 	CMPQ DX, $1
 	JEQ  loop1
 	CMPQ DX, $2
@@ -99,7 +100,7 @@ loop4:
 	PASS(16(BX), 32(AX), Y11)
 	NEXT_PAIR
 	JNZ loop4
-	JMP single
+	JMP rest
 
 loop3:
 	LOAD_PAIR
@@ -108,7 +109,7 @@ loop3:
 	PASS(16(AX), 16(BX), Y10)
 	NEXT_PAIR
 	JNZ loop3
-	JMP single
+	JMP rest
 
 loop2:
 	LOAD_PAIR
@@ -116,7 +117,7 @@ loop2:
 	PASS((BX), 16(AX), Y9)
 	NEXT_PAIR
 	JNZ loop2
-	JMP single
+	JMP rest
 
 loop1:
 	LOAD_PAIR
@@ -124,13 +125,22 @@ loop1:
 	NEXT_PAIR
 	JNZ loop1
 
+rest:
+	// The restBlocks (0, 1 or 2) blocks after the pairs, at rest: one more
+	// pair through the loops above, or an odd last block.
+	CMPQ R12, $1
+	JLT  pairsums
+	MOVQ R11, SI
+	JEQ  single
+	MOVQ $1, CX
+	XORQ R12, R12
+	JMP  pairs
+
 single:
 	// An odd last block, in the iteration-parallel layout: its message
 	// halves broadcast to both lanes, iterations t and t+1 in the low and
 	// high lane, keys straight from the words (quads t, t+1 and t+1, t+2
 	// are contiguous). Y14 sums iterations 0|1, Y15 iterations 2|3.
-	TESTQ R10, R10
-	JZ    pairsums
 	VBROADCASTI128 (SI), Y0
 	VBROADCASTI128 16(SI), Y1
 	PASS((R9), 16(R9), Y14)
@@ -144,15 +154,10 @@ lanes:
 	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
 
 pairsums:
-	MOVQ blocks+32(FP), CX
-	CMPQ CX, $2
-	JLT  ret
 	HSUM(Y8, X8, 0(DI))
 	HSUM(Y9, X9, 8(DI))
 	HSUM(Y10, X10, 16(DI))
 	HSUM(Y11, X11, 24(DI))
-
-ret:
 	VZEROUPPER
 	RET
 
