@@ -51,6 +51,22 @@ func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters in
 //go:noescape
 func uhashBlockAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, bitLen uint64, out *[maxIters]uint32)
 
+// l3ShortAVX2 writes L3-HASH of zeroes(8) || a[t] to out[t] for all four
+// iterations t. Implemented in nh_amd64.s.
+//
+//go:noescape
+func l3ShortAVX2(a *[maxIters]uint64, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, out *[maxIters]uint32)
+
+// l3Short writes L3-HASH of zeroes(8) || a[t] to out[t] for the first
+// iters iterations: through AVX2, all four at once, when the CPU has it.
+func (k *uhashKey) l3Short(a *[maxIters]uint64, iters int, out *[maxIters]uint32) {
+	if !useAVX2 {
+		k.l3ShortEach(a, iters, out)
+		return
+	}
+	l3ShortAVX2(a, &k.l3k1Words, &k.l3k2, out)
+}
+
 // uhashBlock is UHASH of a message of at most one NH block: through AVX2,
 // all iterations at once, when the CPU has it.
 func (k *uhashKey) uhashBlock(iters int, msg []byte, out *[maxIters]uint32) {

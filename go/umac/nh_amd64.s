@@ -175,15 +175,48 @@ GLOBL p36<>(SB), RODATA|NOPTR, $8
 	VPMULUDQ Y3, W, Y6; \
 	VPADDQ Y6, Y5, Y5
 
+// L3_SHORT writes L3-HASH of zeroes(8) || a (RFC 4418 sections 5.3.1
+// and 5.4) for the four iterations' a in Y0 to DI: y = the sum of the four
+// 16-bit words of a times L3Key1 (AX points at l3k1Words), below 2^55,
+// reduced mod p36 by one fold and one conditional subtraction, its low 32
+// bits XOR L3Key2 (at BX).
+#define L3_SHORT \
+	VPCMPEQD Y15, Y15, Y15; \
+	VPSRLQ $48, Y15, Y15; \
+	VPXOR Y4, Y4, Y4; \
+	VPXOR Y5, Y5, Y5; \
+	VPSRLQ $48, Y0, Y2; \
+	L3_WORD(Y2, 0); \
+	VPSRLQ $32, Y0, Y2; \
+	VPAND Y15, Y2, Y2; \
+	L3_WORD(Y2, 32); \
+	VPSRLQ $16, Y0, Y2; \
+	VPAND Y15, Y2, Y2; \
+	L3_WORD(Y2, 64); \
+	VPAND Y15, Y0, Y2; \
+	L3_WORD(Y2, 96); \
+	VPSLLQ $32, Y5, Y5; \
+	VPADDQ Y5, Y4, Y4; \
+	VPCMPEQD Y6, Y6, Y6; \
+	VPSRLQ $28, Y6, Y6; \
+	VPAND Y6, Y4, Y2; \
+	VPSRLQ $36, Y4, Y3; \
+	VPSLLQ $2, Y3, Y5; \
+	VPADDQ Y5, Y3, Y3; \
+	VPADDQ Y3, Y2, Y2; \
+	VPBROADCASTQ p36<>(SB), Y3; \
+	VPSUBQ Y3, Y2, Y3; \
+	VBLENDVPD Y3, Y2, Y3, Y2; \
+	VPSHUFD $0x08, Y2, Y2; \
+	VPERMQ $0x08, Y2, Y2; \
+	VPXOR (BX), X2, X2; \
+	VMOVDQU X2, (DI)
+
 // func uhashBlockAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, bitLen uint64, out *[maxIters]uint32)
 //
 // UHASH of a message of at most one NH block, all four iterations side by
 // side: NH of the zero-padded block (the single-block layout of nhAVX2),
-// plus the bit length, then L3-HASH of zeroes(8) || a (RFC 4418 sections
-// 5.3.1 and 5.4): y = sum of the four 16-bit words of a times L3Key1,
-// below 2^55, reduced mod p36 by one fold and one conditional
-// subtraction, its low 32 bits XOR L3Key2. l3[j][t] is L3Key1 word 4+j of
-// iteration t.
+// plus the bit length, then L3_SHORT.
 TEXT ·uhashBlockAVX2(SB), NOSPLIT, $0-48
 	MOVQ words+0(FP), R9
 	MOVQ l3+8(FP), AX
@@ -205,39 +238,17 @@ TEXT ·uhashBlockAVX2(SB), NOSPLIT, $0-48
 	VPERMQ $0xd8, Y0, Y0
 	VPBROADCASTQ bitLen+32(FP), Y1
 	VPADDQ Y1, Y0, Y0
-	// Y0: a of iterations 0-3. Y15: 0xffff in each qword.
-	VPCMPEQD Y15, Y15, Y15
-	VPSRLQ $48, Y15, Y15
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPSRLQ $48, Y0, Y2
-	L3_WORD(Y2, 0)
-	VPSRLQ $32, Y0, Y2
-	VPAND Y15, Y2, Y2
-	L3_WORD(Y2, 32)
-	VPSRLQ $16, Y0, Y2
-	VPAND Y15, Y2, Y2
-	L3_WORD(Y2, 64)
-	VPAND Y15, Y0, Y2
-	L3_WORD(Y2, 96)
-	VPSLLQ $32, Y5, Y5
-	VPADDQ Y5, Y4, Y4
-	// y mod p36: t = (y mod 2^36) + 5*(y >> 36) < 2*p36, then t - p36
-	// where that is not negative.
-	VPCMPEQD Y6, Y6, Y6
-	VPSRLQ $28, Y6, Y6
-	VPAND Y6, Y4, Y2
-	VPSRLQ $36, Y4, Y3
-	VPSLLQ $2, Y3, Y5
-	VPADDQ Y5, Y3, Y3
-	VPADDQ Y3, Y2, Y2
-	VPBROADCASTQ p36<>(SB), Y3
-	VPSUBQ Y3, Y2, Y3
-	VBLENDVPD Y3, Y2, Y3, Y2
-	// The low dwords of the four qwords, XOR L3Key2.
-	VPSHUFD $0x08, Y2, Y2
-	VPERMQ $0x08, Y2, Y2
-	VPXOR (BX), X2, X2
-	VMOVDQU X2, (DI)
+	L3_SHORT
+	VZEROUPPER
+	RET
+
+// func l3ShortAVX2(a *[maxIters]uint64, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, out *[maxIters]uint32)
+TEXT ·l3ShortAVX2(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), SI
+	MOVQ l3+8(FP), AX
+	MOVQ l3k2+16(FP), BX
+	MOVQ out+24(FP), DI
+	VMOVDQU (SI), Y0
+	L3_SHORT
 	VZEROUPPER
 	RET

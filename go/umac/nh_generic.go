@@ -12,3 +12,9 @@ func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters in
 func (k *uhashKey) uhashBlock(iters int, msg []byte, out *[maxIters]uint32) {
 	k.uhashShort(iters, msg, out)
 }
+
+// l3Short writes L3-HASH of zeroes(8) || a[t] to out[t] for the first
+// iters iterations.
+func (k *uhashKey) l3Short(a *[maxIters]uint64, iters int, out *[maxIters]uint32) {
+	k.l3ShortEach(a, iters, out)
+}

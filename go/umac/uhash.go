@@ -109,10 +109,16 @@ func (k *uhashKey) uhashShort(iters int, msg []byte, out *[maxIters]uint32) {
 	}
 	nhHash(k, 0, data, &nh, iters)
 	bitLen := 8 * uint64(len(msg))
+	for i := range nh {
+		nh[i] += bitLen
+	}
+	k.l3Short(&nh, iters, out)
+}
+
+// l3ShortEach is l3Short, one iteration at a time.
+func (k *uhashKey) l3ShortEach(a *[maxIters]uint64, iters int, out *[maxIters]uint32) {
 	for i := 0; i < iters; i++ {
-		a, k1 := nh[i]+bitLen, &k.l3k1[i]
-		y := (a>>48)*k1[4] + (a>>32&0xffff)*k1[5] + (a>>16&0xffff)*k1[6] + (a&0xffff)*k1[7]
-		out[i] = uint32(reduceP36Sum(y)) ^ k.l3k2[i]
+		out[i] = l3HashShort(&k.l3k1[i], k.l3k2[i], a[i])
 	}
 }
 
@@ -139,8 +145,8 @@ func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
 	bitLen := 8 * uint64(len(msg))
 	for i := 0; i < iters; i++ {
 		y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], y[i], nh[i]+bitLen)
-		out[i] = l3HashShort(&k.l3k1[i], k.l3k2[i], y[i])
 	}
+	k.l3Short(&y, iters, out)
 }
 
 // uhashHuge is UHASH of a message above 16 MiB, through the general L2.
