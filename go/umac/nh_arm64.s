@@ -8,7 +8,31 @@
 // pairs (word j times word j+4) into the two 64-bit lanes of V16+t.
 // Go's assembler has no UMLAL/UMLAL2, so they are spelled out as WORDs:
 // UMLAL Vd.2D, Vn.2S, Vm.2S is 0x2ea08000 | m<<16 | n<<5 | d, UMLAL2
-// (the upper halves) the same with bit 30 set (0x6ea08000).
+// (the upper halves) the same with bit 30 set (0x6ea08000); here n = 6,
+// m = 7 and d = 16+t.
+
+// ITERATION adds one iteration's NH terms, keys KA (low) and KB (high), to
+// the accumulator that the instruction words LOW and HIGH (UMLAL and
+// UMLAL2 into V16+t) name.
+#define ITERATION(KA, KB, LOW, HIGH) \
+	VADD KA.S4, V0.S4, V6.S4; \
+	VADD KB.S4, V1.S4, V7.S4; \
+	WORD LOW; \
+	WORD HIGH
+
+#define ITERATION0 ITERATION(V2, V3, $0x2ea780d0, $0x6ea780d0)
+#define ITERATION1 ITERATION(V3, V4, $0x2ea780d1, $0x6ea780d1)
+#define ITERATION2 ITERATION(V4, V5, $0x2ea780d2, $0x6ea780d2)
+#define ITERATION3 ITERATION(V5, V20, $0x2ea780d3, $0x6ea780d3)
+
+// ADD_LANES adds the two lanes of accumulator V to the uint64 at OFF(R3).
+#define ADD_LANES(V, OFF) \
+	VMOV V.D[0], R5; \
+	VMOV V.D[1], R6; \
+	MOVD OFF(R3), R7; \
+	ADD R5, R6, R5; \
+	ADD R5, R7, R7; \
+	MOVD R7, OFF(R3)
 
 // func nhNEON(words *uint32, msg *byte, blocks int, acc *[maxIters]uint64, iters int)
 TEXT ·nhNEON(SB), NOSPLIT, $0-40
@@ -27,14 +51,8 @@ TEXT ·nhNEON(SB), NOSPLIT, $0-40
 loop2:
 	VLD1.P 32(R1), [V0.S4, V1.S4]
 	VLD1 (R0), [V2.S4, V3.S4, V4.S4]
-	VADD V2.S4, V0.S4, V6.S4
-	VADD V3.S4, V1.S4, V7.S4
-	WORD $0x2ea780d0 // UMLAL V16.2D, V6.2S, V7.2S
-	WORD $0x6ea780d0 // UMLAL2 V16.2D, V6.4S, V7.4S
-	VADD V3.S4, V0.S4, V6.S4
-	VADD V4.S4, V1.S4, V7.S4
-	WORD $0x2ea780d1 // UMLAL V17.2D, V6.2S, V7.2S
-	WORD $0x6ea780d1 // UMLAL2 V17.2D, V6.4S, V7.4S
+	ITERATION0
+	ITERATION1
 	ADD $32, R0
 	SUBS $1, R2
 	BNE loop2
@@ -45,50 +63,18 @@ loop4:
 	VLD1 (R0), [V2.S4, V3.S4, V4.S4, V5.S4]
 	ADD $64, R0, R5
 	VLD1 (R5), [V20.S4]
-	VADD V2.S4, V0.S4, V6.S4
-	VADD V3.S4, V1.S4, V7.S4
-	WORD $0x2ea780d0 // UMLAL V16.2D, V6.2S, V7.2S
-	WORD $0x6ea780d0 // UMLAL2 V16.2D, V6.4S, V7.4S
-	VADD V3.S4, V0.S4, V6.S4
-	VADD V4.S4, V1.S4, V7.S4
-	WORD $0x2ea780d1 // UMLAL V17.2D, V6.2S, V7.2S
-	WORD $0x6ea780d1 // UMLAL2 V17.2D, V6.4S, V7.4S
-	VADD V4.S4, V0.S4, V6.S4
-	VADD V5.S4, V1.S4, V7.S4
-	WORD $0x2ea780d2 // UMLAL V18.2D, V6.2S, V7.2S
-	WORD $0x6ea780d2 // UMLAL2 V18.2D, V6.4S, V7.4S
-	VADD V5.S4, V0.S4, V6.S4
-	VADD V20.S4, V1.S4, V7.S4
-	WORD $0x2ea780d3 // UMLAL V19.2D, V6.2S, V7.2S
-	WORD $0x6ea780d3 // UMLAL2 V19.2D, V6.4S, V7.4S
+	ITERATION0
+	ITERATION1
+	ITERATION2
+	ITERATION3
 	ADD $32, R0
 	SUBS $1, R2
 	BNE loop4
 
 sums:
-	// acc[t] += the two lanes of V16+t (unused iterations add zero).
-	VMOV V16.D[0], R5
-	VMOV V16.D[1], R6
-	MOVD 0(R3), R7
-	ADD R5, R6, R5
-	ADD R5, R7, R7
-	MOVD R7, 0(R3)
-	VMOV V17.D[0], R5
-	VMOV V17.D[1], R6
-	MOVD 8(R3), R7
-	ADD R5, R6, R5
-	ADD R5, R7, R7
-	MOVD R7, 8(R3)
-	VMOV V18.D[0], R5
-	VMOV V18.D[1], R6
-	MOVD 16(R3), R7
-	ADD R5, R6, R5
-	ADD R5, R7, R7
-	MOVD R7, 16(R3)
-	VMOV V19.D[0], R5
-	VMOV V19.D[1], R6
-	MOVD 24(R3), R7
-	ADD R5, R6, R5
-	ADD R5, R7, R7
-	MOVD R7, 24(R3)
+	// Unused iterations add zero: acc has room for four.
+	ADD_LANES(V16, 0)
+	ADD_LANES(V17, 8)
+	ADD_LANES(V18, 16)
+	ADD_LANES(V19, 24)
 	RET
