@@ -34,34 +34,28 @@ func mulAddModP64(k, y, a uint64) uint64 {
 	return t&keep | reduced&^keep
 }
 
-// mulAddModP64Wide returns (k*y + a) mod p64 for any k, y and a (k*y + a
-// < 2^128): the form for a multiplier that is not a masked key.
-func mulAddModP64Wide(k, y, a uint64) uint64 {
-	hi, lo := bits.Mul64(k, y)
-	lo, c := bits.Add64(lo, a, 0)
+// poly64Step is one word of POLY with 64-bit words (RFC 4418 section
+// 5.3.2): a word m >= 2^64 - 2^32 is hashed as the marker p64 - 1 and then
+// m - 59, i.e. k*(k*y + p64 - 1) + m - 59 = k^2*y + (m - 59 - k). With
+// kSquared (k^2 mod p64) both cases are one product of y: the multiplier
+// and the addend are selected by mask, not by branch.
+func poly64Step(k, kSquared, y, m uint64) uint64 {
+	inTop := mask(((m >> 32) + 1) >> 32)
+	// In the marker range m - 59 - k cannot wrap (k < 2^57).
+	mul, add := k^(k^kSquared)&inTop, m-(59+k)&inTop
+	// mul*y + add < 2^128, for a multiplier of any size.
+	hi, lo := bits.Mul64(mul, y)
+	lo, c := bits.Add64(lo, add, 0)
 	hi += c
 	// 2^64 = 59 (mod p64): hi*59 has a high half below 59, folded once
 	// more; with a carry there t is below 59*59, so adding 59 cannot wrap.
 	foldHi, foldLo := bits.Mul64(hi, 59)
 	t, c := bits.Add64(lo, foldLo, 0)
-	t, c2 := bits.Add64(t, (foldHi+c)*59, 0)
-	t += 59 * c2
+	t, c = bits.Add64(t, (foldHi+c)*59, 0)
+	t += 59 * c
+	// t < 2^64 < 2*p64: subtract p64 unless that borrows.
 	reduced, borrow := bits.Sub64(t, p64, 0)
-	keep := mask(borrow)
-	return t&keep | reduced&^keep
-}
-
-// poly64Step is one word of POLY with 64-bit words (RFC 4418 section
-// 5.3.2): a word m >= 2^64 - 2^32 is hashed as the marker p64 - 1 and then
-// m - 59, i.e. k*(k*y + p64 - 1) + m - 59 = k^2*y + (m - 59 - k), which
-// kSquared (k^2 mod p64) turns into a product of y alone: both candidates
-// cost one multiplication each, side by side, instead of two in a row.
-func poly64Step(k, kSquared, y, m uint64) uint64 {
-	inTop := mask(((m >> 32) + 1) >> 32)
-	plain := mulAddModP64(k, y, m)
-	// In the marker range m - 59 - k cannot wrap (k < 2^57).
-	marked := mulAddModP64Wide(kSquared, y, m-59-k)
-	return marked&inTop | plain&^inTop
+	return reduced + p64&mask(borrow)
 }
 
 // mulAddModP128 returns (k*y + a) mod p128 for k < 2^121.

@@ -35,13 +35,6 @@ func TestModularArithmeticMatchesBig(t *testing.T) {
 		if got := mulAddModP64(k, y, a); got != want.Uint64() {
 			t.Fatalf("mulAddModP64(%x, %x, %x) = %x, want %x", k, y, a, got, want)
 		}
-		// The wide form takes any multiplier, such as k^2 mod p64.
-		x := operand(i + 7)
-		wide := new(big.Int).SetUint64(x)
-		wide.Mul(wide, new(big.Int).SetUint64(y)).Add(wide, new(big.Int).SetUint64(a)).Mod(wide, bigP64)
-		if got := mulAddModP64Wide(x, y, a); got != wide.Uint64() {
-			t.Fatalf("mulAddModP64Wide(%x, %x, %x) = %x, want %x", x, y, a, got, wide)
-		}
 		// POLY's marker path, as the RFC writes it with a branch.
 		var poly uint64
 		if a >= 1<<64-1<<32 {
@@ -69,6 +62,30 @@ func TestModularArithmeticMatchesBig(t *testing.T) {
 		want.Mul(want, bigOf(y128)).Add(want, bigOf(a128)).Mod(want, bigP128)
 		if got := mulAddModP128(k128, y128, a128); bigOf(got).Cmp(want) != 0 {
 			t.Fatalf("mulAddModP128(%x, %x, %x) = %x, want %x", k128, y128, a128, got, want)
+		}
+	}
+}
+
+// TestPoly64StepMarkerRange: random keys and accumulators with words in
+// and just below the marker range, where poly64Step selects k^2 and
+// m - 59 - k, against the RFC's two steps.
+func TestPoly64StepMarkerRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const m64 = 0x01ffffff01ffffff
+	for i := 0; i < 4000; i++ {
+		k, y := rng.Uint64()&m64, rng.Uint64()%p64
+		m := 1<<64 - 1<<32 + rng.Uint64()%(1<<32)
+		if i%2 == 1 {
+			m -= 1 << 32
+		}
+		var want uint64
+		if m >= 1<<64-1<<32 {
+			want = mulAddModP64(k, mulAddModP64(k, y, p64-1), m-59)
+		} else {
+			want = mulAddModP64(k, y, m)
+		}
+		if got := poly64Step(k, mulAddModP64(k, k, 0), y, m); got != want {
+			t.Fatalf("poly64Step(%x, %x, %x) = %x, want %x", k, y, m, got, want)
 		}
 	}
 }
