@@ -11,10 +11,10 @@ import (
 // The PDF's pad caches. Counter nonces (CounterNonce, SSH's packet
 // numbers) walk through consecutive AES inputs: UMAC-32 and -64 share one
 // block between 4 or 2 nonces (RFC 4418 section 3.3), and every tag size
-// moves to the next block after that. On a miss a cache computes a run of
-// up to padRun consecutive blocks at once, which AES-NI encrypts side by
-// side in about the time of one, so a counter pays the AES latency once
-// per padRun blocks. The run's blocks are first + j*step for j < n, with
+// moves to the next block after that. On a miss the cache of a Stream, a
+// Sequenced or an SSHHash computes a run of up to padRun consecutive blocks at once, which AES-NI encrypts side by
+// side at little more than the latency of one, so a counter pays that
+// latency once per padRun blocks. The run's blocks are first + j*step for j < n, with
 // the step that was current when the run was made (a later nonce of
 // another length only misses). Nonces are public: lookups may branch on
 // them.
@@ -78,7 +78,7 @@ func encryptThroughPool(block cipher.Block, b *[16]byte) {
 
 var scratchPool = sync.Pool{New: func() any { return new([16]byte) }}
 
-// padCache is the pad cache of one Stream, Sequenced or SSHHash.
+// padCache is the pad cache of one Stream, Sequenced or SSHHash: a run.
 type padCache struct {
 	n           int // blocks held: 0 when empty
 	first, step uint128
@@ -97,29 +97,26 @@ func (c *padCache) pad(pdf *pdfCipher, in *[16]byte, step uint128) *[16]byte {
 	return &c.out[j]
 }
 
-// sharedPadCache is a padCache that MAC calls on one *UMAC share from any
-// goroutine, without a lock or an allocation: a sequence lock over one
-// run. A reader takes a block only if the version was even (no write in
-// progress) and unchanged around its loads; a writer that finds another
-// writer in progress simply does not cache.
+// sharedPadCache is the pad cache that MAC calls on one *UMAC share from
+// any goroutine, used only where AES is slow (without AES-NI, where a run
+// is one block): the last block, without a lock or an allocation, under a
+// sequence lock. A reader takes the block only if the version was even (no
+// write in progress) and unchanged around its loads; a writer that finds
+// another writer in progress simply does not cache.
 type sharedPadCache struct {
-	version     atomic.Uint64 // 0: empty; odd: a write in progress
-	n           atomic.Uint64
-	first, step [2]atomic.Uint64 // hi, lo
-	out         [padRun][2]atomic.Uint64
+	version atomic.Uint64    // 0: empty; odd: a write in progress
+	in, out [2]atomic.Uint64 // hi, lo
 }
 
-// pad writes AES(in) over in, from the cache or from a new run (see
-// padCache.pad).
-func (c *sharedPadCache) pad(pdf *pdfCipher, in *[16]byte, step uint128) {
+// pad writes AES(in) over in, from the cache when in repeats the last
+// block.
+func (c *sharedPadCache) pad(pdf *pdfCipher, in *[16]byte) {
 	x := load128(in)
 	if c.lookup(x, in) {
 		return
 	}
-	var run padRunBlocks
-	n := pdf.encryptRun(x, step, &run)
-	*in = run[0]
-	c.store(x, step, n, &run)
+	pdf.encrypt(in)
+	c.store(x, load128(in))
 }
 
 // lookup writes the cached AES(x) to out and reports whether it had it.
@@ -128,36 +125,24 @@ func (c *sharedPadCache) lookup(x uint128, out *[16]byte) bool {
 	if v == 0 || v&1 == 1 {
 		return false
 	}
-	first := uint128{c.first[0].Load(), c.first[1].Load()}
-	step := uint128{c.step[0].Load(), c.step[1].Load()}
-	j, ok := runIndex(first, step, int(min(c.n.Load(), padRun)), x)
-	if !ok {
+	in := uint128{c.in[0].Load(), c.in[1].Load()}
+	pad := uint128{c.out[0].Load(), c.out[1].Load()}
+	if c.version.Load() != v || in != x {
 		return false
 	}
-	hi, lo := c.out[j][0].Load(), c.out[j][1].Load()
-	if c.version.Load() != v {
-		return false
-	}
-	store128(out, uint128{hi, lo})
+	store128(out, pad)
 	return true
 }
 
-// store caches the run of n blocks from first, unless another goroutine
-// is storing.
-func (c *sharedPadCache) store(first, step uint128, n int, run *padRunBlocks) {
+// store caches pad = AES(x), unless another goroutine is storing.
+func (c *sharedPadCache) store(x, pad uint128) {
 	v := c.version.Load()
 	if v&1 == 1 || !c.version.CompareAndSwap(v, v+1) {
 		return
 	}
-	c.first[0].Store(first.hi)
-	c.first[1].Store(first.lo)
-	c.step[0].Store(step.hi)
-	c.step[1].Store(step.lo)
-	c.n.Store(uint64(n))
-	for j := 0; j < n; j++ {
-		out := load128(&run[j])
-		c.out[j][0].Store(out.hi)
-		c.out[j][1].Store(out.lo)
-	}
+	c.in[0].Store(x.hi)
+	c.in[1].Store(x.lo)
+	c.out[0].Store(pad.hi)
+	c.out[1].Store(pad.lo)
 	c.version.Store(v + 2)
 }

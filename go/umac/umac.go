@@ -67,9 +67,9 @@ func (u *UMAC) MAC(dst, nonce, msg []byte) ([]byte, error) {
 	// between nonces, and only a slow AES is worth publishing it to other
 	// goroutines (atomic stores cost more than an AES-NI block).
 	var block [aes.BlockSize]byte
-	offset, step := pdfInput(nonce, u.tagSize, &block)
+	offset, _ := pdfInput(nonce, u.tagSize, &block)
 	if u.tagSize <= 8 && !u.pdf.fast() {
-		u.pads.pad(&u.pdf, &block, step)
+		u.pads.pad(&u.pdf, &block)
 	} else {
 		u.pdf.encrypt(&block)
 	}
