@@ -1,7 +1,5 @@
 package umac
 
-
-
 // SSHHash is UMAC in the hash.Hash shape that golang.org/x/crypto/ssh
 // drives for umac-64@openssh.com, umac-128@openssh.com and their -etm
 // forms: after Reset, the first 4 bytes written are the packet sequence
