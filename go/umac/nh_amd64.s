@@ -154,6 +154,7 @@ lanes:
 	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
 
 pairsums:
+	// The pair sums (zero when there were no pairs).
 	HSUM(Y8, X8, 0(DI))
 	HSUM(Y9, X9, 8(DI))
 	HSUM(Y10, X10, 16(DI))
