@@ -89,7 +89,7 @@ test-go: deps-go deps-nettle go-xcrypto
 	else \
 		echo "Nettle differential test: x86_64 only, not run on $$(uname -m)"; \
 	fi
-	@# The portable path on a big-endian machine (s390x) and on arm64, under
+	@# The portable path on a big-endian machine (s390x) and the NEON NH on arm64, under
 	@# qemu-user (static test binaries, run from the package folder).
 	@for arch in s390x arm64; do \
 		qemu=qemu-$$(echo $$arch | sed 's/arm64/aarch64/'); \

@@ -34,25 +34,28 @@ func mulAddModP64(k, y, a uint64) uint64 {
 	return t&keep | reduced&^keep
 }
 
-// addModP64 returns (a + b) mod p64 for a < p64 and any b.
-func addModP64(a, b uint64) uint64 {
-	sum, carry := bits.Add64(a, b, 0)
-	t := sum + 59*carry // with a carry, sum < a < p64: no wrap
-	reduced, borrow := bits.Sub64(t, p64, 0)
-	keep := mask(borrow)
-	return t&keep | reduced&^keep
-}
-
 // poly64Step is one word of POLY with 64-bit words (RFC 4418 section
 // 5.3.2): a word m >= 2^64 - 2^32 is hashed as the marker p64 - 1 and then
-// m - 59. Both paths share u = k*y + (p64 - 1): the plain result k*y + m is
-// u + m + 1, the marked one k*u + (m - 59).
-func poly64Step(k, y, m uint64) uint64 {
+// m - 59, i.e. k*(k*y + p64 - 1) + m - 59 = k^2*y + (m - 59 - k). With
+// kSquared (k^2 mod p64) both cases are one product of y: the multiplier
+// and the addend are selected by mask, not by branch.
+func poly64Step(k, kSquared, y, m uint64) uint64 {
 	inTop := mask(((m >> 32) + 1) >> 32)
-	u := mulAddModP64(k, y, p64-1)
-	plain := addModP64(u, m+1) // used only when m + 1 does not wrap
-	marked := mulAddModP64(k, u, m-59)
-	return marked&inTop | plain&^inTop
+	// In the marker range m - 59 - k cannot wrap (k < 2^57).
+	mul, add := k^(k^kSquared)&inTop, m-(59+k)&inTop
+	// mul*y + add < 2^128, for a multiplier of any size.
+	hi, lo := bits.Mul64(mul, y)
+	lo, c := bits.Add64(lo, add, 0)
+	hi += c
+	// 2^64 = 59 (mod p64): hi*59 has a high half below 59, folded once
+	// more; with a carry there t is below 59*59, so adding 59 cannot wrap.
+	foldHi, foldLo := bits.Mul64(hi, 59)
+	t, c := bits.Add64(lo, foldLo, 0)
+	t, c = bits.Add64(t, (foldHi+c)*59, 0)
+	t += 59 * c
+	// t < 2^64 < 2*p64: subtract p64 unless that borrows.
+	reduced, borrow := bits.Sub64(t, p64, 0)
+	return reduced + p64&mask(borrow)
 }
 
 // mulAddModP128 returns (k*y + a) mod p128 for k < 2^121.

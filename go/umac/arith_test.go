@@ -35,13 +35,6 @@ func TestModularArithmeticMatchesBig(t *testing.T) {
 		if got := mulAddModP64(k, y, a); got != want.Uint64() {
 			t.Fatalf("mulAddModP64(%x, %x, %x) = %x, want %x", k, y, a, got, want)
 		}
-		if y < p64 {
-			sum := new(big.Int).SetUint64(y)
-			sum.Add(sum, new(big.Int).SetUint64(a)).Mod(sum, bigP64)
-			if got := addModP64(y, a); got != sum.Uint64() {
-				t.Fatalf("addModP64(%x, %x) = %x, want %x", y, a, got, sum)
-			}
-		}
 		// POLY's marker path, as the RFC writes it with a branch.
 		var poly uint64
 		if a >= 1<<64-1<<32 {
@@ -49,7 +42,7 @@ func TestModularArithmeticMatchesBig(t *testing.T) {
 		} else {
 			poly = mulAddModP64(k, y%p64, a)
 		}
-		if got := poly64Step(k, y%p64, a); got != poly {
+		if got := poly64Step(k, mulAddModP64(k, k, 0), y%p64, a); got != poly {
 			t.Fatalf("poly64Step(%x, %x, %x) = %x, want %x", k, y, a, got, poly)
 		}
 		if got := reduceP36(y); got != y%p36 {
@@ -69,6 +62,30 @@ func TestModularArithmeticMatchesBig(t *testing.T) {
 		want.Mul(want, bigOf(y128)).Add(want, bigOf(a128)).Mod(want, bigP128)
 		if got := mulAddModP128(k128, y128, a128); bigOf(got).Cmp(want) != 0 {
 			t.Fatalf("mulAddModP128(%x, %x, %x) = %x, want %x", k128, y128, a128, got, want)
+		}
+	}
+}
+
+// TestPoly64StepMarkerRange: random keys and accumulators with words in
+// and just below the marker range, where poly64Step selects k^2 and
+// m - 59 - k, against the RFC's two steps.
+func TestPoly64StepMarkerRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const m64 = 0x01ffffff01ffffff
+	for i := 0; i < 4000; i++ {
+		k, y := rng.Uint64()&m64, rng.Uint64()%p64
+		m := 1<<64 - 1<<32 + rng.Uint64()%(1<<32)
+		if i%2 == 1 {
+			m -= 1 << 32
+		}
+		var want uint64
+		if m >= 1<<64-1<<32 {
+			want = mulAddModP64(k, mulAddModP64(k, y, p64-1), m-59)
+		} else {
+			want = mulAddModP64(k, y, m)
+		}
+		if got := poly64Step(k, mulAddModP64(k, k, 0), y, m); got != want {
+			t.Fatalf("poly64Step(%x, %x, %x) = %x, want %x", k, y, m, got, want)
 		}
 	}
 }

@@ -64,26 +64,27 @@
 	VMOVQ X13, R8; \
 	ADDQ R8, HI
 
-// func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, blocks int, acc *[maxIters]uint64, iters int)
-TEXT ·nhAVX2(SB), NOSPLIT, $0-56
+// func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, pairs int, rest *byte, restBlocks int, acc *[maxIters]uint64, iters int)
+TEXT ·nhAVX2(SB), NOSPLIT, $0-72
 	MOVQ even+0(FP), AX
 	MOVQ odd+8(FP), BX
 	MOVQ words+16(FP), R9
 	MOVQ msg+24(FP), SI
-	MOVQ blocks+32(FP), CX
-	MOVQ acc+40(FP), DI
-	MOVQ iters+48(FP), DX
-	MOVQ CX, R10
-	ANDQ $1, R10
-	SHRQ $1, CX
+	MOVQ pairs+32(FP), CX
+	MOVQ rest+40(FP), R11
+	MOVQ restBlocks+48(FP), R12
+	MOVQ acc+56(FP), DI
+	MOVQ iters+64(FP), DX
 	VPXOR Y8, Y8, Y8
 	VPXOR Y9, Y9, Y9
 	VPXOR Y10, Y10, Y10
 	VPXOR Y11, Y11, Y11
 	VPXOR Y14, Y14, Y14
 	VPXOR Y15, Y15, Y15
+
+pairs:
 	TESTQ CX, CX
-	JZ    single
+	JZ    rest
 	CMPQ DX, $1
 	JEQ  loop1
 	CMPQ DX, $2
@@ -99,7 +100,7 @@ loop4:
 	PASS(16(BX), 32(AX), Y11)
 	NEXT_PAIR
 	JNZ loop4
-	JMP single
+	JMP rest
 
 loop3:
 	LOAD_PAIR
@@ -108,7 +109,7 @@ loop3:
 	PASS(16(AX), 16(BX), Y10)
 	NEXT_PAIR
 	JNZ loop3
-	JMP single
+	JMP rest
 
 loop2:
 	LOAD_PAIR
@@ -116,7 +117,7 @@ loop2:
 	PASS((BX), 16(AX), Y9)
 	NEXT_PAIR
 	JNZ loop2
-	JMP single
+	JMP rest
 
 loop1:
 	LOAD_PAIR
@@ -124,13 +125,22 @@ loop1:
 	NEXT_PAIR
 	JNZ loop1
 
+rest:
+	// The restBlocks (0, 1 or 2) blocks after the pairs, at rest: one more
+	// pair through the loops above, or an odd last block.
+	CMPQ R12, $1
+	JLT  pairsums
+	MOVQ R11, SI
+	JEQ  single
+	MOVQ $1, CX
+	XORQ R12, R12
+	JMP  pairs
+
 single:
 	// An odd last block, in the iteration-parallel layout: its message
 	// halves broadcast to both lanes, iterations t and t+1 in the low and
 	// high lane, keys straight from the words (quads t, t+1 and t+1, t+2
 	// are contiguous). Y14 sums iterations 0|1, Y15 iterations 2|3.
-	TESTQ R10, R10
-	JZ    pairsums
 	VBROADCASTI128 (SI), Y0
 	VBROADCASTI128 16(SI), Y1
 	PASS((R9), 16(R9), Y14)
@@ -144,14 +154,102 @@ lanes:
 	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
 
 pairsums:
-	MOVQ blocks+32(FP), CX
-	CMPQ CX, $2
-	JLT  ret
+	// The pair sums (zero when there were no pairs).
 	HSUM(Y8, X8, 0(DI))
 	HSUM(Y9, X9, 8(DI))
 	HSUM(Y10, X10, 16(DI))
 	HSUM(Y11, X11, 24(DI))
+	VZEROUPPER
+	RET
 
-ret:
+DATA p36<>+0(SB)/8, $0xffffffffb
+GLOBL p36<>(SB), RODATA|NOPTR, $8
+
+// L3_WORD adds the products of the 16-bit words in W (one per iteration)
+// with the L3 keys at OFF(AX) (four qwords below 2^36): the low 32 key
+// bits to Y4, the high 4 to Y5.
+#define L3_WORD(W, OFF) \
+	VMOVDQU OFF(AX), Y3; \
+	VPMULUDQ Y3, W, Y6; \
+	VPADDQ Y6, Y4, Y4; \
+	VPSRLQ $32, Y3, Y3; \
+	VPMULUDQ Y3, W, Y6; \
+	VPADDQ Y6, Y5, Y5
+
+// L3_SHORT writes L3-HASH of zeroes(8) || a (RFC 4418 sections 5.3.1
+// and 5.4) for the four iterations' a in Y0 to DI: y = the sum of the four
+// 16-bit words of a times L3Key1 (AX points at l3k1Words), below 2^55,
+// reduced mod p36 by one fold and one conditional subtraction, its low 32
+// bits XOR L3Key2 (at BX).
+#define L3_SHORT \
+	VPCMPEQD Y15, Y15, Y15; \
+	VPSRLQ $48, Y15, Y15; \
+	VPXOR Y4, Y4, Y4; \
+	VPXOR Y5, Y5, Y5; \
+	VPSRLQ $48, Y0, Y2; \
+	L3_WORD(Y2, 0); \
+	VPSRLQ $32, Y0, Y2; \
+	VPAND Y15, Y2, Y2; \
+	L3_WORD(Y2, 32); \
+	VPSRLQ $16, Y0, Y2; \
+	VPAND Y15, Y2, Y2; \
+	L3_WORD(Y2, 64); \
+	VPAND Y15, Y0, Y2; \
+	L3_WORD(Y2, 96); \
+	VPSLLQ $32, Y5, Y5; \
+	VPADDQ Y5, Y4, Y4; \
+	VPCMPEQD Y6, Y6, Y6; \
+	VPSRLQ $28, Y6, Y6; \
+	VPAND Y6, Y4, Y2; \
+	VPSRLQ $36, Y4, Y3; \
+	VPSLLQ $2, Y3, Y5; \
+	VPADDQ Y5, Y3, Y3; \
+	VPADDQ Y3, Y2, Y2; \
+	VPBROADCASTQ p36<>(SB), Y3; \
+	VPSUBQ Y3, Y2, Y3; \
+	VBLENDVPD Y3, Y2, Y3, Y2; \
+	VPSHUFD $0x08, Y2, Y2; \
+	VPERMQ $0x08, Y2, Y2; \
+	VPXOR (BX), X2, X2; \
+	VMOVDQU X2, (DI)
+
+// func uhashBlockAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, bitLen uint64, out *[maxIters]uint32)
+//
+// UHASH of a message of at most one NH block, all four iterations side by
+// side: NH of the zero-padded block (the single-block layout of nhAVX2),
+// plus the bit length, then L3_SHORT.
+TEXT ·uhashBlockAVX2(SB), NOSPLIT, $0-48
+	MOVQ words+0(FP), R9
+	MOVQ l3+8(FP), AX
+	MOVQ l3k2+16(FP), BX
+	MOVQ block+24(FP), SI
+	MOVQ out+40(FP), DI
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VBROADCASTI128 (SI), Y0
+	VBROADCASTI128 16(SI), Y1
+	PASS((R9), 16(R9), Y14)
+	PASS(32(R9), 48(R9), Y15)
+	// Y14 holds the two halves of NH for iterations 0 | 1, Y15 for 2 | 3.
+	VPSHUFD $0x4e, Y14, Y2
+	VPADDQ Y2, Y14, Y14
+	VPSHUFD $0x4e, Y15, Y3
+	VPADDQ Y3, Y15, Y15
+	VPUNPCKLQDQ Y15, Y14, Y0
+	VPERMQ $0xd8, Y0, Y0
+	VPBROADCASTQ bitLen+32(FP), Y1
+	VPADDQ Y1, Y0, Y0
+	L3_SHORT
+	VZEROUPPER
+	RET
+
+// func l3ShortAVX2(a *[maxIters]uint64, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, out *[maxIters]uint32)
+TEXT ·l3ShortAVX2(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), SI
+	MOVQ l3+8(FP), AX
+	MOVQ l3k2+16(FP), BX
+	MOVQ out+24(FP), DI
+	VMOVDQU (SI), Y0
+	L3_SHORT
 	VZEROUPPER
 	RET

@@ -79,8 +79,8 @@ func (s *Sequenced) tag(dst []byte, hash *[maxIters]uint32) (uint64, []byte, err
 	s.next++
 	counter := CounterNonce(n)
 	var in [16]byte
-	offset := pdfInput(counter[:], s.u.tagSize, &in)
-	return n, s.u.appendTag(dst, hash, s.pads.pad(s.u.pdf, &in)[offset:]), nil
+	offset, step := pdfInput(counter[:], s.u.tagSize, &in)
+	return n, s.u.appendTag(dst, hash, s.pads.pad(&s.u.pdf, &in, step)[offset:]), nil
 }
 
 // Next returns the counter value the next message gets.

@@ -1,7 +1,5 @@
 package umac
 
-
-
 // SSHHash is UMAC in the hash.Hash shape that golang.org/x/crypto/ssh
 // drives for umac-64@openssh.com, umac-128@openssh.com and their -etm
 // forms: after Reset, the first 4 bytes written are the packet sequence
@@ -50,8 +48,8 @@ func (h *SSHHash) Sum(b []byte) []byte {
 	var hash [maxIters]uint32
 	state.sum(&h.u.key, h.u.iters, &hash)
 	var in [16]byte
-	offset := pdfInput(nonce[:], h.u.tagSize, &in)
-	return h.u.appendTag(b, &hash, h.pads.pad(h.u.pdf, &in)[offset:])
+	offset, step := pdfInput(nonce[:], h.u.tagSize, &in)
+	return h.u.appendTag(b, &hash, h.pads.pad(&h.u.pdf, &in, step)[offset:])
 }
 
 // Reset starts a new packet: the next 4 bytes written are its number.

@@ -33,8 +33,8 @@ func (s *Stream) Sum(dst, nonce []byte) ([]byte, error) {
 	var hash [maxIters]uint32
 	s.state.sum(&s.u.key, s.u.iters, &hash)
 	var in [16]byte
-	offset := pdfInput(nonce, s.u.tagSize, &in)
-	return s.u.appendTag(dst, &hash, s.pads.pad(s.u.pdf, &in)[offset:]), nil
+	offset, step := pdfInput(nonce, s.u.tagSize, &in)
+	return s.u.appendTag(dst, &hash, s.pads.pad(&s.u.pdf, &in, step)[offset:]), nil
 }
 
 // Verify reports whether tag is the tag of the message written so far under

@@ -34,8 +34,12 @@ type uhashKey struct {
 	// 8i+4..8i+7): the layout the AVX2 NH loads two blocks' keys from.
 	even, odd [tableQuads][4]uint32
 	l2k64     [maxIters]uint64  // masked with 0x01ffffff01ffffff
+	l2k64sq   [maxIters]uint64  // l2k64^2 mod p64, for poly64Step
 	l2k128    [maxIters]uint128 // masked likewise
 	l3k1      [maxIters][8]uint64
+	// l3k1Words[j][t] is l3k1[t][4+j]: the layout of the vector L3 of a
+	// one-block message, whose L3 input has its first four words zero.
+	l3k1Words [4][maxIters]uint64
 	l3k2      [maxIters]uint32
 }
 
@@ -58,12 +62,16 @@ func deriveUhashKey(block cipher.Block, k *uhashKey) {
 	for i := 0; i < maxIters; i++ {
 		b := buf[24*i:]
 		k.l2k64[i] = binary.BigEndian.Uint64(b) & m64
+		k.l2k64sq[i] = mulAddModP64(k.l2k64[i], k.l2k64[i], 0)
 		k.l2k128[i] = uint128{binary.BigEndian.Uint64(b[8:]) & m64, binary.BigEndian.Uint64(b[16:]) & m64}
 	}
 	kdf(block, 3, buf[:64*maxIters])
 	for i := 0; i < maxIters; i++ {
 		for j := 0; j < 8; j++ {
 			k.l3k1[i][j] = reduceP36(binary.BigEndian.Uint64(buf[64*i+8*j:]))
+		}
+		for j := 0; j < 4; j++ {
+			k.l3k1Words[j][i] = k.l3k1[i][4+j]
 		}
 	}
 	kdf(block, 4, buf[:4*maxIters])
@@ -80,6 +88,10 @@ var zeroBlock [blockSize]byte
 // uhash writes the first iters words of UHASH(msg) to out: the one-call
 // path, hashing every chunk straight from msg with no buffer.
 func (k *uhashKey) uhash(iters int, msg []byte, out *[maxIters]uint32) {
+	if len(msg) <= blockSize {
+		k.uhashBlock(iters, msg, out)
+		return
+	}
 	if len(msg) <= chunkSize {
 		k.uhashShort(iters, msg, out)
 		return
@@ -97,22 +109,54 @@ func (k *uhashKey) uhashShort(iters int, msg []byte, out *[maxIters]uint32) {
 	}
 	nhHash(k, 0, data, &nh, iters)
 	bitLen := 8 * uint64(len(msg))
+	for i := range nh {
+		nh[i] += bitLen
+	}
+	k.l3Short(&nh, iters, out)
+}
+
+// l3ShortEach is l3Short, one iteration at a time.
+func (k *uhashKey) l3ShortEach(a *[maxIters]uint64, iters int, out *[maxIters]uint32) {
 	for i := 0; i < iters; i++ {
-		a, k1 := nh[i]+bitLen, &k.l3k1[i]
-		y := (a>>48)*k1[4] + (a>>32&0xffff)*k1[5] + (a>>16&0xffff)*k1[6] + (a&0xffff)*k1[7]
-		out[i] = uint32(reduceP36Sum(y)) ^ k.l3k2[i]
+		out[i] = l3HashShort(&k.l3k1[i], k.l3k2[i], a[i])
 	}
 }
 
-// uhashLong is UHASH of a message longer than one chunk.
+// uhashLong is UHASH of a message longer than one chunk. Up to 2^14
+// chunks (16 MiB) L2-HASH is POLY64 alone and its output is
+// zeroes(8) || y (section 5.3.1), so each chunk costs one POLY64 step per
+// iteration and L3 has four terms; beyond, uhashHuge adds POLY128.
 func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
+	if len(msg) > poly64Words*chunkSize {
+		k.uhashHuge(iters, msg, out)
+		return
+	}
+	y := [maxIters]uint64{1, 1, 1, 1}
+	// Every chunk but the last is full and carries the bit length 8192.
+	for ; len(msg) > chunkSize; msg = msg[chunkSize:] {
+		var nh [maxIters]uint64
+		nhHash(k, 0, msg[:chunkSize], &nh, iters)
+		for i := 0; i < iters; i++ {
+			y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], y[i], nh[i]+8*chunkSize)
+		}
+	}
+	var nh [maxIters]uint64
+	nhHash(k, 0, msg, &nh, iters)
+	bitLen := 8 * uint64(len(msg))
+	for i := 0; i < iters; i++ {
+		y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], y[i], nh[i]+bitLen)
+	}
+	k.l3Short(&y, iters, out)
+}
+
+// uhashHuge is UHASH of a message above 16 MiB, through the general L2.
+func (k *uhashKey) uhashHuge(iters int, msg []byte, out *[maxIters]uint32) {
 	var nh [maxIters]uint64
 	var l2 [maxIters]l2Hash
 	for i := range l2 {
 		l2[i] = newL2Hash()
 	}
 	var chunks uint64
-	// Every chunk but the last is full and carries the bit length 8192.
 	for ; len(msg) > chunkSize; msg = msg[chunkSize:] {
 		nh = [maxIters]uint64{}
 		nhHash(k, 0, msg[:chunkSize], &nh, iters)
@@ -144,7 +188,7 @@ func newL2Hash() l2Hash { return l2Hash{y64: 1, y128: uint128{0, 1}} }
 // absorb takes L1 output number index (from 0) of iteration i.
 func (h *l2Hash) absorb(k *uhashKey, i int, index, word uint64) {
 	if index < poly64Words {
-		h.y64 = poly64Step(k.l2k64[i], h.y64, word)
+		h.y64 = poly64Step(k.l2k64[i], k.l2k64sq[i], h.y64, word)
 		return
 	}
 	offset := index - poly64Words

@@ -2,10 +2,8 @@ package umac
 
 import (
 	"crypto/aes"
-	"crypto/cipher"
 	"crypto/subtle"
 	"encoding/binary"
-	"sync"
 )
 
 const (
@@ -17,13 +15,13 @@ const (
 )
 
 // UMAC is a keyed UMAC with one tag size. It holds key material and a
-// lock-free pad cache, so MAC, Verify and NewStream may be called from many
-// goroutines at once.
+// lock-free pad cache (used where AES is slow), so MAC, Verify and
+// NewStream may be called from many goroutines at once.
 type UMAC struct {
 	tagSize int
 	iters   int // UHASH iterations: one per 4 bytes of tag
-	pdf     cipher.Block
-	pads    sharedPadCache // for 4- and 8-byte tags
+	pdf     pdfCipher
+	pads    sharedPadCache // for 4- and 8-byte tags, without a fast AES
 	key     uhashKey
 }
 
@@ -45,7 +43,7 @@ func New(key []byte, tagSize int) (*UMAC, error) {
 	// The PDF's key is K' = KDF(K, 0, 16) (RFC 4418 section 3.3).
 	var pdfKey [KeySize]byte
 	kdf(block, 0, pdfKey[:])
-	u.pdf, err = aes.NewCipher(pdfKey[:])
+	err = u.pdf.init(&pdfKey)
 	clear(pdfKey[:])
 	if err != nil {
 		return nil, err
@@ -64,48 +62,28 @@ func (u *UMAC) MAC(dst, nonce, msg []byte) ([]byte, error) {
 	if err := checkNonce(nonce); err != nil {
 		return dst, err
 	}
+	// The pad comes first: UHASH does not wait for the AES result, so the
+	// processor may overlap the two. Only UMAC-32 and -64 share a block
+	// between nonces, and only a slow AES is worth publishing it to other
+	// goroutines (atomic stores cost more than an AES-NI block).
+	var block [aes.BlockSize]byte
+	offset, _ := pdfInput(nonce, u.tagSize, &block)
+	if u.tagSize <= 8 && !u.pdf.fast() {
+		u.pads.pad(&u.pdf, &block)
+	} else {
+		u.pdf.encrypt(&block)
+	}
 	var hash [maxIters]uint32
 	u.key.uhash(u.iters, msg, &hash)
-	if cap(dst)-len(dst) >= aes.BlockSize {
-		// The AES block is computed in dst's spare room, then overwritten
-		// by the tag.
-		ret, block := sliceForAppend(dst, aes.BlockSize)
-		u.xorPad(nonce, &hash, (*[aes.BlockSize]byte)(block))
-		return ret[:len(dst)+u.tagSize], nil
-	}
-	// No room for a whole block: a pooled one (an AES call through the
-	// cipher.Block interface makes any local buffer escape to the heap).
-	block := scratchPool.Get().(*[aes.BlockSize]byte)
-	u.xorPad(nonce, &hash, block)
-	ret := append(dst, block[:u.tagSize]...)
-	scratchPool.Put(block)
-	return ret, nil
-}
-
-var scratchPool = sync.Pool{New: func() any { return new([aes.BlockSize]byte) }}
-
-// xorPad writes the tag, UHASH XOR pad (RFC 4418 section 4), to the first
-// tagSize bytes of block, using block for the AES call of the PDF.
-func (u *UMAC) xorPad(nonce []byte, hash *[maxIters]uint32, block *[aes.BlockSize]byte) {
-	offset := pdfInput(nonce, u.tagSize, block)
-	if u.tagSize > 8 {
-		u.pdf.Encrypt(block[:], block[:])
-	} else if in := *block; !u.pads.lookup(&in, block) {
-		u.pdf.Encrypt(block[:], block[:])
-		u.pads.store(&in, block)
-	}
-	// Reading at offset + 4i >= 4i before writing at 4i: the pad is never
-	// overwritten before it is read.
-	for i := 0; i < u.iters; i++ {
-		binary.BigEndian.PutUint32(block[4*i:], hash[i]^binary.BigEndian.Uint32(block[offset+4*i:]))
-	}
+	return u.appendTag(dst, &hash, block[offset:]), nil
 }
 
 // appendTag appends UHASH XOR pad (RFC 4418 section 4) to dst.
 func (u *UMAC) appendTag(dst []byte, hash *[maxIters]uint32, pad []byte) []byte {
 	ret, tag := sliceForAppend(dst, u.tagSize)
-	for i := 0; i < u.iters; i++ {
-		binary.BigEndian.PutUint32(tag[4*i:], hash[i]^binary.BigEndian.Uint32(pad[4*i:]))
+	pad = pad[:len(tag)]
+	for i := 0; i+4 <= len(tag); i += 4 {
+		binary.BigEndian.PutUint32(tag[i:], hash[i/4&(maxIters-1)]^binary.BigEndian.Uint32(pad[i:]))
 	}
 	return ret
 }
@@ -116,9 +94,8 @@ func (u *UMAC) Verify(nonce, msg, tag []byte) bool {
 	if len(tag) != u.tagSize {
 		return false
 	}
-	block := scratchPool.Get().(*[aes.BlockSize]byte)
-	defer scratchPool.Put(block)
-	want, err := u.MAC(block[:0], nonce, msg)
+	var buf [aes.BlockSize]byte
+	want, err := u.MAC(buf[:0], nonce, msg)
 	if err != nil {
 		return false
 	}

@@ -1,0 +1,37 @@
+//go:build !amd64 || purego
+
+package umac
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+)
+
+// pdfCipher is the AES-128 of the PDF (RFC 4418 section 3.3): crypto/aes,
+// without assembly for this target (or with the purego tag).
+type pdfCipher struct {
+	block cipher.Block
+}
+
+// init keys c with key.
+func (c *pdfCipher) init(key *[16]byte) (err error) {
+	c.block, err = aes.NewCipher(key[:])
+	return err
+}
+
+// fast reports whether a block costs less than sharing it between
+// goroutines through sharedPadCache.
+func (c *pdfCipher) fast() bool { return false }
+
+// runLength is how many blocks encryptRun computes on a cache miss.
+func (c *pdfCipher) runLength() int { return 1 }
+
+// encrypt replaces b by AES(b).
+func (c *pdfCipher) encrypt(b *[16]byte) { encryptThroughPool(c.block, b) }
+
+// encryptBlocks replaces the first n blocks of run by their encryptions.
+func (c *pdfCipher) encryptBlocks(run *padRunBlocks, n int) {
+	for j := 0; j < n; j++ {
+		c.encrypt(&run[j])
+	}
+}
