@@ -84,7 +84,7 @@ fn prepare(jobs: &[Job], registry: &[Entry]) -> (Vec<Subject>, Vec<Missing>) {
     (subjects, missing)
 }
 
-/// Runs every job of the seven tables within `budget`, with a progress bar.
+/// Runs every job of the eight tables within `budget`, with a progress bar.
 fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
     let jobs = plan::jobs(crate::measure::GEAR_NAMES);
     let (mut subjects, missing) = prepare(&jobs, &crate::measure::registry());
@@ -114,7 +114,7 @@ fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
 pub struct Report {
     /// The run.
     pub results: Results,
-    /// The seven tables.
+    /// The eight tables.
     pub tables: Vec<Table>,
     /// The charts: (id of the table they follow, chart).
     pub charts: Vec<(&'static str, Chart)>,
@@ -131,6 +131,7 @@ impl Report {
             tables::go(&results),
             tables::strength(&results),
             tables::comparators(&results),
+            tables::picked(&results),
         ];
         let charts = vec![
             ("sweep", tables::sweep_chart(&results)),
@@ -216,7 +217,7 @@ mod tests {
         assert!(results.missing.iter().all(|m| m.job.alg.starts_with("badger")));
         assert_eq!(results.machine.core_clock_ghz, Some(3.0));
         let report = Report::new(results);
-        assert_eq!(report.tables.len(), 7);
+        assert_eq!(report.tables.len(), 8);
         let text = report.to_text();
         assert!(text.contains("UMAC-64") && text.contains("Badger-64: not in this build"));
         let dir = std::env::temp_dir().join(format!("fastmac-report-unit-{}", std::process::id()));
