@@ -315,7 +315,7 @@ fn openssl_gmac() -> Result<Subject, String> {
     }))
 }
 
-/// BLAKE3's keyed hash, the counter hashed before the message.
+/// BLAKE3's keyed hash, the counter hashed after the message.
 fn blake3_keyed() -> Subject {
     let mac = KeyedBlake3::new(&std::array::from_fn(|i| KEY[i % KEY.len()]));
     let mut n = 0u64;
