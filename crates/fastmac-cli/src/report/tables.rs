@@ -428,9 +428,9 @@ pub fn go(results: &Results) -> Table {
 /// [`Algorithm::info`] for its MACs; Nettle's UMAC is the same function;
 /// Poly1305's is Bernstein's 8 * ceil(L/16) / 2^106 at L bytes; GMAC's is
 /// (ceil(L/16) + 1) / 2^128 (McGrew and Viega, "The Security and
-/// Performance of the Galois/Counter Mode of Operation", section 5: GHASH
-/// is a polynomial of that degree); keyed BLAKE3 truncated to 128 bits is a
-/// PRF, 2^-128.
+/// Performance of the Galois/Counter Mode of Operation": GHASH is a
+/// polynomial of that degree in the hash key); keyed BLAKE3 truncated to
+/// 128 bits is a PRF, 2^-128.
 pub fn strength_bits(alg: &str, imp: Imp, size: usize) -> Option<f64> {
     match (alg, imp) {
         (plan::POLY1305, _) => Some(106.0 - (8.0 * size.div_ceil(16) as f64).log2()),
