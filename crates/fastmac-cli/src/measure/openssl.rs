@@ -153,47 +153,51 @@ impl OpenSsl {
         // arguments and depend on nothing the caller provides.
         let library = unsafe { Library::new(soname) }
             .map_err(|e| OpenSslError::Absent { soname: soname.to_owned(), why: e.to_string() })?;
-        let symbol = |name: &'static str| -> Result<*const c_void, OpenSslError> {
-            // SAFETY: the symbol is read as an untyped address here and
-            // cast below to the signature OpenSSL's headers declare for it.
-            unsafe { library.get::<*const c_void>(name.as_bytes()) }
-                .map(|s| *s)
-                .map_err(|_| OpenSslError::NoSymbol { soname: soname.to_owned(), name })
-        };
-        // SAFETY: each address is cast to its declaration in openssl/evp.h
-        // (OpenSSL 3.0): EVP_MAC_fetch(libctx, name, props),
-        // EVP_MAC_free(mac), EVP_MAC_CTX_new(mac), EVP_MAC_CTX_free(ctx),
-        // EVP_MAC_init(ctx, key, keylen, params), EVP_MAC_update(ctx, data,
-        // len), EVP_MAC_final(ctx, out, outl, outsize), EVP_CIPHER_fetch,
-        // EVP_CIPHER_free, EVP_CIPHER_CTX_new(void), EVP_CIPHER_CTX_free,
-        // EVP_EncryptInit_ex2(ctx, cipher, key, iv, params),
-        // EVP_EncryptUpdate(ctx, out, outl, in, inl); crypto.h:
-        // OpenSSL_version(type).
+        let lib = &library;
+        // SAFETY: each entry point is typed as openssl/evp.h (OpenSSL 3.0)
+        // declares it: EVP_MAC_fetch(libctx, name, props), EVP_MAC_free(mac),
+        // EVP_MAC_CTX_new(mac), EVP_MAC_CTX_free(ctx), EVP_MAC_init(ctx,
+        // key, keylen, params), EVP_MAC_update(ctx, data, len),
+        // EVP_MAC_final(ctx, out, outl, outsize), EVP_CIPHER_fetch like
+        // EVP_MAC_fetch, EVP_CIPHER_free, EVP_CIPHER_CTX_new(void),
+        // EVP_CIPHER_CTX_free, EVP_EncryptInit_ex2(ctx, cipher, key, iv,
+        // params), EVP_EncryptUpdate(ctx, out, outl, in, inl); and crypto.h
+        // declares OpenSSL_version(type), which for OPENSSL_VERSION (0)
+        // returns a static NUL-terminated string.
         let (functions, version) = unsafe {
             let functions = Functions {
-                mac_fetch: std::mem::transmute::<*const c_void, MacFetch>(symbol("EVP_MAC_fetch")?),
-                mac_free: std::mem::transmute::<*const c_void, Free>(symbol("EVP_MAC_free")?),
-                mac_ctx_new: std::mem::transmute::<*const c_void, MacCtxNew>(symbol("EVP_MAC_CTX_new")?),
-                mac_ctx_free: std::mem::transmute::<*const c_void, Free>(symbol("EVP_MAC_CTX_free")?),
-                mac_init: std::mem::transmute::<*const c_void, MacInit>(symbol("EVP_MAC_init")?),
-                mac_update: std::mem::transmute::<*const c_void, MacUpdate>(symbol("EVP_MAC_update")?),
-                mac_final: std::mem::transmute::<*const c_void, MacFinal>(symbol("EVP_MAC_final")?),
-                cipher_fetch: std::mem::transmute::<*const c_void, MacFetch>(symbol("EVP_CIPHER_fetch")?),
-                cipher_free: std::mem::transmute::<*const c_void, Free>(symbol("EVP_CIPHER_free")?),
-                cipher_ctx_new: std::mem::transmute::<*const c_void, CipherCtxNew>(symbol("EVP_CIPHER_CTX_new")?),
-                cipher_ctx_free: std::mem::transmute::<*const c_void, Free>(symbol("EVP_CIPHER_CTX_free")?),
-                encrypt_init: std::mem::transmute::<*const c_void, CipherInit>(symbol("EVP_EncryptInit_ex2")?),
-                encrypt_update: std::mem::transmute::<*const c_void, CipherUpdate>(symbol("EVP_EncryptUpdate")?),
+                mac_fetch: symbol(lib, soname, "EVP_MAC_fetch")?,
+                mac_free: symbol(lib, soname, "EVP_MAC_free")?,
+                mac_ctx_new: symbol(lib, soname, "EVP_MAC_CTX_new")?,
+                mac_ctx_free: symbol(lib, soname, "EVP_MAC_CTX_free")?,
+                mac_init: symbol(lib, soname, "EVP_MAC_init")?,
+                mac_update: symbol(lib, soname, "EVP_MAC_update")?,
+                mac_final: symbol(lib, soname, "EVP_MAC_final")?,
+                cipher_fetch: symbol(lib, soname, "EVP_CIPHER_fetch")?,
+                cipher_free: symbol(lib, soname, "EVP_CIPHER_free")?,
+                cipher_ctx_new: symbol(lib, soname, "EVP_CIPHER_CTX_new")?,
+                cipher_ctx_free: symbol(lib, soname, "EVP_CIPHER_CTX_free")?,
+                encrypt_init: symbol(lib, soname, "EVP_EncryptInit_ex2")?,
+                encrypt_update: symbol(lib, soname, "EVP_EncryptUpdate")?,
             };
-            let version_of = std::mem::transmute::<*const c_void, Version>(symbol("OpenSSL_version")?);
-            // OPENSSL_VERSION (0): a static NUL-terminated string.
-            let text = version_of(0);
+            let text = symbol::<Version>(lib, soname, "OpenSSL_version")?(0);
             let version =
                 if text.is_null() { "unknown".to_owned() } else { CStr::from_ptr(text).to_string_lossy().into_owned() };
             (functions, version)
         };
         Ok(OpenSsl { functions, version, _library: library })
     }
+}
+
+/// The entry point `name` of `library`, as a function pointer of type `F`.
+///
+/// # Safety
+/// `F` must be the signature the library declares for `name`.
+unsafe fn symbol<F: Copy>(library: &Library, soname: &str, name: &'static str) -> Result<F, OpenSslError> {
+    // SAFETY: the caller guarantees that F is the symbol's signature.
+    unsafe { library.get::<F>(name.as_bytes()) }
+        .map(|f| *f)
+        .map_err(|_| OpenSslError::NoSymbol { soname: soname.to_owned(), name })
 }
 
 /// An owned libcrypto object, freed with its own free function on drop.

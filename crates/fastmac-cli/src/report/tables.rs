@@ -635,7 +635,8 @@ pub fn comparators(results: &Results) -> Table {
 /// every comparator size, with how each is keyed per message.
 pub fn picked(results: &Results) -> Table {
     let umac128 = |size| results.get("umac-128", Imp::Fastmac, size).map(|r| r.ns_per_msg);
-    let rows = plan::PICKED
+    let picked = plan::picked();
+    let rows = picked
         .iter()
         .map(|&(alg, imp)| {
             let mut cells = vec![display(alg, imp)];
@@ -656,7 +657,7 @@ pub fn picked(results: &Results) -> Table {
     ];
     // One note per way of keying, naming every row keyed that way.
     let mut keyed: Vec<(&str, Vec<String>)> = Vec::new();
-    for &(alg, imp) in plan::PICKED {
+    for &(alg, imp) in &picked {
         let Some(how) = crate::measure::subjects::keying(alg, imp) else { continue };
         match keyed.iter_mut().find(|k| k.0 == how) {
             Some(k) => k.1.push(display(alg, imp)),
@@ -664,7 +665,7 @@ pub fn picked(results: &Results) -> Table {
         }
     }
     notes.extend(keyed.into_iter().map(|(how, rows)| format!("{}: {how}", rows.join(", "))));
-    notes.extend(missing_note(results, plan::PICKED));
+    notes.extend(missing_note(results, &picked));
     let mut header = vec!["algorithm".to_owned()];
     header.extend(plan::COMPARATOR_SIZES.iter().map(|s| format!("{s} B")));
     Table {
