@@ -15,7 +15,7 @@ pub mod clock;
 pub mod gears;
 mod keyed_blake3;
 mod nettle;
-mod openssl;
+pub(crate) mod openssl;
 mod read_limit;
 pub mod subjects;
 pub mod timing;

@@ -234,6 +234,24 @@ mod tests {
     }
 
     #[test]
+    fn an_absent_openssl_is_said_in_the_header_and_under_its_rows() {
+        // The reason a wrong soname gives, as a run without libcrypto has it.
+        let why = crate::measure::openssl::OpenSsl::load("libcrypto.so.0-absent").err().unwrap().to_string();
+        let full = synthetic();
+        let (absent, rows): (Vec<Row>, Vec<Row>) = full.rows.into_iter().partition(|r| r.imp == Imp::OpenSsl);
+        assert!(!absent.is_empty());
+        let mut missing = full.missing;
+        missing.extend(absent.into_iter().map(|r| Missing { job: Job { alg: r.alg, imp: r.imp, size: r.size }, reason: why.clone() }));
+        let mut machine = full.machine;
+        machine.openssl = format!("absent: {why}");
+        let text = Report::new(Results::new(machine, rows, missing, "synthetic".into())).to_text();
+        assert!(text.contains("OpenSSL:    absent: libcrypto.so.0-absent not loaded: "), "{text}");
+        let table8 = &text[text.find("8. fastmac against the MACs").unwrap()..];
+        assert!(table8.contains(&format!("Poly1305 (OpenSSL): {why}")) && table8.contains(&format!("AES-128-GMAC (OpenSSL): {why}")), "{table8}");
+        assert!(table8.lines().any(|l| l.starts_with("Poly1305 (OpenSSL)") && l.contains(model::NOT_MEASURED)), "{table8}");
+    }
+
+    #[test]
     fn every_job_has_a_subject_in_the_registry() {
         let jobs = plan::jobs(crate::measure::GEAR_NAMES);
         let registry = crate::measure::registry();
