@@ -253,8 +253,10 @@ fn update_final(lib: &OpenSsl, ctx: &Owned, msg: &[u8], tag: &mut [u8; 16]) -> R
 /// 96-bit nonce: the Poly1305 key of ChaCha20-Poly1305 (RFC 8439 section
 /// 2.6).
 pub struct ChaChaKeys {
-    lib: Arc<OpenSsl>,
+    // Fields drop in order: the context is freed before the library's
+    // last reference can go.
     ctx: Owned,
+    lib: Arc<OpenSsl>,
 }
 
 impl ChaChaKeys {
@@ -277,7 +279,7 @@ impl ChaChaKeys {
         if ok != 1 {
             return Err(OpenSslError::Failed("EVP_EncryptInit_ex2"));
         }
-        Ok(ChaChaKeys { lib, ctx })
+        Ok(ChaChaKeys { ctx, lib })
     }
 
     /// The first 32 bytes of ChaCha20 block 0 under `nonce`, into `out`.
@@ -302,8 +304,9 @@ impl ChaChaKeys {
 
 /// OpenSSL's Poly1305 with a fresh key per message (see [`POLY1305_KEYING`]).
 pub struct OpenSslPoly1305 {
-    keys: ChaChaKeys,
+    // Dropped before `keys`, which holds the library.
     ctx: Owned,
+    keys: ChaChaKeys,
     one_time_key: [u8; 32],
 }
 
@@ -311,7 +314,7 @@ impl OpenSslPoly1305 {
     /// Poly1305 keyed per message from ChaCha20 under `key`.
     pub fn new(lib: Arc<OpenSsl>, key: &[u8; 32]) -> Result<OpenSslPoly1305, OpenSslError> {
         let ctx = mac_ctx(&lib, c"POLY1305", "Poly1305")?;
-        Ok(OpenSslPoly1305 { keys: ChaChaKeys::new(lib, key)?, ctx, one_time_key: [0; 32] })
+        Ok(OpenSslPoly1305 { ctx, keys: ChaChaKeys::new(lib, key)?, one_time_key: [0; 32] })
     }
 
     /// Poly1305 of `msg` under the one-time key `key`.
@@ -338,8 +341,9 @@ impl OpenSslPoly1305 {
 /// OpenSSL's AES-128-GMAC under one key, a fresh IV per message (see
 /// [`GMAC_KEYING`]).
 pub struct OpenSslGmac {
-    lib: Arc<OpenSsl>,
+    // Dropped before the library's reference.
     ctx: Owned,
+    lib: Arc<OpenSsl>,
 }
 
 impl OpenSslGmac {
@@ -353,7 +357,7 @@ impl OpenSslGmac {
         if unsafe { (lib.functions.mac_init)(ctx.ptr.as_ptr(), key.as_ptr(), key.len(), params.as_ptr()) } != 1 {
             return Err(OpenSslError::Failed("EVP_MAC_init (GMAC, AES-128-GCM)"));
         }
-        Ok(OpenSslGmac { lib, ctx })
+        Ok(OpenSslGmac { ctx, lib })
     }
 
     /// Tags `msg` under the 96-bit IV `iv`.
