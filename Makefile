@@ -19,7 +19,7 @@ endef
 
 test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh test-crate
 
-deps: deps-nettle deps-chromium
+deps: deps-nettle deps-chromium deps-openssl
 
 # GNU Nettle is the differential oracle of the UMAC tests.
 deps-nettle:
@@ -47,7 +47,7 @@ BACKEND_ENV_FLAGS := --cfg fastmac_backend_env
 TEST_CFGS := --cfg fastmac_nettle $(BACKEND_ENV_FLAGS)
 test-rust test-backends test-parallel: export RUSTFLAGS += $(TEST_CFGS)
 
-test-rust: deps-nettle
+test-rust: deps-nettle deps-openssl
 	$(CARGO) test --workspace --release --features fastmac-c/openssh
 
 # T8 (1-byte tags) exists only in builds with the cfg fastmac_gears_t8, set
@@ -145,3 +145,5 @@ bench-badger:
 	$(CARGO) bench -p fastmac --bench badger
 # The Go package (go/): test-go, go-bench.
 include go/go.mk
+# libcrypto for the CLI benchmark's OpenSSL comparators: deps-openssl.
+include crates/fastmac-cli/cli.mk

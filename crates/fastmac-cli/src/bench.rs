@@ -14,7 +14,11 @@ use crate::measure::{self, Imp, Run};
 
 /// The subjects measured when no `--algs` is given: UMAC at each tag
 /// length (fastmac on one and all cores, Nettle) and the comparators.
-const DEFAULT_ALGS: &[&str] = &["umac-32", "umac-64", "umac-96", "umac-128", "hmac-sha2-256", "poly1305", "read-limit"];
+const DEFAULT_ALGS: &[&str] =
+    &["umac-32", "umac-64", "umac-96", "umac-128", "hmac-sha2-256", "poly1305", "aes-128-gmac", "blake3-keyed", "read-limit"];
+
+/// The fastmac row the 128-bit-tag comparators are set against.
+const UMAC_128: &str = "umac-128";
 
 /// Default message sizes: packets, a page, and bulk.
 const DEFAULT_SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65_536, 1_048_576];
@@ -23,9 +27,10 @@ const DEFAULT_SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65_536, 1_048_576]
 #[derive(Args)]
 pub struct BenchArgs {
     /// Algorithms to run, comma-separated: any name `fastmac list` prints,
-    /// poly1305 or read-limit (default: umac-32, umac-64, umac-96,
-    /// umac-128, hmac-sha2-256, poly1305, read-limit). Each is measured in
-    /// every implementation there is (fastmac, Nettle, RustCrypto).
+    /// poly1305, aes-128-gmac, blake3-keyed or read-limit (default: umac-32,
+    /// umac-64, umac-96, umac-128, hmac-sha2-256, poly1305, aes-128-gmac,
+    /// blake3-keyed, read-limit). Each is measured in every implementation
+    /// there is (fastmac, Nettle, OpenSSL, the blake3 crate, RustCrypto).
     #[arg(long, value_delimiter = ',')]
     algs: Vec<String>,
     /// Message sizes in bytes, comma-separated; suffixes K and M (x1024).
@@ -118,12 +123,16 @@ fn table(run: &Run) -> String {
     let clock = m.core_clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
     let _ = writeln!(out, "{} ({} logical CPUs), core clock {clock}, NH backend {}", m.cpu, m.logical_cpus, m.fastmac_backend);
     let _ = writeln!(out, "nettle: {}", m.nettle);
+    let _ = writeln!(out, "openssl: {}", m.openssl);
+    let _ = writeln!(out, "blake3: {}", m.blake3);
     let _ = writeln!(out, "{:>9} {:<14} {:<17} {:>12} {:>9} {:>8} {:>9}  ratio", "size", "alg", "impl", "ns/msg", "GB/s", "c/B", "c/msg");
     for r in &run.results {
         let ratio = match r.imp {
             Imp::Fastmac => ns(run, &r.alg, Imp::Nettle, r.size).map(|n| format!("{:.2}x nettle", n / r.ns_per_msg)),
             Imp::FastmacParallel => ns(run, &r.alg, Imp::Fastmac, r.size).map(|n| format!("{:.2}x 1 core", n / r.ns_per_msg)),
-            _ => None,
+            Imp::OpenSsl | Imp::Blake3 | Imp::RustCrypto => ns(run, UMAC_128, Imp::Fastmac, r.size)
+                .map(|n| format!("fastmac {UMAC_128} {:.2}x faster", r.ns_per_msg / n)),
+            Imp::Nettle | Imp::ReadLimit => None,
         };
         let _ = writeln!(
             out,
@@ -137,6 +146,17 @@ fn table(run: &Run) -> String {
             r.cycles_per_msg.map_or("-".to_owned(), |c| format!("{c:.0}")),
             ratio.unwrap_or_default()
         );
+    }
+    let mut keyed: Vec<(&str, Imp)> = Vec::new();
+    for r in &run.results {
+        if !keyed.contains(&(r.alg.as_str(), r.imp)) {
+            keyed.push((&r.alg, r.imp));
+        }
+    }
+    for (alg, imp) in keyed {
+        if let Some(how) = measure::subjects::keying(alg, imp) {
+            let _ = writeln!(out, "{alg} ({}) keyed per message: {how}", imp.name());
+        }
     }
     out
 }

@@ -53,8 +53,9 @@ pub enum Command {
     List,
     /// Measure. With no options: the source papers' tables and charts on
     /// this machine (printed, and written as a report folder). With --algs,
-    /// --sizes, --seconds or --json: fastmac against Nettle, RustCrypto's
-    /// HMAC-SHA2-256 and Poly1305, and the read limit.
+    /// --sizes, --seconds or --json: fastmac against Nettle, OpenSSL's
+    /// Poly1305 and AES-128-GMAC, keyed BLAKE3, RustCrypto's HMAC-SHA2-256
+    /// and Poly1305, and the read limit.
     Bench(bench::BenchArgs),
     /// Adaptive gears: the gear table and the UDP demonstration on 127.0.0.1.
     #[command(subcommand)]

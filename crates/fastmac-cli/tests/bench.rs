@@ -16,17 +16,20 @@ fn fastmac(args: &[&str], env: &[(&str, &str)]) -> Output {
 #[test]
 fn json_report_has_the_schema_and_every_comparator() {
     let out = fastmac(
-        &["bench", "--algs", "umac-64,umac-128,hmac-sha2-256,poly1305,read-limit", "--sizes", "32,2K", "--seconds", "0.01", "--json"],
+        &["bench", "--algs", "umac-64,umac-128,hmac-sha2-256,poly1305,aes-128-gmac,blake3-keyed,read-limit", "--sizes", "32,2K", "--seconds", "0.01", "--json"],
         &[],
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     let machine = &report["machine"];
-    for key in ["cpu", "logical_cpus", "fastmac_backend", "clock_method", "nettle"] {
+    for key in ["cpu", "logical_cpus", "fastmac_backend", "clock_method", "nettle", "openssl", "blake3"] {
         assert!(!machine[key].is_null(), "machine.{key} missing");
     }
     // nettle-dev (installed by `make deps`) brings libnettle.so.8.
     assert!(machine["nettle"].as_str().unwrap().starts_with("libnettle.so.8"), "{}", machine["nettle"]);
+    // libssl3 (installed by `make deps`) brings libcrypto.so.3.
+    assert!(machine["openssl"].as_str().unwrap().starts_with("libcrypto.so.3, OpenSSL 3"), "{}", machine["openssl"]);
+    assert!(machine["blake3"].as_str().unwrap().starts_with("blake3 crate 1."), "{}", machine["blake3"]);
     let results = report["results"].as_array().expect("results array");
     let mut seen = Vec::new();
     for row in results {
@@ -38,11 +41,32 @@ fn json_report_has_the_schema_and_every_comparator() {
         seen.push(format!("{alg}/{imp}/{size}"));
     }
     for size in [32, 2048] {
-        for expected in ["umac-64/fastmac", "umac-64/nettle", "umac-128/fastmac", "umac-128/nettle", "hmac-sha2-256/rustcrypto", "hmac-sha2-256/fastmac", "poly1305/rustcrypto"] {
+        for expected in ["umac-64/fastmac", "umac-64/nettle", "umac-128/fastmac", "umac-128/nettle", "hmac-sha2-256/rustcrypto", "hmac-sha2-256/fastmac", "poly1305/rustcrypto", "poly1305/openssl", "aes-128-gmac/openssl", "blake3-keyed/blake3"] {
             assert!(seen.contains(&format!("{expected}/{size}")), "{expected} at {size} missing: {seen:?}");
         }
         assert!(seen.iter().any(|s| s.starts_with("read-limit/") && s.ends_with(&format!("/{size}"))), "{seen:?}");
     }
+}
+
+#[test]
+fn the_table_names_the_comparator_libraries_and_how_each_is_keyed() {
+    let out = fastmac(&["bench", "--algs", "umac-128,poly1305,aes-128-gmac,blake3-keyed", "--sizes", "64", "--seconds", "0.01"], &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in ["openssl: libcrypto.so.3, OpenSSL 3", "blake3: blake3 crate 1."] {
+        assert!(text.lines().any(|l| l.starts_with(line)), "no line {line:?} in:\n{text}");
+    }
+    for (row, keyed) in [
+        ("poly1305 (openssl)", "a fresh one-time key per message"),
+        ("aes-128-gmac (openssl)", "a fresh 96-bit IV per message"),
+        ("blake3-keyed (blake3)", "one 256-bit key for every message"),
+        ("poly1305 (rustcrypto)", "one key for every message"),
+    ] {
+        assert!(text.contains(&format!("{row} keyed per message: ")) && text.contains(keyed), "{row}: {keyed} not in:\n{text}");
+    }
+    // Each comparator's row is set against fastmac's UMAC-128, unscaled.
+    assert_eq!(text.matches("fastmac umac-128 ").count(), 4, "{text}");
+    assert!(!text.contains("/ 2"), "{text}");
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! `fastmac bench --quick --out DIR`: the report folder holds a
-//! results.json with a row for every algorithm and size of the seven
+//! results.json with a row for every algorithm and size of the eight
 //! tables, SVG charts that parse with the expected series, and an
 //! index.html that a real browser (Debian's chromium, headless) renders
 //! into a non-blank page whose DOM holds every chart.
 //!
-//! The lists below are the report's seven tables, written out again here (not
+//! The lists below are the report's eight tables, written out again here (not
 //! imported from the code under test).
 
 use std::collections::BTreeSet;
@@ -30,6 +30,9 @@ const COMPARATORS: &[(&str, &str)] = &[
     ("umac-64", "nettle"),
     ("umac-96", "nettle"),
     ("umac-128", "nettle"),
+    ("poly1305", "openssl"),
+    ("aes-128-gmac", "openssl"),
+    ("blake3-keyed", "blake3"),
     ("poly1305", "rustcrypto"),
     ("hmac-sha2-256", "rustcrypto"),
     ("read-limit", "read-limit"),
@@ -140,8 +143,20 @@ fn every_table_is_printed() {
         "5. The Go UMAC package",
         "6. Strength vs. performance",
         "7. fastmac against other implementations",
+        "8. fastmac against the MACs users would pick instead",
     ] {
         assert!(run.stdout.contains(title), "{title} not printed");
+    }
+    // The comparators' libraries, and how each is keyed per message.
+    assert!(run.stdout.contains("OpenSSL:    libcrypto.so.3, OpenSSL 3"), "OpenSSL's version not printed");
+    assert!(run.stdout.contains("BLAKE3:     blake3 crate 1."), "BLAKE3's version not printed");
+    for keyed in [
+        "Poly1305 (OpenSSL): a fresh one-time key per message",
+        "AES-128-GMAC (OpenSSL): one AES-128 key; a fresh 96-bit IV per message",
+        "BLAKE3 keyed (blake3 crate): one 256-bit key",
+        "Poly1305 (RustCrypto): one key for every message",
+    ] {
+        assert!(run.stdout.contains(keyed), "keying not printed: {keyed}");
     }
     assert!(run.stdout.contains("cycles = time x"), "the cycles method is not printed");
 }
@@ -166,7 +181,15 @@ fn figure_1_has_one_series_per_measured_algorithm() {
     let sweep: Vec<(&str, &str)> = OPENSSH
         .iter()
         .map(|a| (*a, "fastmac"))
-        .chain([("umac-64", "nettle"), ("umac-128", "nettle"), ("poly1305", "rustcrypto"), ("read-limit", "read-limit")])
+        .chain([
+            ("umac-64", "nettle"),
+            ("umac-128", "nettle"),
+            ("poly1305", "openssl"),
+            ("aes-128-gmac", "openssl"),
+            ("blake3-keyed", "blake3"),
+            ("poly1305", "rustcrypto"),
+            ("read-limit", "read-limit"),
+        ])
         .collect();
     let measured = sweep.iter().filter(|(a, i)| rows.contains(&(a.to_string(), i.to_string(), 32))).count();
     assert!(measured >= 8, "too few algorithms measured: {measured}");
@@ -184,9 +207,10 @@ fn badger_figure_6_has_both_modes_umac_and_poly1305_at_every_size() {
     let run = run();
     let series = svg_series(&std::fs::read_to_string(run.dir.join("figure6.svg")).unwrap());
     let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
+    // Poly1305 as measured: no series is scaled.
     assert_eq!(
         names,
-        ["Badger-64 I (no IV setup)", "Badger-64 II (IV setup)", "UMAC-64", "Poly1305 (RustCrypto) / 2"]
+        ["Badger-64 I (no IV setup)", "Badger-64 II (IV setup)", "UMAC-64", "Poly1305 (RustCrypto)", "Poly1305 (OpenSSL)"]
     );
     for (name, points) in &series {
         assert_eq!(*points, SWEEP.len(), "series {name}");
@@ -251,7 +275,7 @@ fn a_real_browser_renders_the_page_with_every_chart() {
     for id in ["chart-figure1", "chart-figure6", "chart-strength"] {
         assert!(dom.contains(&format!("id=\"{id}\"")), "{id} not in the browser's DOM");
     }
-    assert_eq!(dom.matches("<table>").count(), 7, "tables in the DOM");
+    assert_eq!(dom.matches("<table>").count(), 8, "tables in the DOM");
     let in_files: usize = ["figure1.svg", "figure6.svg", "strength.svg"]
         .iter()
         .map(|f| svg_series(&std::fs::read_to_string(run.dir.join(f)).unwrap()).len())

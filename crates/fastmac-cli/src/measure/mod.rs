@@ -4,7 +4,8 @@
 //!
 //! * [`subjects`]: one registry of subjects, keyed by the library's
 //!   algorithm names (`fastmac list`) plus the comparators (Nettle's UMAC,
-//!   RustCrypto Poly1305 and HMAC-SHA2-256, the pure read pass).
+//!   OpenSSL's Poly1305 and AES-128-GMAC, keyed BLAKE3, RustCrypto
+//!   Poly1305 and HMAC-SHA2-256, the pure read pass).
 //! * [`timing`]: the one timing loop (loops of at least 0.5 ms on the
 //!   monotonic clock, subjects of one size interleaved, medians).
 //! * [`clock`]: the one core clock, measured in-process.
@@ -12,7 +13,9 @@
 
 pub mod clock;
 pub mod gears;
+mod keyed_blake3;
 mod nettle;
+pub(crate) mod openssl;
 mod read_limit;
 pub mod subjects;
 pub mod timing;
@@ -32,6 +35,10 @@ pub enum Imp {
     FastmacParallel,
     /// GNU Nettle's UMAC, loaded at run time.
     Nettle,
+    /// OpenSSL's libcrypto (Poly1305, AES-GMAC), loaded at run time.
+    OpenSsl,
+    /// The `blake3` crate (BLAKE3's keyed hash).
+    Blake3,
     /// RustCrypto's crates (Poly1305, HMAC-SHA2-256).
     RustCrypto,
     /// The vectorized pure read pass: the floor no MAC can beat.
@@ -51,6 +58,8 @@ impl Imp {
             Imp::Fastmac => "fastmac",
             Imp::FastmacParallel => "fastmac-parallel",
             Imp::Nettle => "nettle",
+            Imp::OpenSsl => "openssl",
+            Imp::Blake3 => "blake3",
             Imp::RustCrypto => "rustcrypto",
             Imp::ReadLimit => "read-limit",
         }
@@ -123,6 +132,10 @@ pub struct Machine {
     pub timer: &'static str,
     /// Nettle's version, or why it was not measured.
     pub nettle: String,
+    /// OpenSSL's libcrypto and version, or why it was not measured.
+    pub openssl: String,
+    /// The `blake3` crate's version.
+    pub blake3: String,
     /// Subjects that could not be measured, and why.
     pub notes: Vec<String>,
     /// When the run ended (UTC, ISO 8601).
@@ -146,6 +159,10 @@ impl Machine {
             Ok(lib) => format!("libnettle.so.8, version {}", lib.version),
             Err(why) => format!("absent: {why}"),
         };
+        let openssl = match openssl::OpenSsl::get() {
+            Ok(lib) => format!("{}, {}", openssl::SONAME, lib.version),
+            Err(why) => format!("absent: {why}"),
+        };
         Machine {
             cpu,
             logical_cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -157,6 +174,8 @@ impl Machine {
             clock_method: clock.method(),
             timer: timing::METHOD,
             nettle,
+            openssl,
+            blake3: format!("blake3 crate {}", keyed_blake3::VERSION),
             notes,
             date: utc_now(),
         }

@@ -19,15 +19,21 @@ use poly1305::Poly1305;
 use sha2::Sha256;
 
 use super::Imp;
+use super::keyed_blake3::{self, KeyedBlake3};
 use super::nettle::{Nettle, NettleUmac};
+use super::openssl::{self, OpenSsl, OpenSslGmac, OpenSslPoly1305};
 use super::read_limit::ReadKernel;
 
 /// The benchmark key (the RFC 4418 test key): speed does not depend on it.
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
 
-/// The comparator Poly1305 (RustCrypto).
+/// The comparator Poly1305 (RustCrypto, OpenSSL).
 pub const POLY1305: &str = "poly1305";
+/// The comparator GMAC with AES-128 (OpenSSL).
+pub const GMAC: &str = "aes-128-gmac";
+/// The comparator BLAKE3 in keyed mode (the `blake3` crate).
+pub const BLAKE3_KEYED: &str = "blake3-keyed";
 /// The pure read pass.
 pub const READ_LIMIT: &str = "read-limit";
 /// Badger-64's key setup alone (the message is not used).
@@ -150,6 +156,9 @@ pub fn registry() -> Vec<Entry> {
     }
     entries.push(Entry::new("hmac-sha2-256", Imp::RustCrypto, || Ok(hmac_sha256())));
     entries.push(Entry::new(POLY1305, Imp::RustCrypto, || Ok(poly1305())));
+    entries.push(Entry::new(POLY1305, Imp::OpenSsl, openssl_poly1305));
+    entries.push(Entry::new(GMAC, Imp::OpenSsl, openssl_gmac));
+    entries.push(Entry::new(BLAKE3_KEYED, Imp::Blake3, || Ok(blake3_keyed())));
     entries.push(Entry::new(READ_LIMIT, Imp::ReadLimit, || Ok(read_limit())));
     entries
 }
@@ -258,6 +267,64 @@ fn poly1305() -> Subject {
     Subject::per_message(POLY1305, Imp::RustCrypto, move |msg| keyed.clone().compute_unpadded(msg)[0])
 }
 
+/// How each comparator is keyed per message, printed beside its rows:
+/// what a protocol would pay per message, and what the row counts of it.
+/// The first field is an algorithm name or, for Nettle, the family prefix.
+const KEYING: &[(&str, Imp, &str)] = &[
+    ("umac", Imp::Nettle, "one key; set_nonce with the 8-byte counter, update, digest per message, as fastmac's UMAC rows"),
+    ("hmac-sha2-256", Imp::RustCrypto, "one key; the keyed state (ipad and opad hashed once) cloned per message"),
+    (POLY1305, Imp::RustCrypto, "one key for every message, the keyed state cloned: the one-time key per message a protocol needs is not counted (the OpenSSL row counts it)"),
+    (POLY1305, Imp::OpenSsl, openssl::POLY1305_KEYING),
+    (GMAC, Imp::OpenSsl, openssl::GMAC_KEYING),
+    (BLAKE3_KEYED, Imp::Blake3, keyed_blake3::KEYING),
+];
+
+/// How the comparator `alg` of `imp` is keyed per message.
+pub fn keying(alg: &str, imp: Imp) -> Option<&'static str> {
+    KEYING.iter().find(|k| k.1 == imp && alg.starts_with(k.0)).map(|k| k.2)
+}
+
+/// The 96-bit nonce of message `n`: 4 zero bytes, then `n` big-endian.
+fn nonce96(n: u64) -> [u8; 12] {
+    let mut nonce = [0u8; 12];
+    nonce[4..].copy_from_slice(&n.to_be_bytes());
+    nonce
+}
+
+/// OpenSSL's Poly1305, keyed per message from ChaCha20 under one key.
+fn openssl_poly1305() -> Result<Subject, String> {
+    let key: [u8; 32] = std::array::from_fn(|i| KEY[i % KEY.len()]);
+    let mut mac = OpenSslPoly1305::new(OpenSsl::get().map_err(|e| e.to_string())?, &key).map_err(|e| e.to_string())?;
+    let (mut n, mut tag) = (0u64, [0u8; 16]);
+    // One tag before timing, so that a failing call is reported, not timed.
+    mac.mac(&nonce96(0), b"", &mut tag).map_err(|e| e.to_string())?;
+    Ok(Subject::per_message(POLY1305, Imp::OpenSsl, move |msg| {
+        n += 1;
+        mac.mac(&nonce96(n), msg, &mut tag).map_or(0, |()| tag[0])
+    }))
+}
+
+/// OpenSSL's AES-128-GMAC, one key, the counter as the IV.
+fn openssl_gmac() -> Result<Subject, String> {
+    let mut mac = OpenSslGmac::new(OpenSsl::get().map_err(|e| e.to_string())?, KEY).map_err(|e| e.to_string())?;
+    let (mut n, mut tag) = (0u64, [0u8; 16]);
+    mac.mac(&nonce96(0), b"", &mut tag).map_err(|e| e.to_string())?;
+    Ok(Subject::per_message(GMAC, Imp::OpenSsl, move |msg| {
+        n += 1;
+        mac.mac(&nonce96(n), msg, &mut tag).map_or(0, |()| tag[0])
+    }))
+}
+
+/// BLAKE3's keyed hash, the counter hashed after the message.
+fn blake3_keyed() -> Subject {
+    let mac = KeyedBlake3::new(&std::array::from_fn(|i| KEY[i % KEY.len()]));
+    let mut n = 0u64;
+    Subject::per_message(BLAKE3_KEYED, Imp::Blake3, move |msg| {
+        n += 1;
+        mac.mac(n, msg)[0]
+    })
+}
+
 /// The read limit: one pass over the message with the widest loads.
 fn read_limit() -> Subject {
     let kernel = ReadKernel::detect();
@@ -289,6 +356,26 @@ mod tests {
             let Ok(mut subject) = entry.make() else { continue };
             assert_eq!((subject.alg.as_str(), subject.imp), (entry.alg, entry.imp));
             subject.time(2, &[7u8; 64]);
+        }
+    }
+
+    #[test]
+    fn every_comparator_says_how_it_is_keyed() {
+        for entry in registry() {
+            let comparator = !matches!(entry.imp, Imp::Fastmac | Imp::FastmacParallel | Imp::ReadLimit);
+            assert_eq!(keying(entry.alg, entry.imp).is_some(), comparator, "{} ({})", entry.alg, entry.imp.name());
+        }
+    }
+
+    #[test]
+    fn openssl_and_blake3_subjects_build_here() {
+        // libcrypto.so.3 is installed by `make deps`; absent, this fails
+        // with the reason.
+        for (alg, imp) in [(POLY1305, Imp::OpenSsl), (GMAC, Imp::OpenSsl), (BLAKE3_KEYED, Imp::Blake3)] {
+            let entry = registry().into_iter().find(|e| e.alg == alg && e.imp == imp).expect("registered");
+            if let Err(why) = entry.make() {
+                panic!("{alg} ({}) not built: {why}", imp.name());
+            }
         }
     }
 }

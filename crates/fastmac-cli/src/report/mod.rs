@@ -84,7 +84,7 @@ fn prepare(jobs: &[Job], registry: &[Entry]) -> (Vec<Subject>, Vec<Missing>) {
     (subjects, missing)
 }
 
-/// Runs every job of the seven tables within `budget`, with a progress bar.
+/// Runs every job of the eight tables within `budget`, with a progress bar.
 fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
     let jobs = plan::jobs(crate::measure::GEAR_NAMES);
     let (mut subjects, missing) = prepare(&jobs, &crate::measure::registry());
@@ -114,7 +114,7 @@ fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
 pub struct Report {
     /// The run.
     pub results: Results,
-    /// The seven tables.
+    /// The eight tables.
     pub tables: Vec<Table>,
     /// The charts: (id of the table they follow, chart).
     pub charts: Vec<(&'static str, Chart)>,
@@ -131,6 +131,7 @@ impl Report {
             tables::go(&results),
             tables::strength(&results),
             tables::comparators(&results),
+            tables::picked(&results),
         ];
         let charts = vec![
             ("sweep", tables::sweep_chart(&results)),
@@ -216,7 +217,7 @@ mod tests {
         assert!(results.missing.iter().all(|m| m.job.alg.starts_with("badger")));
         assert_eq!(results.machine.core_clock_ghz, Some(3.0));
         let report = Report::new(results);
-        assert_eq!(report.tables.len(), 7);
+        assert_eq!(report.tables.len(), 8);
         let text = report.to_text();
         assert!(text.contains("UMAC-64") && text.contains("Badger-64: not in this build"));
         let dir = std::env::temp_dir().join(format!("fastmac-report-unit-{}", std::process::id()));
@@ -230,6 +231,24 @@ mod tests {
         assert_eq!(json["results"].as_array().unwrap().len(), report.results.rows.len());
         assert_eq!(json["missing"][0]["reason"], "not in this build");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_absent_openssl_is_said_in_the_header_and_under_its_rows() {
+        // The reason a wrong soname gives, as a run without libcrypto has it.
+        let why = crate::measure::openssl::OpenSsl::load("libcrypto.so.0-absent").err().unwrap().to_string();
+        let full = synthetic();
+        let (absent, rows): (Vec<Row>, Vec<Row>) = full.rows.into_iter().partition(|r| r.imp == Imp::OpenSsl);
+        assert!(!absent.is_empty());
+        let mut missing = full.missing;
+        missing.extend(absent.into_iter().map(|r| Missing { job: Job { alg: r.alg, imp: r.imp, size: r.size }, reason: why.clone() }));
+        let mut machine = full.machine;
+        machine.openssl = format!("absent: {why}");
+        let text = Report::new(Results::new(machine, rows, missing, "synthetic".into())).to_text();
+        assert!(text.contains("OpenSSL:    absent: libcrypto.so.0-absent not loaded: "), "{text}");
+        let table8 = &text[text.find("8. fastmac against the MACs").unwrap()..];
+        assert!(table8.contains(&format!("Poly1305 (OpenSSL): {why}")) && table8.contains(&format!("AES-128-GMAC (OpenSSL): {why}")), "{table8}");
+        assert!(table8.lines().any(|l| l.starts_with("Poly1305 (OpenSSL)") && l.contains(model::NOT_MEASURED)), "{table8}");
     }
 
     #[test]

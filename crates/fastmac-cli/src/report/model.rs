@@ -63,6 +63,8 @@ impl Results {
             ("clock", format!("{clock}; {}", m.clock_method)),
             ("timer", m.timer.to_owned()),
             ("GNU Nettle", m.nettle.clone()),
+            ("OpenSSL", m.openssl.clone()),
+            ("BLAKE3", m.blake3.clone()),
             ("measured", m.date.clone()),
             ("run", self.run.clone()),
         ]

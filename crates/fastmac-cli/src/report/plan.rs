@@ -1,9 +1,9 @@
-//! What the report measures: the algorithms and sizes of its seven tables,
+//! What the report measures: the algorithms and sizes of its eight tables,
 //! named as `fastmac list` names them. A row whose algorithm has no subject
 //! in this build is reported missing, never filled in.
 
 pub use crate::measure::Imp;
-pub use crate::measure::subjects::{BADGER_KEY_SETUP, BADGER_SEQUENTIAL, POLY1305, READ_LIMIT};
+pub use crate::measure::subjects::{BADGER_KEY_SETUP, BADGER_SEQUENTIAL, BLAKE3_KEYED, GMAC, POLY1305, READ_LIMIT};
 
 /// One thing to time: an algorithm of one implementation at one message size.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -77,12 +77,16 @@ pub const BADGER_HASH_SIZE: usize = 65536;
 pub const BADGER_TABLE_ALG: &str = "badger-64";
 
 /// Comparators measured in the same run: Nettle's UMAC at the four tag
-/// lengths, RustCrypto's Poly1305 and HMAC-SHA2-256, and the read pass.
+/// lengths, OpenSSL's Poly1305 and AES-128-GMAC, keyed BLAKE3, RustCrypto's
+/// Poly1305 and HMAC-SHA2-256, and the read pass.
 pub const COMPARATORS: &[(&str, Imp)] = &[
     ("umac-32", Imp::Nettle),
     ("umac-64", Imp::Nettle),
     ("umac-96", Imp::Nettle),
     ("umac-128", Imp::Nettle),
+    (POLY1305, Imp::OpenSsl),
+    (GMAC, Imp::OpenSsl),
+    (BLAKE3_KEYED, Imp::Blake3),
     (POLY1305, Imp::RustCrypto),
     ("hmac-sha2-256", Imp::RustCrypto),
     (READ_LIMIT, Imp::ReadLimit),
@@ -92,11 +96,30 @@ pub const COMPARATORS: &[(&str, Imp)] = &[
 pub const SWEEP_COMPARATORS: &[(&str, Imp)] = &[
     ("umac-64", Imp::Nettle),
     ("umac-128", Imp::Nettle),
+    (POLY1305, Imp::OpenSsl),
+    (GMAC, Imp::OpenSsl),
+    (BLAKE3_KEYED, Imp::Blake3),
     (POLY1305, Imp::RustCrypto),
     (READ_LIMIT, Imp::ReadLimit),
 ];
 
-/// Every job the seven tables need, each once, in a stable order; `extra`
+/// The UMAC tag lengths of the table of MACs users would pick instead
+/// (fastmac's and Nettle's rows); the others there have 128-bit tags.
+const PICKED_UMACS: &[&str] = &["umac-64", "umac-128"];
+
+/// The rows of the table of MACs users would pick instead of UMAC:
+/// fastmac's UMAC-64 and UMAC-128 first, then every comparator MAC of the
+/// same run (Nettle's at those two tag lengths only).
+pub fn picked() -> Vec<(&'static str, Imp)> {
+    let ours = PICKED_UMACS.iter().map(|&alg| (alg, Imp::Fastmac));
+    let others = COMPARATORS
+        .iter()
+        .copied()
+        .filter(|&(alg, imp)| imp != Imp::ReadLimit && (imp != Imp::Nettle || PICKED_UMACS.contains(&alg)));
+    ours.chain(others).collect()
+}
+
+/// Every job the eight tables need, each once, in a stable order; `extra`
 /// are the gears, which join the ACSA table and the strength chart.
 pub fn jobs(extra: &[&str]) -> Vec<Job> {
     let mut jobs = std::collections::BTreeSet::new();
@@ -123,6 +146,9 @@ pub fn jobs(extra: &[&str]) -> Vec<Job> {
     }
     for &(alg, imp) in SWEEP_COMPARATORS {
         add(alg, imp, SWEEP_SIZES);
+    }
+    for (alg, imp) in picked() {
+        add(alg, imp, COMPARATOR_SIZES);
     }
     // Badger's table 1: finalization is the cost of the empty message, the
     // hash per byte the difference to a long one.
