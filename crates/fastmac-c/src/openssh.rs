@@ -15,6 +15,7 @@
 //! and leave the context as it was.
 #![allow(unsafe_code)] // the C boundary
 
+use alloc::boxed::Box;
 use core::ffi::{c_int, c_long, c_uchar};
 
 use fastmac::umac::{AnyUmac, KEY_LEN};

@@ -13,7 +13,7 @@
 CT_DIR := crates/fastmac-c/tests/ct
 CT_TARGET := $(CURDIR)/target/ct-build
 CT_OUT := $(CURDIR)/target/ct
-CT_LIBS := $(CT_TARGET)/release/libfastmac_c.a $(C_LIBS_PRIVATE)
+CT_LIBS := $(CT_TARGET)/release/libfastmac_c.a $(C_STD_LIBS)
 CT_VALGRIND := valgrind -q --num-callers=40 --error-exitcode=99
 CT_BACKENDS := auto portable \
 	$(if $(shell grep -qw sse2 /proc/cpuinfo 2>/dev/null && echo y),sse2) \
