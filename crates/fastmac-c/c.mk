@@ -134,6 +134,7 @@ test-c: deps-c
 	$(VALGRIND) ./leak_control > /dev/null 2>&1 && exit 1; \
 	echo "negative controls: both detected"
 	$(C_CRATE)/tests/c/exports.sh $(C_TEST_PREFIX)/lib
+	$(C_CRATE)/tests/c/lean.sh $(C_TEST_PREFIX) $(C_TEST_DIR)/lean $(C_OSSH_BUILD)/libfastmac_c.a
 
 c-example: c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)

@@ -168,6 +168,14 @@ enum fastmac_status fastmac_mac_reset(struct fastmac_mac *mac);
 // `mac` must be NULL or a live handle, not used afterwards.
 void fastmac_mac_free(struct fastmac_mac *mac);
 
+extern void *malloc(size_t size);
+
+extern int posix_memalign(void **out, size_t align, size_t size);
+
+extern void free(void *ptr);
+
+extern void abort(void);
+
 // Keys a sequenced UMAC with `key` (16 bytes); `tag_len` (4, 8, 12 or 16)
 // selects UMAC-32/64/96/128. Nonces count from 0 to 2^64 - 2. The handle
 // goes to `*out` (NULL on any error).
@@ -490,6 +498,21 @@ enum fastmac_status fastmac_umac64_finalize(struct fastmac_umac64 *mac,
                                             uint8_t *tag,
                                             size_t tag_len);
 
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 8), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac64_mac(struct fastmac_umac64 *mac,
+                                       const uint8_t *nonce,
+                                       size_t nonce_len,
+                                       const uint8_t *msg,
+                                       size_t msg_len,
+                                       uint8_t *tag,
+                                       size_t tag_len);
+
 // Checks `tag` (8 bytes) against the message fed so far and `nonce`, in
 // constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
 // handle is reset for the next message. On a length or NULL error nothing is
@@ -541,6 +564,21 @@ enum fastmac_status fastmac_umac32_finalize(struct fastmac_umac32 *mac,
                                             uint8_t *tag,
                                             size_t tag_len);
 
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 4), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac32_mac(struct fastmac_umac32 *mac,
+                                       const uint8_t *nonce,
+                                       size_t nonce_len,
+                                       const uint8_t *msg,
+                                       size_t msg_len,
+                                       uint8_t *tag,
+                                       size_t tag_len);
+
 // As `fastmac_umac64_verify`, for UMAC-32: `tag_len` must be 4.
 //
 // # Safety
@@ -589,6 +627,21 @@ enum fastmac_status fastmac_umac96_finalize(struct fastmac_umac96 *mac,
                                             uint8_t *tag,
                                             size_t tag_len);
 
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 12), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac96_mac(struct fastmac_umac96 *mac,
+                                       const uint8_t *nonce,
+                                       size_t nonce_len,
+                                       const uint8_t *msg,
+                                       size_t msg_len,
+                                       uint8_t *tag,
+                                       size_t tag_len);
+
 // As `fastmac_umac64_verify`, for UMAC-96: `tag_len` must be 12.
 //
 // # Safety
@@ -636,6 +689,21 @@ enum fastmac_status fastmac_umac128_finalize(struct fastmac_umac128 *mac,
                                              size_t nonce_len,
                                              uint8_t *tag,
                                              size_t tag_len);
+
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 16), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac128_mac(struct fastmac_umac128 *mac,
+                                        const uint8_t *nonce,
+                                        size_t nonce_len,
+                                        const uint8_t *msg,
+                                        size_t msg_len,
+                                        uint8_t *tag,
+                                        size_t tag_len);
 
 // As `fastmac_umac64_verify`, for UMAC-128: `tag_len` must be 16.
 //

@@ -67,7 +67,7 @@ impl Pending {
     fn update(&mut self, mac: &mut AnyUmac, data: &[u8]) {
         if !self.streamed {
             if let Some(room) = self.held.get_mut(self.len..self.len + data.len()) {
-                room.copy_from_slice(data);
+                copy_inline(room, data);
                 self.len += data.len();
                 return;
             }
@@ -84,6 +84,32 @@ impl Pending {
         self.len = 0;
         self.streamed = false;
         Ok(tag)
+    }
+}
+
+/// `dst.copy_from_slice(src)` for the short copies of a packet's bytes and
+/// tag, in fixed-size moves the compiler emits inline (the last one
+/// overlapping): a call into libc's `memcpy` was a tenth of the cost of a
+/// 32-byte packet.
+fn copy_inline(dst: &mut [u8], src: &[u8]) {
+    let len = src.len();
+    if len >= 16 {
+        for start in (0..len - 16).step_by(16).chain([len - 16]) {
+            copy_block::<16>(dst, src, start);
+        }
+    } else if len >= 8 {
+        copy_block::<8>(dst, src, 0);
+        copy_block::<8>(dst, src, len - 8);
+    } else {
+        dst.copy_from_slice(src);
+    }
+}
+
+/// `dst[start..start + N] = src[start..start + N]`, as one `N`-byte move.
+fn copy_block<const N: usize>(dst: &mut [u8], src: &[u8], start: usize) {
+    if let (Some(to), Some(from)) = (dst.get_mut(start..start + N), src.get(start..start + N)) {
+        let to: &mut [u8; N] = to.try_into().unwrap_or_else(|_| unreachable!("an N-byte range"));
+        *to = from.try_into().unwrap_or_else(|_| unreachable!("an N-byte range"));
     }
 }
 
@@ -116,6 +142,8 @@ unsafe fn new(key: *const c_uchar, tag_len: usize) -> *mut UmacCtx {
     })
 }
 
+// Inlined into each exported function, where the width is a constant.
+#[inline(always)]
 /// # Safety
 /// `ctx`: NULL or a live context; `input`: `len` readable bytes.
 /// `tag_len`: the width the caller's function belongs to.
@@ -134,6 +162,8 @@ unsafe fn update(ctx: *mut UmacCtx, tag_len: usize, input: *const c_uchar, len: 
     })
 }
 
+// Inlined into each exported function, where the width is a constant.
+#[inline(always)]
 /// # Safety
 /// `ctx`: NULL or a live context; `tag`: `tag_len` writable bytes; `nonce`:
 /// 8 readable bytes.
@@ -148,7 +178,7 @@ unsafe fn finalize(ctx: *mut UmacCtx, tag_len: usize, tag: *mut c_uchar, nonce: 
         if ctx.mac.tag_len() != tag_len {
             return FAILED;
         }
-        let written = ctx.pending.finalize(&mut ctx.mac, nonce).map(|t| tag.copy_from_slice(t.as_slice()));
+        let written = ctx.pending.finalize(&mut ctx.mac, nonce).map(|t| copy_inline(tag, t.as_slice()));
         // An 8-byte nonce is always in RFC 4418's 1..=16 range.
         if written.is_ok() { OK } else { FAILED }
     })

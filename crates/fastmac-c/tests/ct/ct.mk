@@ -24,6 +24,8 @@ CT_BACKENDS := auto portable \
 test-ct: deps-c
 	CARGO_TARGET_DIR=$(CT_TARGET) CARGO_PROFILE_RELEASE_DEBUG=limited RUSTFLAGS="--cfg fastmac_backend_env" \
 		$(CARGO) build --release -p fastmac-c
+	@grep -qa FASTMAC_BACKEND $(CT_TARGET)/release/libfastmac_c.a \
+		|| { echo "ct: this build must read FASTMAC_BACKEND (the installed one must not: lean.sh)"; exit 1; }
 	mkdir -p $(CT_OUT)
 	$(CC) $(C_TEST_CFLAGS) -I$(C_CRATE)/include $(CT_DIR)/ct_check.c $(CT_LIBS) -o $(CT_OUT)/ct_check
 	$(CC) $(C_TEST_CFLAGS) -DSECRET_BRANCH_CONTROL -I$(C_CRATE)/include $(CT_DIR)/ct_check.c $(CT_LIBS) \
