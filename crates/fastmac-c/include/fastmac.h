@@ -6,9 +6,11 @@
  * Conventions (every function):
  *  - returns a fastmac_status; FASTMAC_OK (0) is success;
  *  - checks every pointer for NULL (a buffer pointer may be NULL when its
- *    length is 0; the length is then checked as usual) and every length, and
- *    never aborts the process: a Rust panic is caught and reported as
- *    FASTMAC_ERR_PANIC;
+ *    length is 0; the length is then checked as usual) and every length;
+ *  - never unwinds into C: a panic (a bug in fastmac) aborts the process in
+ *    the library `make install` builds (no Rust std, panic = "abort": it
+ *    needs nothing beyond libc); a build of the crate with its `std`
+ *    feature catches it and returns FASTMAC_ERR_PANIC instead;
  *  - handles are opaque, created by *_new and released by *_free (NULL is a
  *    no-op); the library keeps no global state.
  *
@@ -67,8 +69,9 @@ typedef enum fastmac_status {
   FASTMAC_ERR_LENGTH_OVERFLOW = 7,
   // The library reported an error this version of the C API has no code for.
   FASTMAC_ERR_OTHER = 8,
-  // A bug: the library panicked. The call had no effect the caller can rely
-  // on; free the handle it was given.
+  // A bug: the library panicked (only a build with the crate's `std`
+  // feature returns this; the installed library aborts). The call had no
+  // effect the caller can rely on; free the handle it was given.
   FASTMAC_ERR_PANIC = 9,
   // A handle that owns its nonces (sequenced UMAC, SSH outbound/inbound)
   // used every value it may use under its key: rekey.
@@ -167,14 +170,6 @@ enum fastmac_status fastmac_mac_reset(struct fastmac_mac *mac);
 // # Safety
 // `mac` must be NULL or a live handle, not used afterwards.
 void fastmac_mac_free(struct fastmac_mac *mac);
-
-extern void *malloc(size_t size);
-
-extern int posix_memalign(void **out, size_t align, size_t size);
-
-extern void free(void *ptr);
-
-extern void abort(void);
 
 // Keys a sequenced UMAC with `key` (16 bytes); `tag_len` (4, 8, 12 or 16)
 // selects UMAC-32/64/96/128. Nonces count from 0 to 2^64 - 2. The handle

@@ -48,10 +48,11 @@ bitcode() { readelf -S -W "$1" 2>/dev/null | grep -c '\.llvmbc' || true; }
 [ "$(bitcode "$cargo_archive")" -gt 0 ] || { echo "lean: control: $cargo_archive has no .llvmbc section"; exit 1; }
 for a in libfastmac.a libfastmac-openssh.a; do
 	[ "$(bitcode "$lib/$a")" -eq 0 ] || { echo "lean: $a has LLVM bitcode sections"; exit 1; }
-	count=$(nm "$lib/$a" 2>/dev/null | grep -c ' T fastmac_' || true)
+	symbols=$(nm "$lib/$a" 2>&1)
+	count=$(grep -c ' T fastmac_' <<< "$symbols" || true)
 	[ "$count" -ge 40 ] || { echo "lean: nm lists $count fastmac_ functions in $a"; exit 1; }
 done
-nm "$lib/libfastmac-openssh.a" | grep -q ' T umac_final$' || { echo "lean: nm lists no umac_final"; exit 1; }
+grep -q ' T umac_final$' <<< "$(nm "$lib/libfastmac-openssh.a")" || { echo "lean: nm lists no umac_final"; exit 1; }
 echo "lean: no LLVM bitcode in the archives (cargo's has it), nm lists their functions"
 
 for f in libfastmac.a libfastmac.so libfastmac-openssh.a libfastmac-openssh.so; do
