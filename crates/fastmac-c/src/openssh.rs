@@ -137,11 +137,10 @@ unsafe fn new(key: *const c_uchar, tag_len: usize) -> *mut UmacCtx {
     })
 }
 
-// Inlined into each exported function, where the width is a constant.
-#[inline(always)]
 /// # Safety
 /// `ctx`: NULL or a live context; `input`: `len` readable bytes.
 /// `tag_len`: the width the caller's function belongs to.
+#[inline(always)] // into each exported function, where the width is a constant
 unsafe fn update(ctx: *mut UmacCtx, tag_len: usize, input: *const c_uchar, len: c_long) -> c_int {
     guard_or(FAILED, || {
         let Ok(len) = usize::try_from(len) else { return FAILED };
@@ -157,11 +156,10 @@ unsafe fn update(ctx: *mut UmacCtx, tag_len: usize, input: *const c_uchar, len: 
     })
 }
 
-// Inlined into each exported function, where the width is a constant.
-#[inline(always)]
 /// # Safety
 /// `ctx`: NULL or a live context; `tag`: `tag_len` writable bytes; `nonce`:
 /// 8 readable bytes.
+#[inline(always)] // into each exported function, where the width is a constant
 unsafe fn finalize(ctx: *mut UmacCtx, tag_len: usize, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
     guard_or(FAILED, || {
         // SAFETY: OpenSSH's contract on ctx, tag and nonce.
