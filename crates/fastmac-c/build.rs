@@ -10,6 +10,12 @@ fn main() {
         // The `openssh` build is installed as libfastmac-openssh.
         let name = if std::env::var_os("CARGO_FEATURE_OPENSSH").is_some() { "fastmac-openssh" } else { "fastmac" };
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,lib{name}.so.{major}");
+        // Without std, rustc links the shared library with -nodefaultlibs:
+        // name libc, whose malloc and free the lean library calls
+        // (src/runtime.rs), so that it is recorded as NEEDED.
+        if std::env::var_os("CARGO_FEATURE_STD").is_none() {
+            println!("cargo:rustc-cdylib-link-arg=-lc");
+        }
     }
     println!("cargo:rerun-if-changed=build.rs");
 }

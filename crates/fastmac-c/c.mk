@@ -12,13 +12,31 @@
 C_CRATE := crates/fastmac-c
 C_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 C_MAJOR := $(firstword $(subst ., ,$(C_VERSION)))
-C_BUILD := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/release
+# The lean library: no `std` (the crate's default feature), the `clib`
+# profile (panic = "abort", fat LTO; workspace Cargo.toml), only the C crate
+# types. Its archive and shared library link nothing beyond libc.
+C_CARGO_LEAN := $(CARGO) rustc --profile clib -p fastmac-c --lib --no-default-features \
+	--crate-type staticlib,cdylib
+C_BUILD := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/clib
 # The `openssh` build has its own target dir: its libfastmac_c.* would
 # otherwise overwrite the general library's.
 C_OSSH_TARGET := $(CURDIR)/target/openssh-dropin
-C_OSSH_BUILD := $(C_OSSH_TARGET)/release
-# What rustc reports for the staticlib (`--print native-static-libs`, Linux/glibc).
-C_LIBS_PRIVATE := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+C_OSSH_BUILD := $(C_OSSH_TARGET)/clib
+# The archives as installed: cargo's, without the LLVM bitcode sections that
+# the sysroot's compiler_builtins members carry (GNU nm, with the LLVM plugin
+# installed, reads the bitcode rather than the object code and lists no
+# symbols), rewritten only when cargo's is newer.
+C_ARCHIVE := $(C_BUILD)/libfastmac.a
+C_OSSH_ARCHIVE := $(C_OSSH_BUILD)/libfastmac-openssh.a
+define c_plain_archive
+	@if [ ! -f $(2) ] || [ $(1) -nt $(2) ]; then \
+		objcopy --remove-section=.llvmbc --remove-section=.llvmcmd $(1) $(2); fi
+endef
+# What rustc reports for the lean staticlib (`--print native-static-libs`):
+# nothing; libc, which every C program links, provides malloc and free.
+C_LIBS_PRIVATE :=
+# What a `std` build of the staticlib needs (Linux/glibc): test-ct's.
+C_STD_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
@@ -35,8 +53,10 @@ C_PKG := PKG_CONFIG_PATH=$(C_TEST_PREFIX)/lib/pkgconfig pkg-config
 .PHONY: c-lib c-header install deps-c test-c c-example c-bench
 
 c-lib:
-	$(CARGO) build --release -p fastmac-c
-	$(CARGO) build --release -p fastmac-c --features openssh --target-dir $(C_OSSH_TARGET)
+	$(C_CARGO_LEAN)
+	$(C_CARGO_LEAN) --features openssh --target-dir $(C_OSSH_TARGET)
+	$(call c_plain_archive,$(C_BUILD)/libfastmac_c.a,$(C_ARCHIVE))
+	$(call c_plain_archive,$(C_OSSH_BUILD)/libfastmac_c.a,$(C_OSSH_ARCHIVE))
 
 c-header:
 	FASTMAC_BLESS_HEADER=1 $(CARGO) test --release -p fastmac-c --test header
@@ -46,11 +66,11 @@ install: c-lib
 	install -m 0755 $(C_BUILD)/libfastmac_c.so $(DESTDIR)$(LIBDIR)/libfastmac.so.$(C_VERSION)
 	ln -sf libfastmac.so.$(C_VERSION) $(DESTDIR)$(LIBDIR)/libfastmac.so.$(C_MAJOR)
 	ln -sf libfastmac.so.$(C_MAJOR) $(DESTDIR)$(LIBDIR)/libfastmac.so
-	install -m 0644 $(C_BUILD)/libfastmac_c.a $(DESTDIR)$(LIBDIR)/libfastmac.a
+	install -m 0644 $(C_ARCHIVE) $(DESTDIR)$(LIBDIR)/libfastmac.a
 	install -m 0755 $(C_OSSH_BUILD)/libfastmac_c.so $(DESTDIR)$(LIBDIR)/libfastmac-openssh.so.$(C_VERSION)
 	ln -sf libfastmac-openssh.so.$(C_VERSION) $(DESTDIR)$(LIBDIR)/libfastmac-openssh.so.$(C_MAJOR)
 	ln -sf libfastmac-openssh.so.$(C_MAJOR) $(DESTDIR)$(LIBDIR)/libfastmac-openssh.so
-	install -m 0644 $(C_OSSH_BUILD)/libfastmac_c.a $(DESTDIR)$(LIBDIR)/libfastmac-openssh.a
+	install -m 0644 $(C_OSSH_ARCHIVE) $(DESTDIR)$(LIBDIR)/libfastmac-openssh.a
 	install -m 0644 $(C_CRATE)/include/fastmac.h $(DESTDIR)$(INCLUDEDIR)/fastmac.h
 	install -m 0644 $(C_CRATE)/include/fastmac/umac.h $(DESTDIR)$(INCLUDEDIR)/fastmac/umac.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
@@ -114,6 +134,7 @@ test-c: deps-c
 	$(VALGRIND) ./leak_control > /dev/null 2>&1 && exit 1; \
 	echo "negative controls: both detected"
 	$(C_CRATE)/tests/c/exports.sh $(C_TEST_PREFIX)/lib
+	$(C_CRATE)/tests/c/lean.sh $(C_TEST_PREFIX) $(C_TEST_DIR)/lean $(C_OSSH_BUILD)/libfastmac_c.a
 
 c-example: c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)

@@ -6,9 +6,11 @@
  * Conventions (every function):
  *  - returns a fastmac_status; FASTMAC_OK (0) is success;
  *  - checks every pointer for NULL (a buffer pointer may be NULL when its
- *    length is 0; the length is then checked as usual) and every length, and
- *    never aborts the process: a Rust panic is caught and reported as
- *    FASTMAC_ERR_PANIC;
+ *    length is 0; the length is then checked as usual) and every length;
+ *  - never unwinds into C: a panic (a bug in fastmac) aborts the process in
+ *    the library `make install` builds (no Rust std, panic = "abort": it
+ *    needs nothing beyond libc); a build of the crate with its `std`
+ *    feature catches it and returns FASTMAC_ERR_PANIC instead;
  *  - handles are opaque, created by *_new and released by *_free (NULL is a
  *    no-op); the library keeps no global state.
  *
@@ -67,8 +69,9 @@ typedef enum fastmac_status {
   FASTMAC_ERR_LENGTH_OVERFLOW = 7,
   // The library reported an error this version of the C API has no code for.
   FASTMAC_ERR_OTHER = 8,
-  // A bug: the library panicked. The call had no effect the caller can rely
-  // on; free the handle it was given.
+  // A bug: the library panicked (only a build with the crate's `std`
+  // feature returns this; the installed library aborts). The call had no
+  // effect the caller can rely on; free the handle it was given.
   FASTMAC_ERR_PANIC = 9,
   // A handle that owns its nonces (sequenced UMAC, SSH outbound/inbound)
   // used every value it may use under its key: rekey.
@@ -490,6 +493,21 @@ enum fastmac_status fastmac_umac64_finalize(struct fastmac_umac64 *mac,
                                             uint8_t *tag,
                                             size_t tag_len);
 
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 8), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac64_mac(struct fastmac_umac64 *mac,
+                                       const uint8_t *nonce,
+                                       size_t nonce_len,
+                                       const uint8_t *msg,
+                                       size_t msg_len,
+                                       uint8_t *tag,
+                                       size_t tag_len);
+
 // Checks `tag` (8 bytes) against the message fed so far and `nonce`, in
 // constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
 // handle is reset for the next message. On a length or NULL error nothing is
@@ -541,6 +559,21 @@ enum fastmac_status fastmac_umac32_finalize(struct fastmac_umac32 *mac,
                                             uint8_t *tag,
                                             size_t tag_len);
 
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 4), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac32_mac(struct fastmac_umac32 *mac,
+                                       const uint8_t *nonce,
+                                       size_t nonce_len,
+                                       const uint8_t *msg,
+                                       size_t msg_len,
+                                       uint8_t *tag,
+                                       size_t tag_len);
+
 // As `fastmac_umac64_verify`, for UMAC-32: `tag_len` must be 4.
 //
 // # Safety
@@ -589,6 +622,21 @@ enum fastmac_status fastmac_umac96_finalize(struct fastmac_umac96 *mac,
                                             uint8_t *tag,
                                             size_t tag_len);
 
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 12), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac96_mac(struct fastmac_umac96 *mac,
+                                       const uint8_t *nonce,
+                                       size_t nonce_len,
+                                       const uint8_t *msg,
+                                       size_t msg_len,
+                                       uint8_t *tag,
+                                       size_t tag_len);
+
 // As `fastmac_umac64_verify`, for UMAC-96: `tag_len` must be 12.
 //
 // # Safety
@@ -636,6 +684,21 @@ enum fastmac_status fastmac_umac128_finalize(struct fastmac_umac128 *mac,
                                              size_t nonce_len,
                                              uint8_t *tag,
                                              size_t tag_len);
+
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 16), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac128_mac(struct fastmac_umac128 *mac,
+                                        const uint8_t *nonce,
+                                        size_t nonce_len,
+                                        const uint8_t *msg,
+                                        size_t msg_len,
+                                        uint8_t *tag,
+                                        size_t tag_len);
 
 // As `fastmac_umac64_verify`, for UMAC-128: `tag_len` must be 16.
 //

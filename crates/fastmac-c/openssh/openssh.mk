@@ -20,9 +20,9 @@
 OSSH_DIR := target/openssh
 OSSH_SCRIPTS := $(C_CRATE)/openssh
 OSSH_TREE := $(OSSH_DIR)/tree
-# The drop-in archive (libfastmac-openssh.a: the build with the OpenSSH
-# umac.h symbols, see c.mk) and the system libraries Rust's std needs.
-OSSH_DROPIN := $(C_OSSH_BUILD)/libfastmac_c.a
+# The drop-in archive (libfastmac-openssh.a: the lean build with the
+# OpenSSH umac.h symbols, see c.mk) and what it needs besides libc (nothing).
+OSSH_DROPIN := $(C_OSSH_ARCHIVE)
 OSSH_UMAC_LIBS := $(OSSH_DROPIN) $(C_LIBS_PRIVATE)
 OSSH_WRAP := -Wl,--wrap=umac_final -Wl,--wrap=umac128_final
 OSSH_SRC = $$(ls -d $(OSSH_DIR)/src/openssh-*/ | head -n1)

@@ -1,10 +1,21 @@
 //! The panic boundary: every exported function runs its body here, so a
-//! panic (a bug) becomes `FASTMAC_ERR_PANIC` (or the OpenSSH API's failure
-//! value) instead of unwinding into C, which is undefined behaviour.
+//! panic (a bug) never unwinds into C, which is undefined behaviour. With
+//! the `std` feature it becomes `FASTMAC_ERR_PANIC` (or the OpenSSH API's
+//! failure value); the lean library (no `std`, `panic = "abort"`) stops the
+//! process at the panic instead (src/runtime.rs), so there the body is
+//! simply run.
 
+#[cfg(any(feature = "std", test))]
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::status::fastmac_status::{self, FASTMAC_ERR_PANIC, FASTMAC_OK};
+#[cfg(any(feature = "std", test))]
+use crate::status::fastmac_status::FASTMAC_ERR_PANIC;
+use crate::status::fastmac_status::{self, FASTMAC_OK};
+
+/// A body's `Result` as a status.
+fn status(result: Result<(), fastmac_status>) -> fastmac_status {
+    result.err().unwrap_or(FASTMAC_OK)
+}
 
 /// Runs `body`; its `Err` status, or `FASTMAC_ERR_PANIC` if it panics, is the
 /// result.
@@ -12,18 +23,28 @@ use crate::status::fastmac_status::{self, FASTMAC_ERR_PANIC, FASTMAC_OK};
 /// `AssertUnwindSafe` is sound here because after a panic the caller is told
 /// (by `FASTMAC_ERR_PANIC`'s documentation) to rely on nothing the call
 /// touched, only to free the handle; freeing is safe in any state.
+#[cfg(any(feature = "std", test))]
 pub(crate) fn guard(body: impl FnOnce() -> Result<(), fastmac_status>) -> fastmac_status {
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => FASTMAC_OK,
-        Ok(Err(status)) => status,
-        Err(_) => FASTMAC_ERR_PANIC,
-    }
+    catch_unwind(AssertUnwindSafe(body)).map_or(FASTMAC_ERR_PANIC, status)
+}
+
+/// Runs `body`; its `Err` status is the result (a panic aborts).
+#[cfg(not(any(feature = "std", test)))]
+pub(crate) fn guard(body: impl FnOnce() -> Result<(), fastmac_status>) -> fastmac_status {
+    status(body())
 }
 
 /// Runs `body`, returning `on_panic` if it panics: for functions whose C
 /// signature has no status (the OpenSSH API, `*_free`).
+#[cfg(any(feature = "std", test))]
 pub(crate) fn guard_or<T>(on_panic: T, body: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(body)).unwrap_or(on_panic)
+}
+
+/// Runs `body` (a panic aborts; `on_panic` is for the `std` build).
+#[cfg(not(any(feature = "std", test)))]
+pub(crate) fn guard_or<T>(_on_panic: T, body: impl FnOnce() -> T) -> T {
+    body()
 }
 
 #[cfg(test)]

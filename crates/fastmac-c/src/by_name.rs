@@ -3,6 +3,7 @@
 //! Rust library lists is reachable from C without a new C function.
 #![allow(unsafe_code)] // the C boundary
 
+use alloc::boxed::Box;
 use core::ffi::c_char;
 
 use fastmac::{Algorithm, DynMac};

@@ -4,6 +4,7 @@
 //! happen here and in the handle constructors/destructors.
 #![allow(unsafe_code)] // the C boundary
 
+use alloc::boxed::Box;
 use core::ffi::{CStr, c_char};
 
 use crate::status::fastmac_status::{

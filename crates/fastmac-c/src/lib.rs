@@ -16,11 +16,21 @@
 //!   and libfastmac exports `fastmac_`-prefixed names only.
 //!
 //! Every entry point checks its pointers and lengths ([`ffi`]) and runs its
-//! body inside `catch_unwind` ([`boundary`]): no panic crosses into C.
+//! body through [`boundary`]: no panic crosses into C. With the `std`
+//! feature (the default, for Rust users of the rlib) a panic is caught and
+//! reported; the library `make install` builds is the lean one, without
+//! `std` (`no_std` on fastmac's `no_std` core, `panic = "abort"`, libc's
+//! allocator: `runtime`), whose binaries need nothing beyond libc.
+
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
+
+extern crate alloc;
 
 pub mod boundary;
 pub mod by_name;
 pub mod ffi;
+#[cfg(not(any(feature = "std", test)))]
+mod runtime;
 #[cfg(feature = "openssh")]
 pub mod openssh;
 pub mod sequenced;

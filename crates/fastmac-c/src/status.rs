@@ -30,8 +30,9 @@ pub enum fastmac_status {
     FASTMAC_ERR_LENGTH_OVERFLOW = 7,
     /// The library reported an error this version of the C API has no code for.
     FASTMAC_ERR_OTHER = 8,
-    /// A bug: the library panicked. The call had no effect the caller can rely
-    /// on; free the handle it was given.
+    /// A bug: the library panicked (only a build with the crate's `std`
+    /// feature returns this; the installed library aborts). The call had no
+    /// effect the caller can rely on; free the handle it was given.
     FASTMAC_ERR_PANIC = 9,
     /// A handle that owns its nonces (sequenced UMAC, SSH outbound/inbound)
     /// used every value it may use under its key: rekey.

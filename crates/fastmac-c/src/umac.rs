@@ -36,6 +36,9 @@ trait UmacHandle: Sized {
     fn keyed(key: &[u8]) -> Result<Self, Error>;
     fn mac(&mut self) -> &mut Self::Mac;
     fn reset(&mut self);
+    /// The tag of `msg` under `nonce` into `tag`, leaving streamed input
+    /// untouched (Rust's `Umac::mac`).
+    fn one_shot(&mut self, nonce: &[u8], msg: &[u8], tag: &mut [u8]) -> Result<(), Error>;
 }
 
 macro_rules! impl_umac_handle {
@@ -50,6 +53,14 @@ macro_rules! impl_umac_handle {
             }
             fn reset(&mut self) {
                 self.0.reset();
+            }
+            fn one_shot(&mut self, nonce: &[u8], msg: &[u8], tag: &mut [u8]) -> Result<(), Error> {
+                let computed = self.0.mac(nonce, msg)?;
+                if tag.len() != computed.len() {
+                    return Err(Error::TagLength { expected: computed.len(), got: tag.len() });
+                }
+                tag.copy_from_slice(&computed);
+                Ok(())
             }
         }
     )*};
@@ -96,6 +107,28 @@ unsafe fn finalize<H: UmacHandle>(
             (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::output(tag, tag_len)?)
         };
         mac.mac().finalize_reset_into(nonce, tag)?;
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `mac`: a live handle; `nonce`, `msg`: readable for their lengths; `tag`:
+/// `tag_len` writable bytes.
+unsafe fn one_shot<H: UmacHandle>(
+    mac: *mut H,
+    nonce: *const u8,
+    nonce_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    guard(|| {
+        // SAFETY: forwarded caller guarantees.
+        let (mac, nonce, msg, tag) = unsafe {
+            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::output(tag, tag_len)?)
+        };
+        mac.one_shot(nonce, msg, tag)?;
         Ok(())
     })
 }
@@ -264,6 +297,27 @@ pub unsafe extern "C" fn fastmac_umac64_finalize(
     unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
 }
 
+/// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+/// `nonce` into `tag` (`tag_len` must be 8), in one call: the message fed
+/// with update is left as it is. The fastest way to tag a message that is
+/// whole in memory.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac64_mac(
+    mac: *mut Umac64Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
+}
+
 /// Checks `tag` (8 bytes) against the message fed so far and `nonce`, in
 /// constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
 /// handle is reset for the next message. On a length or NULL error nothing is
@@ -341,6 +395,27 @@ pub unsafe extern "C" fn fastmac_umac32_finalize(
     unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
 }
 
+/// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+/// `nonce` into `tag` (`tag_len` must be 4), in one call: the message fed
+/// with update is left as it is. The fastest way to tag a message that is
+/// whole in memory.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac32_mac(
+    mac: *mut Umac32Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
+}
+
 /// As `fastmac_umac64_verify`, for UMAC-32: `tag_len` must be 4.
 ///
 /// # Safety
@@ -415,6 +490,27 @@ pub unsafe extern "C" fn fastmac_umac96_finalize(
     unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
 }
 
+/// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+/// `nonce` into `tag` (`tag_len` must be 12), in one call: the message fed
+/// with update is left as it is. The fastest way to tag a message that is
+/// whole in memory.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac96_mac(
+    mac: *mut Umac96Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
+}
+
 /// As `fastmac_umac64_verify`, for UMAC-96: `tag_len` must be 12.
 ///
 /// # Safety
@@ -487,6 +583,27 @@ pub unsafe extern "C" fn fastmac_umac128_finalize(
 ) -> fastmac_status {
     // SAFETY: the caller's guarantees.
     unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
+}
+
+/// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+/// `nonce` into `tag` (`tag_len` must be 16), in one call: the message fed
+/// with update is left as it is. The fastest way to tag a message that is
+/// whole in memory.
+///
+/// # Safety
+/// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fastmac_umac128_mac(
+    mac: *mut Umac128Handle,
+    nonce: *const u8,
+    nonce_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    tag: *mut u8,
+    tag_len: usize,
+) -> fastmac_status {
+    // SAFETY: the caller's guarantees.
+    unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
 }
 
 /// As `fastmac_umac64_verify`, for UMAC-128: `tag_len` must be 16.

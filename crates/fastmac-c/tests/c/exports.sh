@@ -5,9 +5,9 @@
 #
 #   exports.sh LIBDIR      (an install prefix's lib/, from `make install`)
 #
-# readelf, not nm: the archive's members carry LLVM bitcode, which GNU nm's
-# LLVM plugin may fail to read. In the archive, Rust's own global names
-# (mangled _ZN/_R symbols, the compiler's __ runtime helpers, rust_*, LTO's
+# readelf reads the ELF symbol tables (lean.sh checks that GNU nm lists
+# them too: the archives carry no LLVM bitcode). In the archive, Rust's own
+# global names (mangled _ZN/_R symbols, the compiler's __ runtime helpers, rust_*, LTO's
 # promoted *.llvm.* constants) are not C API and are left out of the check.
 set -euo pipefail
 lib=$1

@@ -51,6 +51,7 @@ static void general_umac(void)
     EXPECT(fastmac_umac64_finalize(NULL, NONCE, 8, tag, 8), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac64_verify(NULL, NONCE, 8, expect, 8), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac64_reset(NULL), FASTMAC_ERR_NULL_POINTER);
+    EXPECT(fastmac_umac64_mac(NULL, NONCE, 8, MSG, 3, tag, 8), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac32_update(NULL, MSG, 3), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac96_finalize(NULL, NONCE, 8, tag, 8), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac128_verify(NULL, NONCE, 8, big_tag, 16), FASTMAC_ERR_NULL_POINTER);
@@ -77,6 +78,13 @@ static void general_umac(void)
     EXPECT(fastmac_umac64_verify(m, NONCE, 8, expect, 4), FASTMAC_ERR_TAG_LENGTH);
     EXPECT(fastmac_umac64_verify(m, NONCE, 0, expect, 8), FASTMAC_ERR_NONCE_LENGTH);
     EXPECT(fastmac_umac64_verify(m, NULL, 8, expect, 8), FASTMAC_ERR_NULL_POINTER);
+    /* The one-shot call checks its arguments and tags its own message only. */
+    EXPECT(fastmac_umac64_mac(m, NONCE, 8, MSG, 3, tag, 7), FASTMAC_ERR_TAG_LENGTH);
+    EXPECT(fastmac_umac64_mac(m, NONCE, 0, MSG, 3, tag, 8), FASTMAC_ERR_NONCE_LENGTH);
+    EXPECT(fastmac_umac64_mac(m, NONCE, 8, NULL, 3, tag, 8), FASTMAC_ERR_NULL_POINTER);
+    EXPECT(fastmac_umac64_mac(m, NONCE, 8, MSG, 3, NULL, 8), FASTMAC_ERR_NULL_POINTER);
+    EXPECT(fastmac_umac64_mac(m, NONCE, 8, MSG, 2, tag, 8), FASTMAC_OK);
+    CHECK(memcmp(tag, expect, 8) != 0, "the one-shot tag of 2 bytes equals the tag of 3");
     memset(tag, 0, sizeof tag);
     EXPECT(fastmac_umac64_finalize(m, NONCE, 8, tag, 8), FASTMAC_OK);
     CHECK(memcmp(tag, expect, 8) == 0, "failed calls consumed or altered the streamed message");

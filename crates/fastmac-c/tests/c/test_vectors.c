@@ -36,8 +36,9 @@ static void check_one_shot(const struct vector_file *v, const struct vector_row 
     }
 }
 
-/* The same sequence for each width's handle type: stream, finalize, then
- * verify (good and bad) on the same handle, which finalize has reset. */
+/* The same sequence for each width's handle type: the one-shot call, then
+ * stream, finalize, then verify (good and bad) on the same handle, which
+ * finalize has reset. */
 #define CHECK_HANDLE(BITS, v, row, col)                                                              \
     do {                                                                                             \
         const size_t tag_len = (BITS) / 8;                                                           \
@@ -47,6 +48,11 @@ static void check_one_shot(const struct vector_file *v, const struct vector_row 
         CHECK(s == FASTMAC_OK && mac != NULL, "UMAC-%d new: status %d", BITS, s);                    \
         if (mac == NULL)                                                                             \
             break;                                                                                   \
+        uint8_t one_shot[16];                                                                        \
+        s = fastmac_umac##BITS##_mac(mac, (v)->nonce, (v)->nonce_len, (row)->message,                \
+                                     (row)->message_len, one_shot, tag_len);                         \
+        CHECK(s == FASTMAC_OK && memcmp(one_shot, expect, tag_len) == 0,                             \
+              "UMAC-%d one-shot len %zu: status %d", BITS, (row)->message_len, s);                   \
         for (int round = 0; round < 2; round++) {                                                    \
             int update_failures = 0;                                                                 \
             for (size_t off = 0; off < (row)->message_len; off += PIECE) {                           \

@@ -13,7 +13,7 @@
 CT_DIR := crates/fastmac-c/tests/ct
 CT_TARGET := $(CURDIR)/target/ct-build
 CT_OUT := $(CURDIR)/target/ct
-CT_LIBS := $(CT_TARGET)/release/libfastmac_c.a $(C_LIBS_PRIVATE)
+CT_LIBS := $(CT_TARGET)/release/libfastmac_c.a $(C_STD_LIBS)
 CT_VALGRIND := valgrind -q --num-callers=40 --error-exitcode=99
 CT_BACKENDS := auto portable \
 	$(if $(shell grep -qw sse2 /proc/cpuinfo 2>/dev/null && echo y),sse2) \
@@ -24,6 +24,8 @@ CT_BACKENDS := auto portable \
 test-ct: deps-c
 	CARGO_TARGET_DIR=$(CT_TARGET) CARGO_PROFILE_RELEASE_DEBUG=limited RUSTFLAGS="--cfg fastmac_backend_env" \
 		$(CARGO) build --release -p fastmac-c
+	@grep -qa FASTMAC_BACKEND $(CT_TARGET)/release/libfastmac_c.a \
+		|| { echo "ct: this build must read FASTMAC_BACKEND (the installed one must not: lean.sh)"; exit 1; }
 	mkdir -p $(CT_OUT)
 	$(CC) $(C_TEST_CFLAGS) -I$(C_CRATE)/include $(CT_DIR)/ct_check.c $(CT_LIBS) -o $(CT_OUT)/ct_check
 	$(CC) $(C_TEST_CFLAGS) -DSECRET_BRANCH_CONTROL -I$(C_CRATE)/include $(CT_DIR)/ct_check.c $(CT_LIBS) \
