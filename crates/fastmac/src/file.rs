@@ -10,7 +10,7 @@
 //! the positioned reads here.
 
 use std::fs::File;
-use std::io::{self, Read, Seek};
+use std::io::{self, Read};
 
 /// Bytes per read: 128 KiB, as `cat` reads. The kernel's copy and the
 /// MAC's pass over it then both stay in a 512 KiB L2 cache; larger pieces
@@ -40,6 +40,7 @@ impl ReadBuf {
     }
 }
 
+#[cfg(feature = "parallel")]
 /// Where a regular file's unread bytes are: from the current position to
 /// the size it has now. `None` for anything else (a pipe, a terminal, a
 /// character device), which can only be read in order.
@@ -48,7 +49,7 @@ pub(crate) fn unread_span(file: &mut File) -> io::Result<Option<(u64, u64)>> {
     if !meta.is_file() {
         return Ok(None);
     }
-    let start = file.stream_position()?;
+    let start = io::Seek::stream_position(file)?;
     Ok(Some((start, meta.len().saturating_sub(start))))
 }
 
@@ -71,6 +72,7 @@ pub(crate) fn read_to_end(file: &mut File, buf: &mut ReadBuf, mut sink: impl FnM
     }
 }
 
+#[cfg(feature = "parallel")]
 /// Feeds `len` bytes of `file` from `offset` to `sink` in pieces of at
 /// most [`PIECE`] bytes, with positioned reads (the file position is
 /// neither used nor moved, so several threads can read one file).
@@ -86,6 +88,7 @@ pub(crate) fn read_span(file: &File, offset: u64, len: u64, buf: &mut ReadBuf, m
     Ok(())
 }
 
+#[cfg(feature = "parallel")]
 /// Fills `buf` from `offset`; a file that ends first shrank after its size
 /// was taken: an error of kind `UnexpectedEof` that says so.
 fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
@@ -107,14 +110,14 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     Ok(())
 }
 
-#[cfg(unix)]
+#[cfg(all(feature = "parallel", unix))]
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     std::os::unix::fs::FileExt::read_at(file, buf, offset)
 }
 
 // Windows' positioned read moves the file position too; callers that read
 // on after it seek first (`umac::parallel`).
-#[cfg(windows)]
+#[cfg(all(feature = "parallel", windows))]
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     std::os::windows::fs::FileExt::seek_read(file, buf, offset)
 }
@@ -122,7 +125,7 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{SeekFrom, Write};
+    use std::io::{Seek, SeekFrom, Write};
 
     fn temp_file(name: &str, contents: &[u8]) -> (std::path::PathBuf, File) {
         let path = std::env::temp_dir().join(format!("fastmac-file-{name}-{}", std::process::id()));
@@ -140,7 +143,19 @@ mod tests {
     }
 
     #[test]
-    fn spans_and_reads_from_the_current_position() {
+    fn reads_to_the_end_from_the_current_position() {
+        let data: Vec<u8> = (0..2 * PIECE + 5).map(|i| (i * 7) as u8).collect();
+        let (path, mut file) = temp_file("to-end", &data);
+        file.seek(SeekFrom::Start(10)).unwrap();
+        let mut seen = Vec::new();
+        let n = read_to_end(&mut file, &mut ReadBuf::new(), |p| seen.extend_from_slice(p)).unwrap();
+        assert_eq!((n, &seen[..]), (data.len() as u64 - 10, &data[10..]));
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn spans_from_the_current_position_leave_it_alone() {
         let data: Vec<u8> = (0..3 * PIECE + 5).map(|i| (i * 7) as u8).collect();
         let (path, mut file) = temp_file("span", &data);
         file.seek(SeekFrom::Start(10)).unwrap();
@@ -148,14 +163,11 @@ mod tests {
         let mut seen = Vec::new();
         read_span(&file, 10, 2 * PIECE as u64 + 1, &mut ReadBuf::new(), |p| seen.extend_from_slice(p)).unwrap();
         assert_eq!(seen, data[10..10 + 2 * PIECE + 1]);
-        // Positioned reads leave the position alone.
         assert_eq!(file.stream_position().unwrap(), 10);
-        seen.clear();
-        let n = read_to_end(&mut file, &mut ReadBuf::new(), |p| seen.extend_from_slice(p)).unwrap();
-        assert_eq!((n, &seen[..]), (data.len() as u64 - 10, &data[10..]));
         std::fs::remove_file(path).unwrap();
     }
 
+    #[cfg(feature = "parallel")]
     #[test]
     fn a_span_past_the_end_is_a_shrunk_file() {
         let (path, file) = temp_file("short", &[1u8; 1000]);

@@ -81,8 +81,10 @@ const AHEAD_PER_THREAD: u64 = 2;
 
 impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// [`crate::DynMac::update_from_file`] for UMAC: a regular file of at
-    /// least [`PARALLEL_MIN`] unread bytes on up to `threads` threads, any
-    /// other input on this one.
+    /// least [`PARALLEL_MIN`] unread bytes in units on up to `threads`
+    /// threads (one per unit at most; with one, on this thread, which
+    /// still saves the streaming state's per-chunk steps), any other input
+    /// by plain reads.
     pub(crate) fn update_from_file(&mut self, file: &mut File, threads: NonZeroUsize) -> io::Result<u64> {
         let read = self.stream_file(file, threads);
         if read.is_err() {
@@ -93,7 +95,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
 
     fn stream_file(&mut self, file: &mut File, threads: NonZeroUsize) -> io::Result<u64> {
         let mut buf = ReadBuf::new();
-        let span = file::unread_span(file)?.filter(|&(_, len)| threads.get() > 1 && len >= PARALLEL_MIN as u64);
+        let span = file::unread_span(file)?.filter(|&(_, len)| len >= PARALLEL_MIN as u64);
         let Some((start, len)) = span else {
             return file::read_to_end(file, &mut buf, |piece| self.update(piece));
         };
@@ -266,5 +268,55 @@ impl<F: FnMut(&[L1Output])> InOrder<F> {
                 Ok(())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::umac::Umac64;
+
+    /// The L1 outputs of `data` (whole chunks) from a file, on `threads`
+    /// threads, in the order `absorb` received them.
+    fn outputs_from_file(mac: &Umac64, file: &File, offset: u64, len: u64, threads: usize) -> io::Result<Vec<L1Output>> {
+        let mut seen = Vec::new();
+        l1_from_file(&mac.key.l1, 2, file, offset, len, threads, |outputs| seen.extend_from_slice(outputs))?;
+        Ok(seen)
+    }
+
+    fn temp_file(name: &str, contents: &[u8]) -> (std::path::PathBuf, File) {
+        let path = std::env::temp_dir().join(format!("fastmac-parallel-{name}-{}", std::process::id()));
+        File::create(&path).unwrap().write_all(contents).unwrap();
+        let file = File::open(&path).unwrap();
+        (path, file)
+    }
+
+    #[test]
+    fn outputs_arrive_in_file_order_on_any_number_of_threads() {
+        let data: Vec<u8> = (0..5 * UNIT as usize + 3 * L1_CHUNK).map(|i| (i ^ (i >> 11)) as u8).collect();
+        let (path, file) = temp_file("order", &data);
+        let mac = Umac64::new(&[9; 16]);
+        let offset = L1_CHUNK as u64;
+        let len = data.len() as u64 - offset;
+        let expected: Vec<L1Output> = data[L1_CHUNK..].chunks_exact(L1_CHUNK).map(|c| l1_hash_chunk(&mac.key.l1, 2, c)).collect();
+        for threads in [1, 2, 3, 8] {
+            assert_eq!(outputs_from_file(&mac, &file, offset, len, threads).unwrap(), expected, "{threads} threads");
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_file_shorter_than_its_span_is_an_error() {
+        let data = vec![7u8; 3 * UNIT as usize + L1_CHUNK];
+        let (path, file) = temp_file("short", &data);
+        let mac = Umac64::new(&[9; 16]);
+        for threads in [1, 2, 3] {
+            let err = outputs_from_file(&mac, &file, 0, 4 * UNIT, threads).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{threads} threads");
+            assert!(err.to_string().contains("shrank"), "{err}");
+        }
+        std::fs::remove_file(path).unwrap();
     }
 }
