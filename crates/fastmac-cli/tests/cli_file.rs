@@ -178,7 +178,7 @@ fn keep_resizing(path: &Path, stop: &std::sync::atomic::AtomicBool) {
     let mut round = 0usize;
     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
         let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
-        let len = if round % 2 == 0 { MIB + round % 7 * 100_000 } else { long.len() };
+        let len = if round.is_multiple_of(2) { MIB + round % 7 * 100_000 } else { long.len() };
         file.set_len(len as u64).unwrap();
         file.write_all(&long[..len]).unwrap();
         round += 1;
