@@ -15,7 +15,7 @@ use std::io::{self, Read};
 /// Bytes per read: 128 KiB, as `cat` reads. The kernel's copy and the
 /// MAC's pass over it then both stay in a 512 KiB L2 cache; larger pieces
 /// measured slower (docs/performance.md section 8).
-pub(crate) const PIECE: usize = 128 << 10;
+const PIECE: usize = 128 << 10;
 
 /// Alignment of the read buffer: a page, so the kernel copies whole pages
 /// to page boundaries.
@@ -40,10 +40,10 @@ impl ReadBuf {
     }
 }
 
-#[cfg(feature = "parallel")]
 /// Where a regular file's unread bytes are: from the current position to
 /// the size it has now. `None` for anything else (a pipe, a terminal, a
 /// character device), which can only be read in order.
+#[cfg(feature = "parallel")]
 pub(crate) fn unread_span(file: &mut File) -> io::Result<Option<(u64, u64)>> {
     let meta = file.metadata()?;
     if !meta.is_file() {
@@ -72,10 +72,10 @@ pub(crate) fn read_to_end(file: &mut File, buf: &mut ReadBuf, mut sink: impl FnM
     }
 }
 
-#[cfg(feature = "parallel")]
 /// Feeds `len` bytes of `file` from `offset` to `sink` in pieces of at
 /// most [`PIECE`] bytes, with positioned reads (the file position is
 /// neither used nor moved, so several threads can read one file).
+#[cfg(feature = "parallel")]
 pub(crate) fn read_span(file: &File, offset: u64, len: u64, buf: &mut ReadBuf, mut sink: impl FnMut(&[u8])) -> io::Result<()> {
     let piece = buf.piece();
     let mut done = 0u64;
@@ -88,9 +88,9 @@ pub(crate) fn read_span(file: &File, offset: u64, len: u64, buf: &mut ReadBuf, m
     Ok(())
 }
 
-#[cfg(feature = "parallel")]
 /// Fills `buf` from `offset`; a file that ends first shrank after its size
 /// was taken: an error of kind `UnexpectedEof` that says so.
+#[cfg(feature = "parallel")]
 fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     let mut filled = 0;
     while filled < buf.len() {
