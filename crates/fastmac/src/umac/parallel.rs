@@ -187,6 +187,9 @@ struct OrderState {
     spare: Vec<Vec<L1Output>>,
     /// The first read error; it stops the work.
     error: Option<io::Error>,
+    /// Threads waiting on `progress` (a notification costs a system call
+    /// even when nobody waits).
+    waiting: usize,
 }
 
 impl<F: FnMut(&[L1Output])> InOrder<F> {
@@ -199,6 +202,7 @@ impl<F: FnMut(&[L1Output])> InOrder<F> {
                 absorbing: false,
                 spare: Vec::new(),
                 error: None,
+                waiting: 0,
             }),
             progress: Condvar::new(),
             absorb: Mutex::new(absorb),
@@ -228,7 +232,9 @@ impl<F: FnMut(&[L1Output])> InOrder<F> {
                 let outputs = state.spare.pop().unwrap_or_else(|| Vec::with_capacity((UNIT / L1_CHUNK as u64) as usize));
                 return Some((unit, outputs));
             }
+            state.waiting += 1;
             state = self.progress.wait(state).unwrap_or_else(PoisonError::into_inner);
+            state.waiting -= 1;
         }
     }
 
@@ -249,7 +255,9 @@ impl<F: FnMut(&[L1Output])> InOrder<F> {
             state = self.lock();
             state.absorbed += 1;
             state.spare.push(outputs);
-            self.progress.notify_all();
+            if state.waiting > 0 {
+                self.progress.notify_all();
+            }
         }
         state.absorbing = false;
     }
