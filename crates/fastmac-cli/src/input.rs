@@ -2,7 +2,8 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
+use std::num::NonZeroUsize;
 use std::path::Path;
 
 use zeroize::Zeroizing;
@@ -111,39 +112,32 @@ pub fn read_key(hex_key: Option<&str>, path: Option<&Path>, key_len: usize) -> R
     Ok(Zeroizing::new(key))
 }
 
-/// Read buffer: 8 MiB, so that each update of a large file is big enough
-/// for the library's multi-core path (feature `parallel`, 1 MiB and more).
-const READ_BUF: usize = 8 << 20;
-
-/// Streams a file (or stdin for `None` and `-`) into `mac` in 8 MiB pieces,
-/// so input of any size runs in constant memory and large files are hashed
-/// on all cores.
-pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac) -> Result<(), CliError> {
-    let (mut reader, what): (Box<dyn Read>, String) = match path {
-        None => (Box::new(io::stdin().lock()), "stdin".to_owned()),
-        Some(p) if p == Path::new("-") => (Box::new(io::stdin().lock()), "stdin".to_owned()),
-        Some(p) => (
-            Box::new(File::open(p).map_err(|source| CliError::Io { what: p.display().to_string(), source })?),
-            p.display().to_string(),
-        ),
+/// Streams a file (or stdin for `None` and `-`) into `mac` in constant
+/// memory, the way the library reads files
+/// ([`fastmac::DynMac::update_from_file`]): UMAC hashes a large regular
+/// file (stdin too, when it is one) on up to `threads` threads.
+pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac, threads: NonZeroUsize) -> Result<(), CliError> {
+    let (file, what) = match path {
+        Some(p) if p != Path::new("-") => (File::open(p), p.display().to_string()),
+        _ => (stdin_file(), "stdin".to_owned()),
     };
-    let mut buf = vec![0u8; READ_BUF];
-    loop {
-        // Fill the buffer (reads may return less than asked) before hashing.
-        let mut filled = 0;
-        while filled < buf.len() {
-            match reader.read(&mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(source) => return Err(CliError::Io { what, source }),
-            }
-        }
-        mac.update(&buf[..filled]);
-        if filled < buf.len() {
-            return Ok(());
-        }
-    }
+    let read = file.and_then(|mut file| mac.update_from_file(&mut file, threads));
+    read.map(drop).map_err(|source| CliError::Io { what, source })
+}
+
+/// Stdin as a file of its own (the same open file, so its position moves
+/// as the input is read): a regular file redirected to stdin is then read
+/// with positioned reads like a named one.
+#[cfg(unix)]
+fn stdin_file() -> io::Result<File> {
+    use std::os::fd::AsFd;
+    Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?))
+}
+
+#[cfg(windows)]
+fn stdin_file() -> io::Result<File> {
+    use std::os::windows::io::AsHandle;
+    Ok(File::from(io::stdin().as_handle().try_clone_to_owned()?))
 }
 
 /// Fails at once, before a long measurement, if `path` cannot be created

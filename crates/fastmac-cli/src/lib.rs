@@ -82,8 +82,20 @@ pub struct MacArgs {
     /// under the SSH name given by --alg, exactly as OpenSSH does.
     #[arg(long, value_name = "N")]
     pub seq: Option<u32>,
+    /// Threads that hash a large file (UMAC, 1 MiB and more): 1 for one
+    /// core; by default every CPU this process may run on.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<std::num::NonZeroUsize>,
     /// Input file; stdin when absent or "-".
     pub file: Option<std::path::PathBuf>,
+}
+
+impl MacArgs {
+    /// `--threads`, or every CPU this process may run on (its affinity
+    /// mask and CPU quota, as `taskset` and containers set them).
+    fn threads(&self) -> std::num::NonZeroUsize {
+        self.threads.unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(std::num::NonZeroUsize::MIN))
+    }
 }
 
 enum Outcome {
@@ -127,14 +139,14 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
         Command::Tag(args) => {
             let tag = match keyed(&args)? {
                 Keyed::Plain { mut mac, nonce } => {
-                    stream_into(args.file.as_deref(), mac.as_mut())?;
+                    stream_into(args.file.as_deref(), mac.as_mut(), args.threads())?;
                     let mut tag = vec![0u8; mac.tag_len()];
                     mac.finalize_reset_into(&nonce, &mut tag)?;
                     tag
                 }
                 Keyed::Ssh { mut mac, seq } => {
                     let mut stream = mac.start(seq);
-                    stream_into(args.file.as_deref(), &mut stream)?;
+                    stream_into(args.file.as_deref(), &mut stream, args.threads())?;
                     stream.finish().to_vec()
                 }
             };
@@ -149,12 +161,12 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
             }
             let verdict = match keyed {
                 Keyed::Plain { mut mac, nonce } => {
-                    stream_into(args.file.as_deref(), mac.as_mut())?;
+                    stream_into(args.file.as_deref(), mac.as_mut(), args.threads())?;
                     mac.verify_reset(&nonce, &tag)
                 }
                 Keyed::Ssh { mut mac, seq } => {
                     let mut stream = mac.start(seq);
-                    stream_into(args.file.as_deref(), &mut stream)?;
+                    stream_into(args.file.as_deref(), &mut stream, args.threads())?;
                     stream.verify(&tag)
                 }
             };

@@ -46,6 +46,18 @@ fn tag_into_a_closed_pipe_ends_quietly() {
 }
 
 #[test]
+fn tag_of_a_large_file_on_several_threads_into_a_closed_pipe_ends_quietly() {
+    let file = temp("large");
+    std::fs::write(&file, vec![0x5a; 5 << 20]).unwrap();
+    for alg in ["umac-128", "hmac-sha2-256"] {
+        let args = ["tag", "--alg", alg, "--key", "000102030405060708090a0b0c0d0e0f", "--threads", "2", file.to_str().unwrap()];
+        let args = if alg.starts_with("umac") { [&args[..], &["--nonce", "00"]].concat() } else { args.to_vec() };
+        assert_quiet_success(&args, &with_closed_stdout(&args));
+    }
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
 fn bench_table_and_json_into_a_closed_pipe_end_quietly() {
     for json in [false, true] {
         let mut args = vec!["bench", "--algs", "umac-64", "--sizes", "32", "--seconds", "0.01"];

@@ -192,6 +192,27 @@ pub trait DynMac: Send {
     fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error>;
     /// Discards the streamed message, keeping the key.
     fn reset(&mut self);
+
+    /// Streams `file` from its current position to its end (feature
+    /// `std`) and returns the number of bytes read; the position ends there.
+    ///
+    /// Reads go into a page-aligned buffer that stays in the core's cache.
+    /// With the `parallel` feature, UMAC hashes a regular file of at least
+    /// [`umac::PARALLEL_MIN`] bytes on up to `threads` threads, each reading
+    /// its own ranges with positioned reads; every other input, and every
+    /// other MAC, is read on the calling thread. A file that shrinks while
+    /// being read may give an error of kind `UnexpectedEof`; bytes appended
+    /// while it is read are hashed up to the end the last read finds. After
+    /// an error the streamed message is discarded, as by [`DynMac::reset`].
+    #[cfg(feature = "std")]
+    fn update_from_file(&mut self, file: &mut std::fs::File, threads: core::num::NonZeroUsize) -> std::io::Result<u64> {
+        let _ = threads;
+        let read = crate::file::read_to_end(file, &mut crate::file::ReadBuf::new(), |piece| self.update(piece));
+        if read.is_err() {
+            self.reset();
+        }
+        read
+    }
 }
 
 impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
@@ -217,6 +238,11 @@ impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
 
     fn reset(&mut self) {
         Umac::reset(self);
+    }
+
+    #[cfg(feature = "parallel")]
+    fn update_from_file(&mut self, file: &mut std::fs::File, threads: core::num::NonZeroUsize) -> std::io::Result<u64> {
+        Umac::update_from_file(self, file, threads)
     }
 }
 

@@ -7,6 +7,8 @@ extern crate alloc;
 pub mod algorithm;
 pub mod badger;
 mod error;
+#[cfg(feature = "std")]
+mod file;
 pub mod hmac;
 pub mod nonce;
 pub mod ssh;

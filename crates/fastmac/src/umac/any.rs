@@ -163,6 +163,11 @@ impl DynMac for AnyUmac {
     fn reset(&mut self) {
         AnyUmac::reset(self);
     }
+
+    #[cfg(feature = "parallel")]
+    fn update_from_file(&mut self, file: &mut std::fs::File, threads: core::num::NonZeroUsize) -> std::io::Result<u64> {
+        dispatch!(&mut self.0, m => m.update_from_file(file, threads))
+    }
 }
 
 impl core::fmt::Debug for AnyUmac {

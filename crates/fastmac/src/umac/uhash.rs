@@ -30,7 +30,7 @@ use super::nh::{BLOCK, Backend, MAX_ITERS, NhKey};
 pub(crate) struct UhashKey {
     /// L1Key, laid out for the NH backend that hashes with it.
     pub(crate) l1: NhKey,
-    l2: L2Key,
+    pub(crate) l2: L2Key,
     l3: L3Key,
 }
 
@@ -209,6 +209,25 @@ impl UhashState {
         self.l2.absorb(&key.l2, iters, &[out]);
         self.nh = [0; MAX_ITERS];
         self.chunk_len = 0;
+    }
+
+    /// Bytes still to stream before the message so far ends on a chunk
+    /// boundary (0 at one).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn bytes_to_chunk_boundary(&self) -> usize {
+        (L1_CHUNK - (self.chunk_len + self.buf_len) % L1_CHUNK) % L1_CHUNK
+    }
+
+    /// The L2-HASH of a state on a chunk boundary, its last full chunk
+    /// closed, for whole chunks hashed elsewhere (`super::parallel`); `None`
+    /// off a boundary. Only for a caller with more input to come: a chunk
+    /// that ends the message must not go through L2.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn l2_on_chunk_boundary(&mut self, key: &UhashKey, iters: usize) -> Option<&mut L2Hash> {
+        if self.chunk_len == L1_CHUNK {
+            self.close_chunk(key, iters);
+        }
+        (self.chunk_len == 0 && self.buf_len == 0).then_some(&mut self.l2)
     }
 
     /// Finishes UHASH into `out` (`4 * iters` bytes) and resets the state
