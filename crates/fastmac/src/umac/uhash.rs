@@ -47,7 +47,8 @@ impl UhashKey {
 /// through L1-HASH into `l2`, for each iteration: the last chunk's L1
 /// output (its NH sums `last_nh` plus its length in bits), then
 /// `B = zeroes(8) || A` for a message of one chunk at most (`l2` empty) or
-/// else L2-HASH with that output absorbed, then L3-HASH. Every path ends
+/// else L2-HASH with that output absorbed, then L3-HASH (with four terms
+/// whenever B's top half is zero: one chunk, or POLY64's output). Every path ends
 /// here; inlined into each, so the short path (a fresh `l2`) keeps only its
 /// first branch.
 #[inline(always)]
@@ -57,6 +58,8 @@ fn uhash_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last_nh: &[u64; MAX
         let a = l1_output(last_nh[i], last_len);
         *word = if l2.is_empty() {
             l3_hash_short(&key.l3.k1[i], key.l3.k2[i], a)
+        } else if l2.ends_in_poly64() {
+            l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, a) as u64)
         } else {
             l3_hash(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, a))
         };
