@@ -36,6 +36,9 @@ pub enum Imp {
     RustCrypto,
     /// The vectorized pure read pass: the floor no MAC can beat.
     ReadLimit,
+    /// A bare NH pass of fastmac's backend at a UMAC tag length's
+    /// iterations: the most that UMAC can reach.
+    NhCeiling,
 }
 
 impl Serialize for Imp {
@@ -53,6 +56,7 @@ impl Imp {
             Imp::Nettle => "nettle",
             Imp::RustCrypto => "rustcrypto",
             Imp::ReadLimit => "read-limit",
+            Imp::NhCeiling => "nh-ceiling",
         }
     }
 }
