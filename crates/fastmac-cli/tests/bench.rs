@@ -38,10 +38,14 @@ fn json_report_has_the_schema_and_every_comparator() {
         assert!(ns > 0.0 && row["gb_per_s"].as_f64().unwrap() > 0.0, "{row}");
         assert!((row["gb_per_s"].as_f64().unwrap() - size as f64 / ns).abs() < 1e-6 * size as f64 / ns, "{row}");
         assert!(row.get("cycles_per_byte").is_some(), "{row}");
+        if imp == "nh-ceiling" {
+            // The ceiling runs the backend UMAC uses.
+            assert_eq!(row["backend"], machine["fastmac_backend"], "{row}");
+        }
         seen.push(format!("{alg}/{imp}/{size}"));
     }
     for size in [32, 2048] {
-        for expected in ["umac-64/fastmac", "umac-64/nettle", "umac-128/fastmac", "umac-128/nettle", "hmac-sha2-256/rustcrypto", "hmac-sha2-256/fastmac", "poly1305/rustcrypto", "poly1305/openssl", "aes-128-gmac/openssl", "blake3-keyed/blake3"] {
+        for expected in ["umac-64/fastmac", "umac-64/nettle", "umac-64/nh-ceiling", "umac-128/fastmac", "umac-128/nettle", "umac-128/nh-ceiling", "hmac-sha2-256/rustcrypto", "hmac-sha2-256/fastmac", "poly1305/rustcrypto", "poly1305/openssl", "aes-128-gmac/openssl", "blake3-keyed/blake3"] {
             assert!(seen.contains(&format!("{expected}/{size}")), "{expected} at {size} missing: {seen:?}");
         }
         assert!(seen.iter().any(|s| s.starts_with("read-limit/") && s.ends_with(&format!("/{size}"))), "{seen:?}");

@@ -43,6 +43,9 @@ pub enum Imp {
     RustCrypto,
     /// The vectorized pure read pass: the floor no MAC can beat.
     ReadLimit,
+    /// A bare NH pass of fastmac's backend at a UMAC tag length's
+    /// iterations: the most that UMAC can reach.
+    NhCeiling,
 }
 
 impl Serialize for Imp {
@@ -62,6 +65,7 @@ impl Imp {
             Imp::Blake3 => "blake3",
             Imp::RustCrypto => "rustcrypto",
             Imp::ReadLimit => "read-limit",
+            Imp::NhCeiling => "nh-ceiling",
         }
     }
 }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use fastmac::badger::{Badger64, BadgerSender};
 use fastmac::umac::Umac;
+use fastmac::umac::__bench::NhCeiling;
 use fastmac::{Algorithm, DynMac};
 use hmac::{Hmac, KeyInit as _, Mac as _};
 use poly1305::Poly1305;
@@ -153,6 +154,7 @@ pub fn registry() -> Vec<Entry> {
     entries.push(Entry::new("umac-128", Imp::FastmacParallel, || umac::<16>("umac-128", true)));
     for (alg, tag_len) in [("umac-32", 4), ("umac-64", 8), ("umac-96", 12), ("umac-128", 16)] {
         entries.push(Entry::new(alg, Imp::Nettle, move || nettle(alg, tag_len)));
+        entries.push(Entry::new(alg, Imp::NhCeiling, move || nh_ceiling(alg, tag_len)));
     }
     entries.push(Entry::new("hmac-sha2-256", Imp::RustCrypto, || Ok(hmac_sha256())));
     entries.push(Entry::new(POLY1305, Imp::RustCrypto, || Ok(poly1305())));
@@ -233,6 +235,16 @@ fn badger_key_setup() -> Result<Subject, String> {
 fn badger_sequential() -> Result<Subject, String> {
     let mut sender = BadgerSender::<8>::new(KEY);
     Ok(Subject::per_message(BADGER_SEQUENTIAL, Imp::Fastmac, move |msg| sender.tag(msg).map_or(0, |t| t[0])))
+}
+
+/// The NH ceiling of UMAC with `tag_len`-byte tags: a bare NH pass of the
+/// backend fastmac's UMAC uses, with as many iterations.
+fn nh_ceiling(alg: &str, tag_len: usize) -> Result<Subject, String> {
+    let backend = fastmac::umac::Backend::detect();
+    let ceiling = NhCeiling::new(KEY, tag_len, backend).map_err(|e| e.to_string())?;
+    let mut subject = Subject::per_message(alg, Imp::NhCeiling, move |msg| ceiling.pass(msg) as u8);
+    subject.backend = Some(backend.name());
+    Ok(subject)
 }
 
 /// GNU Nettle's UMAC: set_nonce, update, digest per message.

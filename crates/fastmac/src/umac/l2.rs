@@ -20,10 +20,12 @@ const P64: u64 = 0u64.wrapping_sub(59); // 2^64 - 59
 const P128: u128 = 0u128.wrapping_sub(159); // 2^128 - 159
 
 /// L2Key (section 5.1) split per iteration into `k64` and `k128`, masked
-/// as section 5.3.1 restricts them.
+/// as section 5.3.1 restricts them, plus `k64 * k64 mod p64` for the
+/// one-multiplication marker path of [`poly64_step`].
 #[derive(Clone, Zeroize)]
 pub(crate) struct L2Key {
     k64: [u64; MAX_ITERS],
+    k64_squared: [u64; MAX_ITERS],
     k128: [u128; MAX_ITERS],
 }
 
@@ -31,11 +33,13 @@ impl L2Key {
     /// `L2Key = KDF(K, 2, iters * 24)`: per iteration 8 bytes of `k64`,
     /// then 16 of `k128`.
     pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
-        let mut key = L2Key { k64: [0; MAX_ITERS], k128: [0; MAX_ITERS] };
+        let mut key = L2Key { k64: [0; MAX_ITERS], k64_squared: [0; MAX_ITERS], k128: [0; MAX_ITERS] };
         let mut buf = [0u8; 24 * MAX_ITERS];
         kdf(cipher, 2, &mut buf[..24 * iters]);
         for (i, bytes) in buf[..24 * iters].chunks_exact(24).enumerate() {
-            key.k64[i] = u64::from_be_bytes(bytes[..8].try_into().expect("8 bytes")) & 0x01ff_ffff_01ff_ffff;
+            let k64 = u64::from_be_bytes(bytes[..8].try_into().expect("8 bytes")) & 0x01ff_ffff_01ff_ffff;
+            key.k64[i] = k64;
+            key.k64_squared[i] = canonical_p64(mul_add_mod_p64(k64, k64, 0));
             key.k128[i] = u128::from_be_bytes(bytes[8..24].try_into().expect("16 bytes"))
                 & 0x01ff_ffff_01ff_ffff_01ff_ffff_01ff_ffff;
         }
@@ -60,12 +64,13 @@ impl Default for L2Hash {
 }
 
 impl L2Hash {
-    /// Absorbs the L1 outputs of whole chunks, in message order.
-    #[inline]
+    /// Absorbs the L1 outputs of whole chunks, in message order. Inlined
+    /// into the chunk loops, so the accumulators stay in registers.
+    #[inline(always)]
     pub(crate) fn absorb(&mut self, key: &L2Key, iters: usize, outputs: &[L1Output]) {
         for out in outputs {
             for (i, (poly, &word)) in self.poly.iter_mut().zip(out).take(iters).enumerate() {
-                poly.absorb(key.k64[i], key.k128[i], self.chunks, word);
+                poly.absorb(key, i, self.chunks, word);
             }
             self.chunks += 1;
         }
@@ -78,12 +83,20 @@ impl L2Hash {
         self.chunks == 0
     }
 
+    /// True if the L2-HASH output, once the last L1 output is absorbed, is
+    /// POLY64's (every message up to 16 MiB): below 2^64, so L3-HASH has
+    /// only four terms (`super::l3::l3_hash_short`).
+    #[inline(always)]
+    pub(crate) fn ends_in_poly64(&self) -> bool {
+        self.chunks < POLY64_WORDS
+    }
+
     /// The L2-HASH output of iteration `i` once `last`, the message's last
     /// L1 output, is absorbed. Each iteration is finished once; the state
     /// is done after that.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn finish(&mut self, key: &L2Key, i: usize, last: u64) -> u128 {
-        self.poly[i].absorb(key.k64[i], key.k128[i], self.chunks, last);
+        self.poly[i].absorb(key, i, self.chunks, last);
         self.poly[i].finish(key.k128[i], self.chunks + 1)
     }
 }
@@ -93,6 +106,8 @@ impl L2Hash {
 /// `uint2str(y, 16) || rest || 0x80 || zeros`.
 #[derive(Clone, Copy, Zeroize)]
 struct Poly {
+    /// POLY64's accumulator, reduced lazily: below 2^64 and congruent mod
+    /// p64, made canonical ([`canonical_p64`]) only where it leaves POLY64.
     y64: u64,
     y128: u128,
     /// The high half of a POLY128 word whose low half has not arrived.
@@ -106,17 +121,30 @@ impl Default for Poly {
 }
 
 impl Poly {
-    /// Absorbs the L1 output number `index` (0-based).
-    fn absorb(&mut self, k64: u64, k128: u128, index: u64, word: u64) {
-        if index < POLY64_WORDS {
-            self.y64 = poly64_step(k64, self.y64, word);
-            return;
+    /// Absorbs the L1 output number `index` (0-based) of iteration `i`.
+    /// POLY64 (every message up to 16 MiB) is inlined into the chunk loops;
+    /// POLY128 stays out of line.
+    #[inline(always)]
+    fn absorb(&mut self, key: &L2Key, i: usize, index: u64, word: u64) {
+        if index == 0 {
+            // y = 1: the first step needs no multiplication (the constant
+            // folds away in the inlined step).
+            self.y64 = poly64_step(key.k64[i], key.k64_squared[i], 1, word);
+        } else if index < POLY64_WORDS {
+            self.y64 = poly64_step(key.k64[i], key.k64_squared[i], self.y64, word);
+        } else {
+            self.absorb_poly128(key.k128[i], index - POLY64_WORDS, word);
         }
-        let offset = index - POLY64_WORDS;
+    }
+
+    /// Absorbs the L1 output number `offset` after the first 2^14.
+    #[cold]
+    #[inline(never)]
+    fn absorb_poly128(&mut self, k128: u128, offset: u64, word: u64) {
         if offset == 0 {
             // POLY128's first word is uint2str(y64, 16); y64 < p64 is always
             // below POLY128's word range, so no marker is possible.
-            self.y128 = mul_add_mod_p128(k128, 1, u128::from(self.y64));
+            self.y128 = mul_add_mod_p128(k128, 1, u128::from(canonical_p64(self.y64)));
         }
         if offset % 2 == 0 {
             self.high_half = word;
@@ -127,9 +155,10 @@ impl Poly {
     }
 
     /// The L2 output, given how many L1 outputs were absorbed in all.
+    #[inline(always)]
     fn finish(&self, k128: u128, count: u64) -> u128 {
         if count <= POLY64_WORDS {
-            return u128::from(self.y64);
+            return u128::from(canonical_p64(self.y64));
         }
         // Append the byte 0x80, then zeros to a whole 16-byte word.
         let m = if (count - POLY64_WORDS) % 2 == 1 {
@@ -155,29 +184,53 @@ fn opaque_bit(bit: bool) -> u64 {
     core::hint::black_box(u64::from(bit))
 }
 
-/// One word of POLY (RFC 4418 section 5.3.2) with 64-bit words. A word in
-/// the top range (`m >= 2^64 - 2^32`) is hashed as the marker `p - 1` then
-/// `m - offset`. Both paths are computed and one is selected without a
-/// branch, since `m` depends on the key. They share one multiplication:
-/// with `u = k * y + (p - 1)`, the plain result `k * y + m` is `u + m + 1`,
-/// and the marked one is `k * u + (m - 59)`.
-fn poly64_step(k: u64, y: u64, m: u64) -> u64 {
-    let in_top_range = mask64(((m >> 32) + 1) >> 32);
-    let u = mul_add_mod_p64(k, y, P64 - 1);
-    // Only used when m < 2^64 - 2^32, so m + 1 does not wrap.
-    let plain = add_mod_p64(u, m.wrapping_add(1));
-    let marked = mul_add_mod_p64(k, u, m.wrapping_sub(59));
-    (marked & in_top_range) | (plain & !in_top_range)
+/// All-ones when the 64-bit word `m` is in POLY64's top range
+/// (`m >= 2^64 - 2^32`, its high half all ones), else zero: adding one to
+/// the high half reaches bit 32 only then, and an arithmetic shift spreads
+/// that bit over the word, so no comparison exists for LLVM to turn into
+/// a jump.
+#[inline(always)]
+fn top_range_mask(m: u64) -> u64 {
+    ((((m >> 32) + 1) << 31) as i64 >> 63) as u64
 }
 
-/// `(a + b) mod (2^64 - 59)` for `a < p` and any 64-bit `b`.
-fn add_mod_p64(a: u64, b: u64) -> u64 {
-    let (sum, carry) = a.overflowing_add(b);
-    // 2^64 = 59 (mod p); with a carry, sum < a < p, so this cannot wrap.
-    let t = sum + 59 * u64::from(carry);
-    let (reduced, borrow) = t.overflowing_sub(P64);
+/// One word of POLY (RFC 4418 section 5.3.2) with 64-bit words, on a lazily
+/// reduced `y` (below 2^64, congruent mod p). A word in the top range is
+/// hashed as the marker `p - 1` then `m - 59`:
+/// `k * (k * y + p - 1) + m - 59 = k^2 * y + (m - 59 - k) (mod p)`,
+/// so both cases are one multiply-add, `mult * y + add`, with the
+/// multiplier (`k` or `k^2`) and the addend selected by a mask: no branch
+/// on `m`, which depends on the key, and a single multiplication on the
+/// chain from one chunk to the next.
+#[inline(always)]
+fn poly64_step(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
+    let top = top_range_mask(m);
+    let mult = k ^ ((k ^ k_squared) & top);
+    // In the top range m >= 2^64 - 2^32 > 59 + k (k < 2^57): no wrap.
+    let add = m - ((59 + k) & top);
+    fold_p64(u128::from(mult) * u128::from(y) + u128::from(add))
+}
+
+/// A value below 2^64 congruent to `x` mod `2^64 - 59`, for any `x` below
+/// 2^128, by folding the high half down (`2^64 = 59 mod p`) three times
+/// with plain arithmetic (no carry flag, no select): below 2^70, then
+/// below 2^64 + 2^13, then below 2^64, since a third fold carries 59 only
+/// when the low half is below 2^13.
+#[inline(always)]
+fn fold_p64(x: u128) -> u64 {
+    let low = u128::from(u64::MAX);
+    let t = (x >> 64) * 59 + (x & low);
+    let t = (t >> 64) * 59 + (t & low);
+    ((t >> 64) * 59 + (t & low)) as u64
+}
+
+/// The canonical residue (below `p = 2^64 - 59`) of a lazily reduced `y`,
+/// once per message: `y - p` unless that borrows.
+#[inline]
+fn canonical_p64(y: u64) -> u64 {
+    let (reduced, borrow) = y.overflowing_sub(P64);
     let keep = mask64(opaque_bit(borrow));
-    (t & keep) | (reduced & !keep)
+    (y & keep) | (reduced & !keep)
 }
 
 /// One word of POLY with 128-bit words (range limit `2^128 - 2^96`).
@@ -189,17 +242,10 @@ fn poly128_step(k: u128, y: u128, m: u128) -> u128 {
     (marked & in_top_range) | (plain & !in_top_range)
 }
 
-/// `(k * y + a) mod (2^64 - 59)` for `k < 2^57`, `y < 2^64`, `a < 2^64`.
+/// `(k * y + a) mod (2^64 - 59)`, lazily reduced (below 2^64, congruent):
+/// the key setup's `k^2` and the tests' reference.
 fn mul_add_mod_p64(k: u64, y: u64, a: u64) -> u64 {
-    let x = u128::from(k) * u128::from(y) + u128::from(a); // < 2^122
-    // 2^64 = 59 (mod p): fold the high half down twice.
-    let t = (x >> 64) * 59 + u128::from(x as u64); // < 2^65
-    let t = ((t >> 64) * 59 + u128::from(t as u64)) as u64; // fits: see below
-    // After the first fold the high half is 0 or 1; when it is 1 the low
-    // half is below 2^63, so the second fold cannot carry. t < 2p now.
-    let (reduced, borrow) = t.overflowing_sub(P64);
-    let keep = mask64(opaque_bit(borrow));
-    (t & keep) | (reduced & !keep)
+    fold_p64(u128::from(k) * u128::from(y) + u128::from(a))
 }
 
 /// `(k * y + a) mod (2^128 - 159)` for `k < 2^121`, `y, a < 2^128`.
@@ -243,7 +289,7 @@ mod tests {
         ];
         for (k, y, a) in cases {
             let expect = ((u128::from(k) * u128::from(y) + u128::from(a)) % u128::from(P64)) as u64;
-            assert_eq!(mul_add_mod_p64(k, y, a), expect, "k={k:x} y={y:x} a={a:x}");
+            assert_eq!(canonical_p64(mul_add_mod_p64(k, y, a)), expect, "k={k:x} y={y:x} a={a:x}");
         }
     }
 
@@ -283,25 +329,39 @@ mod tests {
     }
 
     #[test]
-    fn add_mod_p64_matches_u128_remainder() {
-        for (a, b) in [(P64 - 1, u64::MAX), (0, u64::MAX), (P64 - 1, 59), (12, 34), (P64 - 1, 0)] {
-            let expect = ((u128::from(a) + u128::from(b)) % u128::from(P64)) as u64;
-            assert_eq!(add_mod_p64(a, b), expect, "a={a:x} b={b:x}");
+    fn fold_p64_and_canonical_match_u128_remainder() {
+        let near_p = u128::from(P64);
+        let cases = [0, 1, near_p - 1, near_p, near_p + 58, u128::from(u64::MAX), u128::MAX, (1 << 70) + 12345, near_p * near_p - 1];
+        for x in cases {
+            let folded = fold_p64(x);
+            assert_eq!(u128::from(folded) % near_p, x % near_p, "x={x:x}");
+            assert_eq!(u128::from(canonical_p64(folded)), x % near_p, "x={x:x}");
+        }
+    }
+
+    #[test]
+    fn top_range_mask_marks_exactly_the_top_range() {
+        for (m, top) in [(0, false), (0xffff_fffe_ffff_ffff, false), (0xffff_ffff_0000_0000, true), (u64::MAX, true), (P64 - 1, true), (1 << 63, false)] {
+            assert_eq!(top_range_mask(m), if top { u64::MAX } else { 0 }, "m={m:x}");
         }
     }
 
     #[test]
     fn poly_marker_path_equals_rfc_branching() {
         let k = 0x01ab_cdef_0123_4567;
-        for m in [P64 - 1, u64::MAX, 0xffff_ffff_0000_0000, 0xffff_fffe_ffff_ffff, 7] {
-            let y = 0x1234_5678_9abc_def0;
-            let expect = if m >= 0xffff_ffff_0000_0000 {
-                let y = mul_add_mod_p64(k, y, P64 - 1);
-                mul_add_mod_p64(k, y, m - 59)
-            } else {
-                mul_add_mod_p64(k, y, m)
-            };
-            assert_eq!(poly64_step(k, y, m), expect);
+        let k_squared = canonical_p64(mul_add_mod_p64(k, k, 0));
+        let canon = |y: u64| canonical_p64(y);
+        // y also lazily reduced (at or above p), as the chunk loop leaves it.
+        for y in [0x1234_5678_9abc_def0, P64 + 3, u64::MAX, 0] {
+            for m in [P64 - 1, u64::MAX, 0xffff_ffff_0000_0000, 0xffff_fffe_ffff_ffff, 7, 0] {
+                let expect = if m >= 0xffff_ffff_0000_0000 {
+                    let y = mul_add_mod_p64(k, y, P64 - 1);
+                    mul_add_mod_p64(k, y, m - 59)
+                } else {
+                    mul_add_mod_p64(k, y, m)
+                };
+                assert_eq!(canon(poly64_step(k, k_squared, y, m)), canon(expect), "y={y:x} m={m:x}");
+            }
         }
     }
 }

@@ -3,8 +3,8 @@
 //! L2-HASH over the L1 outputs ([`super::l2`]; skipped for a message of one
 //! chunk at most) and L3-HASH to 32 bits ([`super::l3`]).
 //!
-//! Three paths reach one tail, [`uhash_tail`]: the short one-call path
-//! (at most one chunk), the long one-call path (the chunks hashed straight
+//! Three paths reach the tail ([`uhash_tail`], [`one_chunk_tail`]): the
+//! short one-call path (at most one chunk), the long one-call path (the chunks hashed straight
 //! from the message) and the streaming state, which hashes input as it
 //! arrives and buffers at most one partial 32-byte NH block, so no message
 //! is ever copied into a padded buffer. With the `parallel` feature the
@@ -47,19 +47,35 @@ impl UhashKey {
 /// through L1-HASH into `l2`, for each iteration: the last chunk's L1
 /// output (its NH sums `last_nh` plus its length in bits), then
 /// `B = zeroes(8) || A` for a message of one chunk at most (`l2` empty) or
-/// else L2-HASH with that output absorbed, then L3-HASH. Every path ends
-/// here; inlined into each, so the short path (a fresh `l2`) keeps only its
-/// first branch.
+/// else L2-HASH with that output absorbed, then L3-HASH (with four terms
+/// whenever B's top half is zero: one chunk, or POLY64's output). The
+/// long path and the streaming state end here; the short one-call path
+/// goes straight to [`one_chunk_tail`].
 #[inline(always)]
 fn uhash_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last_nh: &[u64; MAX_ITERS], last_len: usize) -> [u32; MAX_ITERS] {
+    if l2.is_empty() {
+        return one_chunk_tail(key, iters, last_nh, last_len);
+    }
     let mut out = [0u32; MAX_ITERS];
     for (i, word) in out.iter_mut().enumerate().take(iters) {
         let a = l1_output(last_nh[i], last_len);
-        *word = if l2.is_empty() {
-            l3_hash_short(&key.l3.k1[i], key.l3.k2[i], a)
+        *word = if l2.ends_in_poly64() {
+            l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, a) as u64)
         } else {
             l3_hash(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, a))
         };
+    }
+    out
+}
+
+/// The tail of a message of at most one chunk: `B = zeroes(8) || A`, so
+/// L3-HASH with four terms. No L2 state is built: the short path keeps
+/// only registers.
+#[inline(always)]
+fn one_chunk_tail(key: &UhashKey, iters: usize, nh: &[u64; MAX_ITERS], len: usize) -> [u32; MAX_ITERS] {
+    let mut out = [0u32; MAX_ITERS];
+    for (i, word) in out.iter_mut().enumerate().take(iters) {
+        *word = l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l1_output(nh[i], len));
     }
     out
 }
@@ -97,7 +113,7 @@ pub(crate) fn uhash_words(key: &UhashKey, iters: usize, msg: &[u8]) -> [u32; MAX
 fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8]) -> [u32; MAX_ITERS] {
     debug_assert!(msg.len() <= L1_CHUNK);
     let nh = nh_chunk(&key.l1, iters, msg);
-    uhash_tail(key, iters, &mut L2Hash::default(), &nh, msg.len())
+    one_chunk_tail(key, iters, &nh, msg.len())
 }
 
 /// UHASH of a whole message longer than one chunk, in one call: every

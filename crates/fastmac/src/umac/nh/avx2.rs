@@ -11,12 +11,13 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256,
+    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256,
     _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256, _mm256_setzero_si256, _mm256_shuffle_epi32,
     _mm256_storeu_si256,
 };
 
-use super::{BLOCK, NhKey, split_tail};
+use super::{BLOCK, NhKey};
+use super::sse2::tail_quads;
 
 const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
@@ -36,18 +37,26 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
 /// AVX2; `T` is 2 or 4.
 #[target_feature(enable = "avx2")]
 unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
-    let (blocks, tail) = split_tail(data);
+    let blocks = data.chunks_exact(BLOCK);
+    let rest = blocks.remainder();
     // sums[p][s]: iteration pair p, accumulator s (even/odd products).
     let mut sums = [[_mm256_setzero_si256(); 2]; 2];
     let mut index = first_block;
-    for block in blocks.chunks_exact(BLOCK) {
-        // SAFETY: `block` is 32 readable bytes.
-        unsafe { pair_block::<T>(key, index, block.as_ptr(), &mut sums) };
+    for block in blocks {
+        // SAFETY: `block` is 32 readable bytes; `index` is below 32.
+        unsafe {
+            let (low, high) = (_mm_loadu_si128(block.as_ptr().cast()), _mm_loadu_si128(block.as_ptr().add(16).cast()));
+            pair_block::<T>(key, index, low, high, &mut sums);
+        }
         index += 1;
     }
-    if let Some(tail) = tail {
-        // SAFETY: the zero-padded copy of the last block, 32 bytes.
-        unsafe { pair_block::<T>(key, index, tail.as_ptr(), &mut sums) };
+    if !rest.is_empty() {
+        // SAFETY: the zero-padded last block, built in registers; `index`
+        // is below 32.
+        unsafe {
+            let (low, high) = tail_quads(rest);
+            pair_block::<T>(key, index, low, high, &mut sums);
+        }
     }
     for p in 0..T / 2 {
         let lanes = store(_mm256_add_epi64(sums[p][0], sums[p][1]));
@@ -57,18 +66,17 @@ unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block: usize, da
     }
 }
 
-/// One block, iteration-parallel.
+/// One block given as its low and high 16 bytes, iteration-parallel.
 ///
 /// # Safety
-/// AVX2; `block` points to 32 readable bytes; `index` is below 32.
+/// AVX2; `index` is below 32.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn pair_block<const T: usize>(key: &NhKey, index: usize, block: *const u8, sums: &mut [[__m256i; 2]; 2]) {
-    // SAFETY: 32 bytes at `block` (caller); key words
-    // 8 * index + 8 * p + 4 + 8 <= 8 * 31 + 20 < KEY_WORDS + 4.
+unsafe fn pair_block<const T: usize>(key: &NhKey, index: usize, low: __m128i, high: __m128i, sums: &mut [[__m256i; 2]; 2]) {
+    // SAFETY: key words 8 * index + 8 * p + 4 + 8 <= 8 * 31 + 20 < KEY_WORDS + 4.
     unsafe {
-        let low = _mm256_broadcastsi128_si256(_mm_loadu_si128(block.cast()));
-        let high = _mm256_broadcastsi128_si256(_mm_loadu_si128(block.add(16).cast()));
+        let low = _mm256_broadcastsi128_si256(low);
+        let high = _mm256_broadcastsi128_si256(high);
         let words = key.words.as_ptr().add(8 * index);
         for p in 0..T / 2 {
             let x = _mm256_add_epi32(low, _mm256_loadu_si256(words.add(8 * p).cast()));

@@ -153,5 +153,47 @@ fn split_tail(data: &[u8]) -> (&[u8], Option<[u8; BLOCK]>) {
     }
 }
 
+/// The partial last block `rest` (1 to 31 bytes) zero-padded, as four
+/// little-endian 64-bit words, read in place: whole words directly, the
+/// word the block ends in from overlapping reads (below). For the SIMD
+/// backends, which build their registers from these words: a copy into a
+/// padded buffer would be re-read by loads wider than the stores that
+/// filled it, a store-forwarding stall (`docs/performance.md` section 7,
+/// item 3) on every message whose length is not a multiple of 32.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn tail_words(rest: &[u8]) -> [u64; 4] {
+    debug_assert!((1..BLOCK).contains(&rest.len()));
+    core::array::from_fn(|w| {
+        let start = 8 * w;
+        if start + 8 <= rest.len() {
+            u64::from_le_bytes(rest[start..start + 8].try_into().expect("8 bytes"))
+        } else if start < rest.len() {
+            partial_word(&rest[start..])
+        } else {
+            0
+        }
+    })
+}
+
+/// 1 to 7 bytes as a zero-padded little-endian word, from two reads of
+/// half the width or less that overlap in the middle (both read the same
+/// bytes there, so OR-ing them is exact).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn partial_word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    debug_assert!((1..8).contains(&n));
+    let read4 = |at: usize| u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")));
+    let read2 = |at: usize| u64::from(u16::from_le_bytes(bytes[at..at + 2].try_into().expect("2 bytes")));
+    if n >= 4 {
+        read4(0) | read4(n - 4) << (8 * (n - 4))
+    } else if n >= 2 {
+        read2(0) | read2(n - 2) << (8 * (n - 2))
+    } else {
+        u64::from(bytes[0])
+    }
+}
+
 #[cfg(test)]
 mod tests;

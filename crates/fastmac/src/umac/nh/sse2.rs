@@ -4,11 +4,11 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_add_epi64, _mm_loadu_si128, _mm_mul_epu32, _mm_setzero_si128, _mm_shuffle_epi32,
-    _mm_storeu_si128,
+    __m128i, _mm_add_epi32, _mm_add_epi64, _mm_loadu_si128, _mm_mul_epu32, _mm_set_epi64x, _mm_setzero_si128,
+    _mm_shuffle_epi32, _mm_storeu_si128,
 };
 
-use super::{BLOCK, NhKey, split_tail};
+use super::{BLOCK, NhKey, tail_words};
 
 /// `vpshufd` pattern that moves the odd 32-bit words into the even slots,
 /// where `pmuludq` reads them (cheaper than a 64-bit shift on Zen 5).
@@ -20,21 +20,28 @@ const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 /// The CPU must support SSE2 (always true on x86-64).
 #[target_feature(enable = "sse2")]
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
-    let (blocks, tail) = split_tail(data);
+    let blocks = data.chunks_exact(BLOCK);
+    let rest = blocks.remainder();
     // Two accumulators per iteration (even and odd products) hide the
     // 2-cycle latency of the 64-bit add.
     let mut even = [_mm_setzero_si128(); T];
     let mut odd = [_mm_setzero_si128(); T];
     let mut index = first_block;
-    for block in blocks.chunks_exact(BLOCK) {
+    for block in blocks {
         // SAFETY: `block` is 32 readable bytes; the key words for block
         // `index` < 32 plus the largest shift end inside `key.words`.
-        unsafe { nh_block(key, index, block.as_ptr(), &mut even, &mut odd) };
+        unsafe {
+            let (low, high) = (_mm_loadu_si128(block.as_ptr().cast()), _mm_loadu_si128(block.as_ptr().add(16).cast()));
+            nh_block(key, index, low, high, &mut even, &mut odd);
+        }
         index += 1;
     }
-    if let Some(tail) = tail {
-        // SAFETY: as above, on the zero-padded copy of the last block.
-        unsafe { nh_block(key, index, tail.as_ptr(), &mut even, &mut odd) };
+    if !rest.is_empty() {
+        // SAFETY: as above, for the zero-padded last block.
+        unsafe {
+            let (low, high) = tail_quads(rest);
+            nh_block(key, index, low, high, &mut even, &mut odd);
+        }
     }
     for t in 0..T {
         let mut lanes = [0u64; 2];
@@ -44,22 +51,31 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
     }
 }
 
+/// The partial last block (1 to 31 bytes) zero-padded, as its low and high
+/// 16 bytes, built in registers from [`tail_words`].
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(super) fn tail_quads(rest: &[u8]) -> (__m128i, __m128i) {
+    let w = tail_words(rest).map(|word| word as i64);
+    (_mm_set_epi64x(w[1], w[0]), _mm_set_epi64x(w[3], w[2]))
+}
+
+/// One block given as its low and high 16 bytes.
+///
 /// # Safety
-/// `block` points to 32 readable bytes and `index` is below 32.
+/// `index` is below 32.
 #[inline]
 #[target_feature(enable = "sse2")]
 unsafe fn nh_block<const T: usize>(
     key: &NhKey,
     index: usize,
-    block: *const u8,
+    low: __m128i,
+    high: __m128i,
     even: &mut [__m128i; T],
     odd: &mut [__m128i; T],
 ) {
-    // SAFETY: the caller guarantees 32 bytes at `block`; key words
-    // 8 * index + 4 * t + 8 <= 8 * 31 + 12 + 8 < KEY_WORDS + 4.
+    // SAFETY: key words 8 * index + 4 * t + 8 <= 8 * 31 + 12 + 8 < KEY_WORDS + 4.
     unsafe {
-        let low = _mm_loadu_si128(block.cast());
-        let high = _mm_loadu_si128(block.add(16).cast());
         let words = key.words.as_ptr().add(8 * index);
         for t in 0..T {
             let x = _mm_add_epi32(low, _mm_loadu_si128(words.add(4 * t).cast()));

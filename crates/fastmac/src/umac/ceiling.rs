@@ -1,0 +1,99 @@
+//! The NH ceiling of a tag length, for `fastmac bench`: a bare NH pass
+//! (RFC 4418 section 5.2.2) of one backend over a message, 1024-byte chunk
+//! by chunk with all of a tag length's Toeplitz iterations, and nothing
+//! else: no L2, no L3, no pad. UMAC with that many iterations does all of
+//! this work and more, so its time over the ceiling's says how close it is
+//! to its NH kernel (`docs/performance.md` section 1, "The NH ceiling").
+//! Not a MAC and not part of the API: hidden from the docs, for the
+//! benchmark only.
+
+use aes::Aes128;
+use aes::cipher::{Array, KeyInit};
+use zeroize::Zeroize;
+
+use super::l1::{L1_CHUNK, l1_key};
+use super::nh::{Backend, NhKey};
+use super::{KEY_LEN, TAG_LENS};
+use crate::Error;
+
+/// A bare NH pass at the iteration count of one UMAC tag length.
+#[derive(Clone)]
+pub struct NhCeiling {
+    key: NhKey,
+    iters: usize,
+}
+
+impl NhCeiling {
+    /// The L1 key of `key` for `tag_len` (4, 8, 12 or 16 bytes: 1 to 4
+    /// iterations), laid out for `backend`; an error for another tag length
+    /// or a backend this CPU cannot run.
+    pub fn new(key: &[u8; KEY_LEN], tag_len: usize, backend: Backend) -> Result<Self, Error> {
+        if !TAG_LENS.contains(&tag_len) {
+            return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got: tag_len });
+        }
+        // One iteration per 32 bits of tag, as `Umac::ITERS`.
+        let iters = tag_len / 4;
+        let backend = backend.check_supported()?;
+        let mut key_bytes = Array::from(*key);
+        let cipher = Aes128::new(&key_bytes);
+        key_bytes.zeroize();
+        Ok(NhCeiling { key: l1_key(&cipher, iters, backend), iters })
+    }
+
+    /// The NH sums of every chunk of `msg`, added up per iteration and
+    /// folded to one word (so the work cannot be optimized away).
+    pub fn pass(&self, msg: &[u8]) -> u64 {
+        match self.iters {
+            1 => self.pass_t::<1>(msg),
+            2 => self.pass_t::<2>(msg),
+            3 => self.pass_t::<3>(msg),
+            _ => self.pass_t::<4>(msg),
+        }
+    }
+
+    fn pass_t<const T: usize>(&self, msg: &[u8]) -> u64 {
+        let mut sums = [0u64; T];
+        for chunk in msg.chunks(L1_CHUNK) {
+            self.key.hash(0, chunk, &mut sums);
+        }
+        sums.iter().fold(0, |a, &s| a ^ s)
+    }
+}
+
+impl core::fmt::Debug for NhCeiling {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "NhCeiling {{ iters: {}, backend: {} }}", self.iters, self.key.backend())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pass_is_the_nh_of_each_chunk_summed() {
+        let key = b"abcdefghijklmnop";
+        let msg: [u8; 2500] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        let ceiling = NhCeiling::new(key, 8, Backend::Portable).expect("portable");
+        let mut sums = [0u64; 2];
+        for chunk in msg.chunks(L1_CHUNK) {
+            let mut one = [0u64; 2];
+            ceiling.key.hash(0, chunk, &mut one);
+            sums[0] = sums[0].wrapping_add(one[0]);
+            sums[1] = sums[1].wrapping_add(one[1]);
+        }
+        assert_eq!(ceiling.pass(&msg), sums[0] ^ sums[1]);
+        let best = NhCeiling::new(key, 8, Backend::best()).expect("the best backend runs here");
+        assert_eq!(best.pass(&msg), ceiling.pass(&msg));
+    }
+
+    #[test]
+    fn other_tag_lengths_are_refused() {
+        for bad in [0, 5, 20] {
+            assert!(matches!(
+                NhCeiling::new(b"abcdefghijklmnop", bad, Backend::Portable),
+                Err(Error::UnsupportedTagLength { got, .. }) if got == bad
+            ));
+        }
+    }
+}
