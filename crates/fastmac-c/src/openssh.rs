@@ -26,7 +26,7 @@
 use alloc::boxed::Box;
 use core::ffi::{c_int, c_long, c_uchar};
 
-use fastmac::umac::{AnyUmac, KEY_LEN, UmacTag};
+use fastmac::umac::{KEY_LEN, Umac, Umac64, Umac128};
 use zeroize::Zeroize;
 
 use crate::boundary::guard_or;
@@ -35,10 +35,6 @@ use crate::ffi;
 /// OpenSSH's nonce: the 8-byte big-endian packet sequence number.
 const NONCE_LEN: usize = 8;
 
-/// OpenSSH's two widths: `umac_*` tags are 8 bytes, `umac128_*` tags 16.
-const UMAC64_TAG_LEN: usize = 8;
-const UMAC128_TAG_LEN: usize = 16;
-
 /// The longest message `umac_final` tags in one call: one L1-HASH chunk
 /// (RFC 4418 section 5.2.1, L1_KEY_LEN). A longer one is streamed.
 const ONE_SHOT_MAX: usize = 1024;
@@ -46,8 +42,42 @@ const ONE_SHOT_MAX: usize = 1024;
 /// `struct umac_ctx`: a keyed UMAC-64 (from `umac_new`) or UMAC-128 (from
 /// `umac128_new`), and the message so far. Opaque to C.
 pub struct UmacCtx {
-    mac: AnyUmac,
+    mac: Width,
     pending: Pending,
+}
+
+/// The UMAC object of a context, in one of OpenSSH's two widths.
+enum Width {
+    Umac64(Umac64),
+    Umac128(Umac128),
+}
+
+/// A width the exported functions name (`umac_*`: UMAC-64, `umac128_*`:
+/// UMAC-128), so that each function works on its width's object directly,
+/// with the tag length a constant.
+trait OpensshWidth: Sized {
+    /// The context's object, if the context has this width.
+    fn of(width: &mut Width) -> Option<&mut Self>;
+    /// A context of this width.
+    fn wrap(self) -> Width;
+}
+
+impl OpensshWidth for Umac64 {
+    fn of(width: &mut Width) -> Option<&mut Self> {
+        if let Width::Umac64(mac) = width { Some(mac) } else { None }
+    }
+    fn wrap(self) -> Width {
+        Width::Umac64(self)
+    }
+}
+
+impl OpensshWidth for Umac128 {
+    fn of(width: &mut Width) -> Option<&mut Self> {
+        if let Width::Umac128(mac) = width { Some(mac) } else { None }
+    }
+    fn wrap(self) -> Width {
+        Width::Umac128(self)
+    }
 }
 
 /// The message since the last `umac_final`: held back here while it fits
@@ -64,7 +94,7 @@ impl Pending {
 
     /// Adds `data` to the message: held back while the message fits, else
     /// everything held so far and `data` are streamed into `mac`.
-    fn update(&mut self, mac: &mut AnyUmac, data: &[u8]) {
+    fn update<const N: usize>(&mut self, mac: &mut Umac<N>, data: &[u8]) {
         if !self.streamed {
             if let Some(room) = self.held.get_mut(self.len..self.len + data.len()) {
                 room.copy_from_slice(data);
@@ -79,32 +109,11 @@ impl Pending {
 
     /// The tag of the message under `nonce`; `mac` and `self` are then
     /// ready for the next message.
-    fn finalize(&mut self, mac: &mut AnyUmac, nonce: &[u8]) -> Result<UmacTag, fastmac::Error> {
+    fn finalize<const N: usize>(&mut self, mac: &mut Umac<N>, nonce: &[u8]) -> Result<[u8; N], fastmac::Error> {
         let tag = if self.streamed { mac.finalize_reset(nonce)? } else { mac.mac(nonce, &self.held[..self.len])? };
         self.len = 0;
         self.streamed = false;
         Ok(tag)
-    }
-}
-
-/// `dst.copy_from_slice(src)` for a tag (8 or 16 bytes) in 8-byte moves the
-/// compiler emits inline (the second overlapping the first for 12 bytes), not
-/// a call into libc's `memcpy`, a visible share of a 32-byte packet's cost.
-fn copy_tag(dst: &mut [u8], src: &[u8]) {
-    let len = src.len();
-    if len >= 8 && len <= 16 && dst.len() == len {
-        copy_block::<8>(dst, src, 0);
-        copy_block::<8>(dst, src, len - 8);
-    } else {
-        dst.copy_from_slice(src);
-    }
-}
-
-/// `dst[start..start + N] = src[start..start + N]`, as one `N`-byte move.
-fn copy_block<const N: usize>(dst: &mut [u8], src: &[u8], start: usize) {
-    if let (Some(to), Some(from)) = (dst.get_mut(start..start + N), src.get(start..start + N)) {
-        let to: &mut [u8; N] = to.try_into().unwrap_or_else(|_| unreachable!("an N-byte range"));
-        *to = from.try_into().unwrap_or_else(|_| unreachable!("an N-byte range"));
     }
 }
 
@@ -121,7 +130,7 @@ const FAILED: c_int = 0;
 
 /// # Safety
 /// `key`: NULL or 16 readable bytes.
-unsafe fn new(key: *const c_uchar, tag_len: usize) -> *mut UmacCtx {
+unsafe fn new<W: OpensshWidth>(key: *const c_uchar, expand: fn(&[u8; KEY_LEN]) -> W) -> *mut UmacCtx {
     guard_or(core::ptr::null_mut(), || {
         // SAFETY: OpenSSH's contract: key points to a 16-byte key.
         let Ok(key) = (unsafe { ffi::input(key, KEY_LEN) }) else {
@@ -130,50 +139,51 @@ unsafe fn new(key: *const c_uchar, tag_len: usize) -> *mut UmacCtx {
         let Ok(key) = <&[u8; KEY_LEN]>::try_from(key) else {
             return core::ptr::null_mut();
         };
-        match AnyUmac::new(key, tag_len) {
-            Ok(mac) => Box::into_raw(Box::new(UmacCtx { mac, pending: Pending::EMPTY })),
-            Err(_) => core::ptr::null_mut(),
-        }
+        Box::into_raw(Box::new(UmacCtx { mac: expand(key).wrap(), pending: Pending::EMPTY }))
     })
 }
 
 /// # Safety
 /// `ctx`: NULL or a live context; `input`: `len` readable bytes.
-/// `tag_len`: the width the caller's function belongs to.
-#[inline(always)] // into each exported function, where the width is a constant
-unsafe fn update(ctx: *mut UmacCtx, tag_len: usize, input: *const c_uchar, len: c_long) -> c_int {
+#[inline(always)] // into each exported function, where the width is a type
+unsafe fn update<const N: usize>(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int
+where
+    Umac<N>: OpensshWidth,
+{
     guard_or(FAILED, || {
         let Ok(len) = usize::try_from(len) else { return FAILED };
         // SAFETY: OpenSSH's contract on ctx and input.
         let (Ok(ctx), Ok(input)) = (unsafe { ffi::handle(ctx) }, unsafe { ffi::input(input, len) }) else {
             return FAILED;
         };
-        if ctx.mac.tag_len() != tag_len {
-            return FAILED;
-        }
-        ctx.pending.update(&mut ctx.mac, input);
+        let UmacCtx { mac, pending } = ctx;
+        let Some(mac) = Umac::<N>::of(mac) else { return FAILED };
+        pending.update(mac, input);
         OK
     })
 }
 
 /// # Safety
-/// `ctx`: NULL or a live context; `tag`: `tag_len` writable bytes; `nonce`:
-/// 8 readable bytes.
-#[inline(always)] // into each exported function, where the width is a constant
-unsafe fn finalize(ctx: *mut UmacCtx, tag_len: usize, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
+/// `ctx`: NULL or a live context; `tag`: `N` writable bytes; `nonce`: 8
+/// readable bytes.
+#[inline(always)] // into each exported function, where the width is a type
+unsafe fn finalize<const N: usize>(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int
+where
+    Umac<N>: OpensshWidth,
+{
     guard_or(FAILED, || {
         // SAFETY: OpenSSH's contract on ctx, tag and nonce.
         let (Ok(ctx), Ok(tag), Ok(nonce)) =
-            (unsafe { (ffi::handle(ctx), ffi::output(tag, tag_len), ffi::input(nonce, NONCE_LEN)) })
+            (unsafe { (ffi::handle(ctx), ffi::output(tag, N), ffi::input(nonce, NONCE_LEN)) })
         else {
             return FAILED;
         };
-        if ctx.mac.tag_len() != tag_len {
-            return FAILED;
-        }
-        let written = ctx.pending.finalize(&mut ctx.mac, nonce).map(|t| copy_tag(tag, t.as_slice()));
+        let UmacCtx { mac, pending } = ctx;
+        let Some(mac) = Umac::<N>::of(mac) else { return FAILED };
         // An 8-byte nonce is always in RFC 4418's 1..=16 range.
-        if written.is_ok() { OK } else { FAILED }
+        let Ok(computed) = pending.finalize(mac, nonce) else { return FAILED };
+        tag.copy_from_slice(&computed);
+        OK
     })
 }
 
@@ -196,7 +206,7 @@ unsafe fn delete(ctx: *mut UmacCtx) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac_new(key: *const c_uchar) -> *mut UmacCtx {
     // SAFETY: the caller's guarantee.
-    unsafe { new(key, UMAC64_TAG_LEN) }
+    unsafe { new(key, Umac64::new) }
 }
 
 /// `int umac_update(struct umac_ctx *ctx, const u_char *input, long len)`.
@@ -206,7 +216,7 @@ pub unsafe extern "C" fn umac_new(key: *const c_uchar) -> *mut UmacCtx {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac_update(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int {
     // SAFETY: the caller's guarantees.
-    unsafe { update(ctx, UMAC64_TAG_LEN, input, len) }
+    unsafe { update::<8>(ctx, input, len) }
 }
 
 /// `int umac_final(struct umac_ctx *ctx, u_char tag[], const u_char nonce[8])`:
@@ -218,7 +228,7 @@ pub unsafe extern "C" fn umac_update(ctx: *mut UmacCtx, input: *const c_uchar, l
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac_final(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
     // SAFETY: the caller's guarantees.
-    unsafe { finalize(ctx, UMAC64_TAG_LEN, tag, nonce) }
+    unsafe { finalize::<8>(ctx, tag, nonce) }
 }
 
 /// `int umac_delete(struct umac_ctx *ctx)`: wipes and frees; NULL is accepted.
@@ -238,7 +248,7 @@ pub unsafe extern "C" fn umac_delete(ctx: *mut UmacCtx) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac128_new(key: *const c_uchar) -> *mut UmacCtx {
     // SAFETY: the caller's guarantee.
-    unsafe { new(key, UMAC128_TAG_LEN) }
+    unsafe { new(key, Umac128::new) }
 }
 
 /// `int umac128_update(struct umac_ctx *ctx, const u_char *input, long len)`.
@@ -248,7 +258,7 @@ pub unsafe extern "C" fn umac128_new(key: *const c_uchar) -> *mut UmacCtx {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac128_update(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int {
     // SAFETY: the caller's guarantees.
-    unsafe { update(ctx, UMAC128_TAG_LEN, input, len) }
+    unsafe { update::<16>(ctx, input, len) }
 }
 
 /// `int umac128_final(struct umac_ctx *ctx, u_char tag[], const u_char nonce[8])`:
@@ -260,7 +270,7 @@ pub unsafe extern "C" fn umac128_update(ctx: *mut UmacCtx, input: *const c_uchar
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac128_final(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
     // SAFETY: the caller's guarantees.
-    unsafe { finalize(ctx, UMAC128_TAG_LEN, tag, nonce) }
+    unsafe { finalize::<16>(ctx, tag, nonce) }
 }
 
 /// `int umac128_delete(struct umac_ctx *ctx)`: wipes and frees; NULL is accepted.
@@ -279,15 +289,28 @@ mod tests {
 
     const KEY: &[u8; KEY_LEN] = b"abcdefghijklmnop";
 
-    /// Through the C functions: `msg` in the given pieces, then `umac_final`.
-    fn drop_in_tag(ctx: *mut UmacCtx, tag_len: usize, pieces: &[&[u8]], nonce: &[u8; NONCE_LEN]) -> [u8; 16] {
+    /// One width's exported functions.
+    struct Api {
+        tag_len: usize,
+        new: unsafe extern "C" fn(*const c_uchar) -> *mut UmacCtx,
+        update: unsafe extern "C" fn(*mut UmacCtx, *const c_uchar, c_long) -> c_int,
+        finalize: unsafe extern "C" fn(*mut UmacCtx, *mut c_uchar, *const c_uchar) -> c_int,
+    }
+
+    const WIDTHS: [Api; 2] = [
+        Api { tag_len: 8, new: umac_new, update: umac_update, finalize: umac_final },
+        Api { tag_len: 16, new: umac128_new, update: umac128_update, finalize: umac128_final },
+    ];
+
+    /// Through the C functions: `msg` in the given pieces, then the final call.
+    fn drop_in_tag(api: &Api, ctx: *mut UmacCtx, pieces: &[&[u8]], nonce: &[u8; NONCE_LEN]) -> [u8; 16] {
         let mut tag = [0u8; 16];
         for piece in pieces {
             // SAFETY: a live context, a valid slice.
-            assert_eq!(unsafe { update(ctx, tag_len, piece.as_ptr(), piece.len() as c_long) }, OK);
+            assert_eq!(unsafe { (api.update)(ctx, piece.as_ptr(), piece.len() as c_long) }, OK);
         }
         // SAFETY: a live context, 16 writable and 8 readable bytes.
-        assert_eq!(unsafe { finalize(ctx, tag_len, tag.as_mut_ptr(), nonce.as_ptr()) }, OK);
+        assert_eq!(unsafe { (api.finalize)(ctx, tag.as_mut_ptr(), nonce.as_ptr()) }, OK);
         tag
     }
 
@@ -308,10 +331,10 @@ mod tests {
             (5000, &[]),
             (40, &[8]),
         ];
-        for (tag_len, new_ctx) in [(UMAC64_TAG_LEN, umac_new as unsafe extern "C" fn(_) -> _), (UMAC128_TAG_LEN, umac128_new)] {
+        for api in &WIDTHS {
             // SAFETY: a 16-byte key.
-            let ctx = unsafe { new_ctx(KEY.as_ptr()) };
-            let mut reference = AnyUmac::new(KEY, tag_len).unwrap();
+            let ctx = unsafe { (api.new)(KEY.as_ptr()) };
+            let mut reference = fastmac::umac::AnyUmac::new(KEY, api.tag_len).unwrap();
             for (seq, &(len, cuts)) in splits.iter().enumerate() {
                 let nonce = (seq as u64).to_be_bytes();
                 let mut pieces = Vec::new();
@@ -320,10 +343,34 @@ mod tests {
                     pieces.push(&msg[start..cut]);
                     start = cut;
                 }
-                let got = drop_in_tag(ctx, tag_len, &pieces, &nonce);
+                let got = drop_in_tag(api, ctx, &pieces, &nonce);
                 let want = reference.mac(&nonce, &msg[..len]).unwrap();
+                let tag_len = api.tag_len;
                 assert_eq!(&got[..tag_len], want.as_slice(), "{tag_len}-byte tag, {len} B in pieces {cuts:?}");
             }
+            // SAFETY: a live context, not used afterwards.
+            assert_eq!(unsafe { delete(ctx) }, OK);
+        }
+    }
+
+    /// A context of one width is refused by the other width's functions,
+    /// and left as it was.
+    #[test]
+    fn the_other_widths_functions_refuse_a_context() {
+        let [narrow, wide] = &WIDTHS;
+        for (own, other) in [(narrow, wide), (wide, narrow)] {
+            // SAFETY: a 16-byte key.
+            let ctx = unsafe { (own.new)(KEY.as_ptr()) };
+            let mut tag = [0u8; 16];
+            let nonce = [0u8; NONCE_LEN];
+            // SAFETY: a live context; valid buffers.
+            unsafe {
+                assert_eq!((other.update)(ctx, b"abc".as_ptr(), 3), FAILED);
+                assert_eq!((other.finalize)(ctx, tag.as_mut_ptr(), nonce.as_ptr()), FAILED);
+            }
+            let got = drop_in_tag(own, ctx, &[b"abc"], &nonce);
+            let want = fastmac::umac::AnyUmac::new(KEY, own.tag_len).unwrap().mac(&nonce, b"abc").unwrap();
+            assert_eq!(&got[..own.tag_len], want.as_slice());
             // SAFETY: a live context, not used afterwards.
             assert_eq!(unsafe { delete(ctx) }, OK);
         }

@@ -137,7 +137,7 @@ fn table(run: &Run) -> String {
             Imp::FastmacParallel => ns(run, &r.alg, Imp::Fastmac, r.size).map(|n| format!("{:.2}x 1 core", n / r.ns_per_msg)),
             Imp::OpenSsl | Imp::Blake3 | Imp::RustCrypto => ns(run, UMAC_128, Imp::Fastmac, r.size)
                 .map(|n| format!("fastmac {UMAC_128} {:.2}x faster", r.ns_per_msg / n)),
-            Imp::Nettle | Imp::ReadLimit => None,
+            Imp::Nettle | Imp::ReadLimit | Imp::NhCeiling => None,
         };
         let _ = writeln!(
             out,
