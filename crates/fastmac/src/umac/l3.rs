@@ -3,7 +3,6 @@
 //! and XORed with L3Key2.
 
 use aes::Aes128;
-use subtle::{Choice, ConditionallySelectable};
 use zeroize::Zeroize;
 
 use super::kdf::kdf;
@@ -39,31 +38,34 @@ impl L3Key {
     }
 }
 
+const MASK36: u64 = (1 << 36) - 1;
+
 /// `x mod (2^36 - 5)` for `x < 2^60` (every L3 sum: eight products of a
 /// 16-bit word and a key below 2^36 stay below 2^55): one fold leaves
-/// `t < 2^36 + 5 * 2^24 < 2p`, so one conditional subtraction finishes.
+/// `t < 2^36 + 5 * 2^24 < 2p`, and [`subtract_p_if_above`] finishes.
+#[inline(always)]
 fn reduce_p36_sum(x: u64) -> u64 {
     debug_assert!(x < 1 << 60);
-    const MASK: u64 = (1 << 36) - 1;
-    let t = (x & MASK) + 5 * (x >> 36);
-    select_unless_borrow(t, P36)
+    subtract_p_if_above((x & MASK36) + 5 * (x >> 36))
 }
 
-/// `t - p` if that does not borrow, else `t`, for key-derived `t`. Through
-/// `subtle`'s select: with the plain mask form (`mask64`) rustc emitted a
-/// conditional jump here, which the ctgrind test (crates/fastmac-c/tests/ct)
-/// flagged in key setup (L3Key1 reduction, RFC 4418 section 5.4).
-fn select_unless_borrow(t: u64, p: u64) -> u64 {
-    let (reduced, borrow) = t.overflowing_sub(p);
-    u64::conditional_select(&reduced, &t, Choice::from(u8::from(borrow)))
+/// `t mod p` for `t < 2p`, as arithmetic with no comparison, so nothing
+/// the compiler could turn into a branch on key-derived data: `t >= p`
+/// exactly when `t + 5` reaches 2^36 (bit 36 then is 1, since `t + 5 <
+/// 2^37`), and then `(t + 5) mod 2^36 = t - p`; otherwise `t < 2^36` stays
+/// as it is. The ctgrind test (crates/fastmac-c/tests/ct) checks the
+/// compiled code.
+#[inline(always)]
+fn subtract_p_if_above(t: u64) -> u64 {
+    debug_assert!(t < 2 * P36);
+    (t + 5 * ((t + 5) >> 36)) & MASK36
 }
 
 /// `x mod (2^36 - 5)` for any 64-bit `x`, without division.
 fn reduce_p36(x: u64) -> u64 {
-    const MASK: u64 = (1 << 36) - 1;
-    let t = (x & MASK) + 5 * (x >> 36); // < 2^37
-    let t = (t & MASK) + 5 * (t >> 36); // < 2^36 + 5 < 2p
-    select_unless_borrow(t, P36)
+    let t = (x & MASK36) + 5 * (x >> 36); // < 2^37
+    let t = (t & MASK36) + 5 * (t >> 36); // < 2^36 + 5 < 2p
+    subtract_p_if_above(t)
 }
 
 /// L3-HASH (RFC 4418 section 5.4): the inner product of the eight 16-bit
