@@ -36,7 +36,7 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
 /// # Safety
 /// AVX2; `T` is 2 or 4.
 #[target_feature(enable = "avx2")]
-unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+pub(super) unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     let blocks = data.chunks_exact(BLOCK);
     let rest = blocks.remainder();
     // sums[p][s]: iteration pair p, accumulator s (even/odd products).

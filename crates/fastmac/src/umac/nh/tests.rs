@@ -84,3 +84,37 @@ fn portable_matches_rfc_formula_on_one_block() {
         }
     }
 }
+
+/// Both T = 4 layouts of the AVX-512 backend (its own, and AVX2's, which it
+/// runs on cores that split 512-bit operations) equal portable NH,
+/// whichever of the two this CPU is given.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[test]
+#[allow(unsafe_code)] // direct calls of the two layouts
+fn both_avx512_layouts_for_four_iterations_equal_portable() {
+    if !Backend::Avx512.is_supported() {
+        return;
+    }
+    let words = key_words(11);
+    let data = bytes(12, 1024 + 3);
+    let key = NhKey::new(&words, Backend::Avx512);
+    let zero_seeded = |acc: Vec<u64>| -> [u64; 4] {
+        core::array::from_fn(|t| acc[t].wrapping_sub((t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+    };
+    for first_block in [0, 1, 17, CHUNK_BLOCKS - 1] {
+        for len in 0..=(CHUNK_BLOCKS - first_block) * 32 {
+            for offset in [0, 3] {
+                let msg = &data[offset..offset + len];
+                let expect = zero_seeded(run(Backend::Portable, &words, first_block, msg, 4));
+                let (mut wide, mut halves) = ([0u64; 4], [0u64; 4]);
+                // SAFETY: AVX-512 F/BW/VL, which imply AVX2, were detected above.
+                unsafe {
+                    super::avx512::iteration_parallel::<4>(&key, first_block, msg, &mut wide);
+                    super::avx2::iteration_parallel::<4>(&key, first_block, msg, &mut halves);
+                }
+                assert_eq!(wide, expect, "512-bit layout, start block {first_block} len {len} offset {offset}");
+                assert_eq!(halves, expect, "256-bit layout, start block {first_block} len {len} offset {offset}");
+            }
+        }
+    }
+}
