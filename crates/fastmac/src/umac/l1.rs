@@ -54,14 +54,26 @@ pub(crate) fn nh_chunk(key: &NhKey, iters: usize, chunk: &[u8]) -> [u64; MAX_ITE
     sums
 }
 
-/// L1-HASH of one whole 1024-byte chunk that is not the message's last.
+/// The L1-HASH outputs of one chunk (1 to 1024 bytes) for `ITERS`
+/// iterations. NH adds into its accumulators, so starting them at the
+/// length term gives the outputs with no addition after the call (and the
+/// caller reads back words of the width the backend stored, which a vector
+/// add over them would not: a store-forwarding stall per chunk).
+#[inline(always)]
+pub(crate) fn l1_outputs<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; ITERS] {
+    debug_assert!((1..=L1_CHUNK).contains(&chunk.len()));
+    let mut out = [l1_output(0, chunk.len()); ITERS];
+    key.hash_t::<ITERS>(0, chunk, &mut out);
+    out
+}
+
+/// L1-HASH of one whole 1024-byte chunk that is not the message's last,
+/// the first `iters` iterations (the rest zero).
 #[inline(always)]
 pub(crate) fn l1_hash_chunk(key: &NhKey, iters: usize, chunk: &[u8]) -> L1Output {
     debug_assert_eq!(chunk.len(), L1_CHUNK);
     let mut out: L1Output = [0; MAX_ITERS];
+    out[..iters].fill(l1_output(0, L1_CHUNK));
     key.hash(0, chunk, &mut out[..iters]);
-    for sum in &mut out[..iters] {
-        *sum = l1_output(*sum, L1_CHUNK);
-    }
     out
 }

@@ -76,6 +76,47 @@ impl L2Hash {
         }
     }
 
+    /// Absorbs the L1 outputs of whole chunks, in message order, as
+    /// [`L2Hash::absorb`] does, for a caller that hashes chunk after chunk
+    /// with a fixed iteration count: while the words stay within POLY64's
+    /// range (every message up to 16 MiB), each iteration's accumulator is
+    /// a local the loop keeps in a register, with no word count to update
+    /// and no POLY128 test per word, so one chunk's POLY64 step overlaps
+    /// the next chunk's NH.
+    #[inline(always)]
+    pub(crate) fn absorb_chunks<const ITERS: usize>(
+        &mut self,
+        key: &L2Key,
+        mut outputs: impl ExactSizeIterator<Item = [u64; ITERS]>,
+    ) {
+        let in_poly64 = outputs.len().min(POLY64_WORDS.saturating_sub(self.chunks) as usize);
+        if in_poly64 > 0 {
+            let (k, k_squared) = (&key.k64, &key.k64_squared);
+            let mut y: [u64; ITERS] = core::array::from_fn(|i| self.poly[i].y64);
+            let mut run = outputs.by_ref().take(in_poly64);
+            if self.chunks == 0 {
+                // y = 1 (section 5.3.2): the first step multiplies by a
+                // constant that folds away.
+                let first = run.next().expect("in_poly64 > 0");
+                y = core::array::from_fn(|i| poly64_step(k[i], k_squared[i], 1, first[i]));
+            }
+            for words in run {
+                for i in 0..ITERS {
+                    y[i] = poly64_step(k[i], k_squared[i], y[i], words[i]);
+                }
+            }
+            for (poly, y) in self.poly.iter_mut().zip(y) {
+                poly.y64 = y;
+            }
+            self.chunks += in_poly64 as u64;
+        }
+        for words in outputs {
+            let mut out: L1Output = [0; MAX_ITERS];
+            out[..ITERS].copy_from_slice(&words);
+            self.absorb(key, ITERS, &[out]);
+        }
+    }
+
     /// True before the first chunk: a message of at most one chunk skips
     /// L2-HASH (section 5.1).
     #[inline]

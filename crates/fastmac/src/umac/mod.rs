@@ -65,7 +65,7 @@ pub mod __bench {
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
 pub use sequenced::{SequencedUmac, counter_nonce};
 use pdf::{Pdf, check_nonce};
-use uhash::{UhashKey, UhashState};
+use uhash::{UhashKey, UhashState, output_bytes};
 
 /// UMAC key length in bytes (an AES-128 key).
 pub const KEY_LEN: usize = 16;
@@ -153,9 +153,8 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     #[inline]
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
-        let mut tag = self.uhash(msg);
-        self.pdf.xor_pad(nonce, &mut tag);
-        Ok(tag)
+        let hash = uhash::uhash(&self.key, Self::ITERS, msg);
+        Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
     }
 
     /// Checks `tag` against `msg` and `nonce` in constant time.
@@ -170,9 +169,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// one in crates/fastmac-gears that pad it themselves.
     #[inline]
     pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
-        let mut out = [0u8; TAG_LEN];
-        uhash::uhash(&self.key, Self::ITERS, msg, &mut out);
-        out
+        output_bytes(uhash::uhash(&self.key, Self::ITERS, msg))
     }
 
     /// Streams more of the message.
@@ -186,10 +183,8 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// the caller's responsibility.
     pub fn finalize_reset(&mut self, nonce: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
-        let mut tag = [0u8; TAG_LEN];
-        self.stream.finalize(&self.key, Self::ITERS, &mut tag);
-        self.pdf.xor_pad(nonce, &mut tag);
-        Ok(tag)
+        let hash = self.stream.finalize(&self.key, Self::ITERS);
+        Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
     }
 
     /// Tags the streamed message, consuming the object.

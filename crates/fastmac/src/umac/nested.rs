@@ -19,7 +19,7 @@ use zeroize::Zeroize;
 
 use super::pdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
 use super::nh::MAX_ITERS;
-use super::uhash::{UhashKey, uhash_words};
+use super::uhash::{UhashKey, uhash};
 use super::{Backend, KEY_LEN};
 use crate::Error;
 use crate::tag::verify_tag;
@@ -131,12 +131,9 @@ impl NestedUmac {
     #[inline]
     fn field_prefix(&self, pad: &[u8; 16], msg: &[u8], len: usize) -> u128 {
         debug_assert!((1..=FIELD_LEN).contains(&len));
-        // Field bytes 4i..4i+4 are word i big-endian, which read
-        // little-endian is the word byte-swapped.
-        let hash = uhash_words(&self.key, len.div_ceil(4), msg)
-            .iter()
-            .enumerate()
-            .fold(0u128, |acc, (i, w)| acc | u128::from(w.swap_bytes()) << (32 * i));
+        // The field's bytes are UHASH's output read big-endian: read
+        // little-endian, that number byte-swapped.
+        let hash = uhash(&self.key, len.div_ceil(4), msg).swap_bytes();
         let mask = u128::MAX >> (8 * (FIELD_LEN - len));
         (hash ^ u128::from_le_bytes(*pad)) & mask
     }

@@ -58,12 +58,13 @@ impl Pdf {
         Pdf { cipher: pdf_cipher(key_cipher), cache: PadCache::default() }
     }
 
-    /// XORs the pad for `nonce` into `tag` (4, 8, 12 or 16 bytes).
+    /// The pad for `nonce` and a tag of `tag_len` bytes (4, 8, 12 or 16),
+    /// as UHASH's output is held (`super::uhash::output_bytes`): its
+    /// bytes read big-endian, the bits past `tag_len` bytes to be ignored.
     /// The caller has checked the nonce length.
     #[inline]
-    pub(crate) fn xor_pad(&mut self, nonce: &[u8], tag: &mut [u8]) {
+    pub(crate) fn pad(&mut self, nonce: &[u8], tag_len: usize) -> u128 {
         debug_assert!(check_nonce(nonce).is_ok());
-        let tag_len = tag.len();
         // The nonce is the top `nonce.len()` bytes of the block read as a
         // big-endian u128: its last byte starts at bit `shift`.
         let shift = 8 * (16 - nonce.len());
@@ -80,10 +81,8 @@ impl Pdf {
         };
         // So the next counter nonce's block is `step` higher there.
         let stride = step << shift;
-        let pad = &self.cache.pad(&self.cipher, block, stride)[index * tag_len..][..tag_len];
-        for (t, p) in tag.iter_mut().zip(pad) {
-            *t ^= p;
-        }
+        // Pad `index` is bytes `index * tag_len..` of the block.
+        u128::from_be_bytes(*self.cache.pad(&self.cipher, block, stride)) << (8 * index * tag_len)
     }
 }
 
@@ -207,12 +206,10 @@ mod tests {
             nonces.extend([vec![0xff], vec![0xfe], vec![0xff], vec![0x00], vec![0xff; 16], vec![7; 16], vec![7; 3]]);
             nonces.extend((0u64..40).rev().map(|n| (n * 3).to_be_bytes().to_vec()));
             for nonce in &nonces {
-                let mut direct = Pdf::new(&cipher);
-                let mut expect = vec![0u8; tag_len];
-                direct.xor_pad(nonce, &mut expect);
-                let mut got = vec![0u8; tag_len];
-                cached.xor_pad(nonce, &mut got);
-                assert_eq!(got, expect, "tag_len {tag_len} nonce {nonce:02x?}");
+                // The pad is the top `tag_len` bytes.
+                let ignored = 128 - 8 * tag_len;
+                let expect = Pdf::new(&cipher).pad(nonce, tag_len) >> ignored;
+                assert_eq!(cached.pad(nonce, tag_len) >> ignored, expect, "tag_len {tag_len} nonce {nonce:02x?}");
             }
         }
     }
@@ -228,7 +225,7 @@ mod tests {
             let mut refills = 0;
             for n in 0u64..4096 {
                 let before = pdf.cache.first_block();
-                pdf.xor_pad(&n.to_be_bytes(), &mut vec![0; tag_len]);
+                pdf.pad(&n.to_be_bytes(), tag_len);
                 refills += usize::from(pdf.cache.first_block() != before);
             }
             let per_refill = pads_per_block * AHEAD as u64;
@@ -243,14 +240,13 @@ mod tests {
     fn jumps_refill_one_block_and_counters_resume_runs() {
         let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
         let mut pdf = Pdf::new(&cipher);
-        let mut tag = [0u8; 16];
-        pdf.xor_pad(&0u64.to_be_bytes(), &mut tag);
+        pdf.pad(&0u64.to_be_bytes(), 16);
         assert_eq!(pdf.cache.valid, AHEAD, "the first nonce starts a run");
         for n in [1000u64, 77, 5_000_000, 12] {
-            pdf.xor_pad(&n.to_be_bytes(), &mut tag);
+            pdf.pad(&n.to_be_bytes(), 16);
             assert_eq!((pdf.cache.valid, pdf.cache.first_block()), (1, Some(u128::from(n) << 64)), "nonce {n}");
         }
-        pdf.xor_pad(&13u64.to_be_bytes(), &mut tag);
+        pdf.pad(&13u64.to_be_bytes(), 16);
         assert_eq!(pdf.cache.valid, AHEAD, "the counter after a jump starts a run again");
     }
 }

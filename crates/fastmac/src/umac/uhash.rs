@@ -3,7 +3,7 @@
 //! L2-HASH over the L1 outputs ([`super::l2`]; skipped for a message of one
 //! chunk at most) and L3-HASH to 32 bits ([`super::l3`]).
 //!
-//! Three paths reach the tail ([`uhash_tail`], [`one_chunk_tail`]): the
+//! Three paths reach the tail ([`l2_tail`], [`one_chunk_tail`]): the
 //! short one-call path (at most one chunk), the long one-call path (the chunks hashed straight
 //! from the message) and the streaming state, which hashes input as it
 //! arrives and buffers at most one partial 32-byte NH block, so no message
@@ -15,7 +15,7 @@
 use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::l1::{L1_CHUNK, L1Output, l1_hash_chunk, l1_key, l1_output, nh_chunk};
+use super::l1::{L1_CHUNK, L1Output, l1_key, l1_output, l1_outputs, nh_chunk};
 use super::l2::{L2Hash, L2Key};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
 use super::nh::{BLOCK, Backend, MAX_ITERS, NhKey};
@@ -43,57 +43,56 @@ impl UhashKey {
     }
 }
 
-/// The end of UHASH (section 5.1) once every chunk but the last went
-/// through L1-HASH into `l2`, for each iteration: the last chunk's L1
-/// output (its NH sums `last_nh` plus its length in bits), then
-/// `B = zeroes(8) || A` for a message of one chunk at most (`l2` empty) or
-/// else L2-HASH with that output absorbed, then L3-HASH (with four terms
-/// whenever B's top half is zero: one chunk, or POLY64's output). The
-/// long path and the streaming state end here; the short one-call path
-/// goes straight to [`one_chunk_tail`].
+/// The end of UHASH (section 5.1) for a message longer than one chunk,
+/// once every chunk but the last went through L1-HASH into `l2`: for each
+/// iteration, L2-HASH with the last chunk's L1 output `last` absorbed,
+/// then L3-HASH (with four terms whenever the L2 output's top half is zero,
+/// as POLY64's is). The long one-call path and the streaming state end
+/// here; a message of one chunk at most ends in [`one_chunk_tail`].
 #[inline(always)]
-fn uhash_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last_nh: &[u64; MAX_ITERS], last_len: usize) -> [u32; MAX_ITERS] {
-    if l2.is_empty() {
-        return one_chunk_tail(key, iters, last_nh, last_len);
-    }
-    let mut out = [0u32; MAX_ITERS];
-    for (i, word) in out.iter_mut().enumerate().take(iters) {
-        let a = l1_output(last_nh[i], last_len);
-        *word = if l2.ends_in_poly64() {
-            l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, a) as u64)
+fn l2_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last: &[u64; MAX_ITERS]) -> u128 {
+    debug_assert!(!l2.is_empty());
+    (0..iters).fold(0, |hash, i| {
+        let word = if l2.ends_in_poly64() {
+            l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last[i]) as u64)
         } else {
-            l3_hash(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, a))
+            l3_hash(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last[i]))
         };
-    }
-    out
+        hash | placed(i, word)
+    })
 }
 
 /// The tail of a message of at most one chunk: `B = zeroes(8) || A`, so
 /// L3-HASH with four terms. No L2 state is built: the short path keeps
 /// only registers.
 #[inline(always)]
-fn one_chunk_tail(key: &UhashKey, iters: usize, nh: &[u64; MAX_ITERS], len: usize) -> [u32; MAX_ITERS] {
-    let mut out = [0u32; MAX_ITERS];
-    for (i, word) in out.iter_mut().enumerate().take(iters) {
-        *word = l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l1_output(nh[i], len));
-    }
-    out
+fn one_chunk_tail(key: &UhashKey, iters: usize, nh: &[u64; MAX_ITERS], len: usize) -> u128 {
+    (0..iters).fold(0, |hash, i| hash | placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l1_output(nh[i], len))))
 }
 
-/// UHASH of a whole message (RFC 4418 section 5.1) into `out`
-/// (`4 * iters` bytes), by the short or the long one-call path.
-#[inline]
-pub(crate) fn uhash(key: &UhashKey, iters: usize, msg: &[u8], out: &mut [u8]) {
-    debug_assert_eq!(out.len(), 4 * iters);
-    for (c, word) in out.chunks_exact_mut(4).zip(uhash_words(key, iters, msg)) {
-        c.copy_from_slice(&word.to_be_bytes());
-    }
+/// Iteration `i`'s 32-bit word at its place in UHASH's output held as one
+/// number: the output's bytes read big-endian, so iteration 0 is the top
+/// word and the bits past the last iteration are zero. The output stays in
+/// registers from L3-HASH to the tag (four 4-byte stores read back by a
+/// wider load, as a byte array invites, stall on store forwarding).
+#[inline(always)]
+fn placed(i: usize, word: u32) -> u128 {
+    u128::from(word) << (96 - 32 * i)
 }
 
-/// UHASH of a whole message as its first `iters` 32-bit words (the rest
-/// zero), for callers that keep the tag in registers.
+/// The first `N` bytes of UHASH's output held as one number (see
+/// [`placed`]): the tag of `4 * iters` bytes.
+#[inline(always)]
+pub(crate) fn output_bytes<const N: usize>(hash: u128) -> [u8; N] {
+    let bytes = hash.to_be_bytes();
+    core::array::from_fn(|i| bytes[i])
+}
+
+/// UHASH of a whole message (RFC 4418 section 5.1), `iters` 32-bit words
+/// held as one number (see [`placed`]), by the short or the long one-call
+/// path.
 #[inline]
-pub(crate) fn uhash_words(key: &UhashKey, iters: usize, msg: &[u8]) -> [u32; MAX_ITERS] {
+pub(crate) fn uhash(key: &UhashKey, iters: usize, msg: &[u8]) -> u128 {
     if msg.len() <= L1_CHUNK {
         return uhash_short(key, iters, msg);
     }
@@ -110,7 +109,7 @@ pub(crate) fn uhash_words(key: &UhashKey, iters: usize, msg: &[u8]) -> [u32; MAX
 /// short-message path: one NH call straight over the message, then the
 /// tail. No state, no buffer, no allocation.
 #[inline]
-fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8]) -> [u32; MAX_ITERS] {
+fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() <= L1_CHUNK);
     let nh = nh_chunk(&key.l1, iters, msg);
     one_chunk_tail(key, iters, &nh, msg.len())
@@ -121,8 +120,10 @@ fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8]) -> [u32; MAX_ITERS] {
 /// backend), with L2 and L3 on the stack. Unlike [`UhashState`] it keeps no
 /// buffer and has no state to wipe, which matters for messages of a few
 /// KiB; with the `parallel` feature, inputs of 1 MiB and more hash their
-/// chunks on all cores.
-fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> [u32; MAX_ITERS] {
+/// chunks on all cores. Kept out of line, so that the short path, inlined
+/// into its callers, is not shaped by this one's registers and stack.
+#[inline(never)]
+fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() > L1_CHUNK);
     let mut l2 = L2Hash::default();
     // Every chunk but the last is a full one and goes through L2; the last
@@ -133,15 +134,13 @@ fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> [u32; MAX_ITERS
     #[cfg(not(feature = "parallel"))]
     let sequential = true;
     if sequential {
-        for chunk in full.chunks_exact(L1_CHUNK) {
-            l2.absorb(&key.l2, ITERS, &[l1_hash_chunk(&key.l1, ITERS, chunk)]);
-        }
+        l2.absorb_chunks::<ITERS>(&key.l2, full.chunks_exact(L1_CHUNK).map(|chunk| l1_outputs::<ITERS>(&key.l1, chunk)));
     } else {
         #[cfg(feature = "parallel")]
         super::parallel::l1_in_batches(&key.l1, ITERS, full, |outputs| l2.absorb(&key.l2, ITERS, outputs));
     }
-    let nh = nh_chunk(&key.l1, ITERS, last);
-    uhash_tail(key, ITERS, &mut l2, &nh, last.len())
+    let last = l1_outputs::<ITERS>(&key.l1, last);
+    l2_tail(key, ITERS, &mut l2, &core::array::from_fn(|i| if i < ITERS { last[i] } else { 0 }))
 }
 
 /// The hash of a message in progress: the current chunk's NH sums and the
@@ -246,10 +245,9 @@ impl UhashState {
         (self.chunk_len == 0 && self.buf_len == 0).then_some(&mut self.l2)
     }
 
-    /// Finishes UHASH into `out` (`4 * iters` bytes) and resets the state
-    /// for the next message.
-    pub(crate) fn finalize(&mut self, key: &UhashKey, iters: usize, out: &mut [u8]) {
-        debug_assert_eq!(out.len(), 4 * iters);
+    /// Finishes UHASH (held as one number, see [`placed`]) and resets the
+    /// state for the next message.
+    pub(crate) fn finalize(&mut self, key: &UhashKey, iters: usize) -> u128 {
         // The last chunk is zero-padded to a positive multiple of 32 bytes:
         // the empty message hashes one block of zeros.
         if self.buf_len > 0 || (self.chunk_len == 0 && self.l2.is_empty()) {
@@ -259,11 +257,14 @@ impl UhashState {
             self.hash_blocks(key, iters, &block);
             self.chunk_len -= BLOCK - last_len;
         }
-        let words = uhash_tail(key, iters, &mut self.l2, &self.nh, self.chunk_len);
-        for (c, word) in out.chunks_exact_mut(4).zip(words) {
-            c.copy_from_slice(&word.to_be_bytes());
-        }
+        let hash = if self.l2.is_empty() {
+            one_chunk_tail(key, iters, &self.nh, self.chunk_len)
+        } else {
+            let last = self.nh.map(|sum| l1_output(sum, self.chunk_len));
+            l2_tail(key, iters, &mut self.l2, &last)
+        };
         // Assigning drops (and so zeroizes) the finished state.
         *self = UhashState::default();
+        hash
     }
 }

@@ -102,9 +102,12 @@ impl NhKey {
         }
     }
 
-    #[inline]
+    /// [`NhKey::hash`] for a caller that knows the iteration count at
+    /// compile time: inlined into its loop, with no dispatch on the count
+    /// and no call frame around the backend's.
+    #[inline(always)]
     #[allow(unsafe_code)] // calls into the SIMD backends
-    fn hash_t<const T: usize>(&self, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    pub(crate) fn hash_t<const T: usize>(&self, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
         // One or two blocks do not fill a wide register, and the 128-bit
         // code has the shortest path for them (`docs/performance.md` section 7,
         // item 2). Choosing it here, before the call into a wider backend,
