@@ -73,7 +73,11 @@ pub(crate) fn l1_outputs<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64;
 pub(crate) fn l1_hash_chunk(key: &NhKey, iters: usize, chunk: &[u8]) -> L1Output {
     debug_assert_eq!(chunk.len(), L1_CHUNK);
     let mut out: L1Output = [0; MAX_ITERS];
-    out[..iters].fill(l1_output(0, L1_CHUNK));
-    key.hash(0, chunk, &mut out[..iters]);
+    match iters {
+        1 => out[..1].copy_from_slice(&l1_outputs::<1>(key, chunk)),
+        2 => out[..2].copy_from_slice(&l1_outputs::<2>(key, chunk)),
+        3 => out[..3].copy_from_slice(&l1_outputs::<3>(key, chunk)),
+        _ => out = l1_outputs::<4>(key, chunk),
+    }
     out
 }

@@ -64,25 +64,34 @@ impl Default for L2Hash {
 }
 
 impl L2Hash {
-    /// Absorbs the L1 outputs of whole chunks, in message order. Inlined
-    /// into the chunk loops, so the accumulators stay in registers.
+    /// Absorbs the L1 outputs of whole chunks, in message order (the first
+    /// `iters` words of each): [`L2Hash::absorb_chunks`] for the caller's
+    /// iteration count.
     #[inline(always)]
     pub(crate) fn absorb(&mut self, key: &L2Key, iters: usize, outputs: &[L1Output]) {
-        for out in outputs {
-            for (i, (poly, &word)) in self.poly.iter_mut().zip(out).take(iters).enumerate() {
-                poly.absorb(key, i, self.chunks, word);
-            }
-            self.chunks += 1;
+        match iters {
+            1 => self.absorb_chunks::<1>(key, outputs.iter().map(|out| [out[0]])),
+            2 => self.absorb_chunks::<2>(key, outputs.iter().map(|out| [out[0], out[1]])),
+            3 => self.absorb_chunks::<3>(key, outputs.iter().map(|out| [out[0], out[1], out[2]])),
+            _ => self.absorb_chunks::<4>(key, outputs.iter().copied()),
         }
+    }
+
+    /// Absorbs one chunk's L1 outputs, whatever the word count: the path
+    /// past POLY64's range.
+    fn absorb_one(&mut self, key: &L2Key, words: &[u64]) {
+        for (i, (poly, &word)) in self.poly.iter_mut().zip(words).enumerate() {
+            poly.absorb(key, i, self.chunks, word);
+        }
+        self.chunks += 1;
     }
 
     /// Absorbs the L1 outputs of whole chunks, in message order, as
     /// [`L2Hash::absorb`] does, for a caller that hashes chunk after chunk
     /// with a fixed iteration count: while the words stay within POLY64's
-    /// range (every message up to 16 MiB), each iteration's accumulator is
-    /// a local the loop keeps in a register, with no word count to update
-    /// and no POLY128 test per word, so one chunk's POLY64 step overlaps
-    /// the next chunk's NH.
+    /// range, the accumulators are a [`Poly64`] the loop keeps in
+    /// registers, with no word count to update and no POLY128 test per
+    /// word, so one chunk's POLY64 step overlaps the next chunk's NH.
     #[inline(always)]
     pub(crate) fn absorb_chunks<const ITERS: usize>(
         &mut self,
@@ -91,29 +100,22 @@ impl L2Hash {
     ) {
         let in_poly64 = outputs.len().min(POLY64_WORDS.saturating_sub(self.chunks) as usize);
         if in_poly64 > 0 {
-            let (k, k_squared) = (&key.k64, &key.k64_squared);
-            let mut y: [u64; ITERS] = core::array::from_fn(|i| self.poly[i].y64);
             let mut run = outputs.by_ref().take(in_poly64);
-            if self.chunks == 0 {
-                // y = 1 (section 5.3.2): the first step multiplies by a
-                // constant that folds away.
-                let first = run.next().expect("in_poly64 > 0");
-                y = core::array::from_fn(|i| poly64_step(k[i], k_squared[i], 1, first[i]));
-            }
+            let mut poly = if self.chunks == 0 {
+                Poly64::start(key, &run.next().expect("in_poly64 > 0"))
+            } else {
+                Poly64 { y: core::array::from_fn(|i| self.poly[i].y64) }
+            };
             for words in run {
-                for i in 0..ITERS {
-                    y[i] = poly64_step(k[i], k_squared[i], y[i], words[i]);
-                }
+                poly.absorb(key, &words);
             }
-            for (poly, y) in self.poly.iter_mut().zip(y) {
-                poly.y64 = y;
+            for (state, y) in self.poly.iter_mut().zip(poly.y) {
+                state.y64 = y;
             }
             self.chunks += in_poly64 as u64;
         }
         for words in outputs {
-            let mut out: L1Output = [0; MAX_ITERS];
-            out[..ITERS].copy_from_slice(&words);
-            self.absorb(key, ITERS, &[out]);
+            self.absorb_one(key, &words);
         }
     }
 
@@ -139,6 +141,43 @@ impl L2Hash {
     pub(crate) fn finish(&mut self, key: &L2Key, i: usize, last: u64) -> u128 {
         self.poly[i].absorb(key, i, self.chunks, last);
         self.poly[i].finish(key.k128[i], self.chunks + 1)
+    }
+}
+
+/// POLY64 (section 5.3.2) of `ITERS` iterations, a few words that stay in
+/// registers: the whole L2-HASH of a message whose L1 outputs all fall in
+/// POLY64's range (at most [`POLY64_CHUNKS`] of them: a message of up to
+/// 16 MiB), and the fast part of [`L2Hash::absorb_chunks`].
+#[derive(Clone, Copy)]
+pub(crate) struct Poly64<const ITERS: usize> {
+    /// Each iteration's accumulator, lazily reduced as [`Poly`]'s `y64`.
+    y: [u64; ITERS],
+}
+
+/// L1 outputs (chunks) that L2-HASH hashes with POLY64 before POLY128.
+pub(crate) const POLY64_CHUNKS: usize = POLY64_WORDS as usize;
+
+impl<const ITERS: usize> Poly64<ITERS> {
+    /// POLY64 of the first L1 outputs: from `y = 1`, a multiplication by a
+    /// constant that folds away.
+    #[inline(always)]
+    pub(crate) fn start(key: &L2Key, first: &[u64; ITERS]) -> Self {
+        Poly64 { y: core::array::from_fn(|i| poly64_step(key.k64[i], key.k64_squared[i], 1, first[i])) }
+    }
+
+    /// Absorbs the next chunk's L1 outputs.
+    #[inline(always)]
+    pub(crate) fn absorb(&mut self, key: &L2Key, words: &[u64; ITERS]) {
+        for (i, y) in self.y.iter_mut().enumerate() {
+            *y = poly64_step(key.k64[i], key.k64_squared[i], *y, words[i]);
+        }
+    }
+
+    /// Iteration `i`'s L2-HASH output, the message's last L1 output absorbed
+    /// (section 5.3.1: POLY64's result, below 2^64).
+    #[inline(always)]
+    pub(crate) fn output(&self, i: usize) -> u64 {
+        canonical_p64(self.y[i])
     }
 }
 

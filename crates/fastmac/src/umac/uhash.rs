@@ -16,7 +16,7 @@ use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::l1::{L1_CHUNK, L1Output, l1_key, l1_output, l1_outputs, nh_chunk};
-use super::l2::{L2Hash, L2Key};
+use super::l2::{L2Hash, L2Key, POLY64_CHUNKS, Poly64};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
 use super::nh::{BLOCK, Backend, MAX_ITERS, NhKey};
 
@@ -52,14 +52,16 @@ impl UhashKey {
 #[inline(always)]
 fn l2_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last: &[u64; MAX_ITERS]) -> u128 {
     debug_assert!(!l2.is_empty());
-    (0..iters).fold(0, |hash, i| {
+    let mut hash = 0;
+    for i in 0..iters {
         let word = if l2.ends_in_poly64() {
             l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last[i]) as u64)
         } else {
             l3_hash(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last[i]))
         };
-        hash | placed(i, word)
-    })
+        hash |= placed(i, word);
+    }
+    hash
 }
 
 /// The tail of a message of at most one chunk: `B = zeroes(8) || A`, so
@@ -67,7 +69,11 @@ fn l2_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last: &[u64; MAX_ITERS
 /// only registers.
 #[inline(always)]
 fn one_chunk_tail(key: &UhashKey, iters: usize, nh: &[u64; MAX_ITERS], len: usize) -> u128 {
-    (0..iters).fold(0, |hash, i| hash | placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l1_output(nh[i], len))))
+    let mut hash = 0;
+    for i in 0..iters {
+        hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l1_output(nh[i], len)));
+    }
+    hash
 }
 
 /// Iteration `i`'s 32-bit word at its place in UHASH's output held as one
@@ -125,16 +131,32 @@ fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8]) -> u128 {
 #[inline(never)]
 fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() > L1_CHUNK);
-    let mut l2 = L2Hash::default();
     // Every chunk but the last is a full one and goes through L2; the last
     // one goes to the tail.
     let (full, last) = msg.split_at((msg.len() - 1) / L1_CHUNK * L1_CHUNK);
+    let mut whole = full.chunks_exact(L1_CHUNK);
     #[cfg(feature = "parallel")]
     let sequential = !super::parallel::worth_it(msg.len());
     #[cfg(not(feature = "parallel"))]
     let sequential = true;
+    if sequential && whole.len() < POLY64_CHUNKS {
+        // Up to 16 MiB: L2-HASH is POLY64 alone, and all of UHASH stays in
+        // registers.
+        let first = whole.next().expect("a message past one chunk has a whole one");
+        let mut poly = Poly64::<ITERS>::start(&key.l2, &l1_outputs(&key.l1, first));
+        for chunk in whole {
+            poly.absorb(&key.l2, &l1_outputs(&key.l1, chunk));
+        }
+        poly.absorb(&key.l2, &l1_outputs(&key.l1, last));
+        let mut hash = 0;
+        for i in 0..ITERS {
+            hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], poly.output(i)));
+        }
+        return hash;
+    }
+    let mut l2 = L2Hash::default();
     if sequential {
-        l2.absorb_chunks::<ITERS>(&key.l2, full.chunks_exact(L1_CHUNK).map(|chunk| l1_outputs::<ITERS>(&key.l1, chunk)));
+        l2.absorb_chunks::<ITERS>(&key.l2, whole.map(|chunk| l1_outputs::<ITERS>(&key.l1, chunk)));
     } else {
         #[cfg(feature = "parallel")]
         super::parallel::l1_in_batches(&key.l1, ITERS, full, |outputs| l2.absorb(&key.l2, ITERS, outputs));
