@@ -41,34 +41,25 @@ pub(crate) fn l1_output(nh: u64, chunk_len: usize) -> u64 {
     nh.wrapping_add(8 * chunk_len as u64)
 }
 
-/// The NH sums of one chunk (at most 1024 bytes), the first `iters`
-/// iterations: the chunk zero-padded to whole 32-byte blocks, the empty
-/// chunk as one block of zeros. The backend pads a partial last block
-/// without a copy.
-#[inline(always)]
-pub(crate) fn nh_chunk(key: &NhKey, iters: usize, chunk: &[u8]) -> [u64; MAX_ITERS] {
-    debug_assert!(chunk.len() <= L1_CHUNK);
-    let mut sums = [0u64; MAX_ITERS];
-    let data = if chunk.is_empty() { &[0u8; nh::BLOCK][..] } else { chunk };
-    key.hash(0, data, &mut sums[..iters]);
-    sums
-}
-
-/// The L1-HASH outputs of one chunk (1 to 1024 bytes) for `ITERS`
-/// iterations. NH adds into its accumulators, so starting them at the
+/// The L1-HASH outputs of one chunk (at most 1024 bytes) for `ITERS`
+/// iterations: the chunk zero-padded to whole 32-byte blocks (the backend
+/// pads a partial last block without a copy), the empty chunk as one
+/// block of zeros. NH adds into its accumulators, so starting them at the
 /// length term gives the outputs with no addition after the call (and the
 /// caller reads back words of the width the backend stored, which a vector
 /// add over them would not: a store-forwarding stall per chunk).
 #[inline(always)]
 pub(crate) fn l1_outputs<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; ITERS] {
-    debug_assert!((1..=L1_CHUNK).contains(&chunk.len()));
+    debug_assert!(chunk.len() <= L1_CHUNK);
     let mut out = [l1_output(0, chunk.len()); ITERS];
-    key.hash_t::<ITERS>(0, chunk, &mut out);
+    let data = if chunk.is_empty() { &[0u8; nh::BLOCK][..] } else { chunk };
+    key.hash_t::<ITERS>(0, data, &mut out);
     out
 }
 
 /// L1-HASH of one whole 1024-byte chunk that is not the message's last,
 /// the first `iters` iterations (the rest zero).
+#[cfg(feature = "parallel")]
 #[inline(always)]
 pub(crate) fn l1_hash_chunk(key: &NhKey, iters: usize, chunk: &[u8]) -> L1Output {
     debug_assert_eq!(chunk.len(), L1_CHUNK);

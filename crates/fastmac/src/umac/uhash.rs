@@ -15,7 +15,7 @@
 use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::l1::{L1_CHUNK, L1Output, l1_key, l1_output, l1_outputs, nh_chunk};
+use super::l1::{L1_CHUNK, L1Output, l1_key, l1_output, l1_outputs};
 use super::l2::{L2Hash, L2Key, POLY64_CHUNKS, Poly64};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
 use super::nh::{BLOCK, Backend, MAX_ITERS, NhKey};
@@ -64,14 +64,14 @@ fn l2_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last: &[u64; MAX_ITERS
     hash
 }
 
-/// The tail of a message of at most one chunk: `B = zeroes(8) || A`, so
-/// L3-HASH with four terms. No L2 state is built: the short path keeps
-/// only registers.
+/// The tail of a message of at most one chunk, from its L1 outputs `a`
+/// (one per iteration): `B = zeroes(8) || A`, so L3-HASH with four terms.
+/// No L2 state is built: the short path keeps only registers.
 #[inline(always)]
-fn one_chunk_tail(key: &UhashKey, iters: usize, nh: &[u64; MAX_ITERS], len: usize) -> u128 {
+fn one_chunk_tail(key: &UhashKey, a: &[u64]) -> u128 {
     let mut hash = 0;
-    for i in 0..iters {
-        hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l1_output(nh[i], len)));
+    for (i, &a) in a.iter().enumerate() {
+        hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], a));
     }
     hash
 }
@@ -97,28 +97,31 @@ pub(crate) fn output_bytes<const N: usize>(hash: u128) -> [u8; N] {
 /// UHASH of a whole message (RFC 4418 section 5.1), `iters` 32-bit words
 /// held as one number (see [`placed`]), by the short or the long one-call
 /// path.
-#[inline]
+/// One copy of each path per iteration count (a constant for every UMAC
+/// tag length), so that no loop or dispatch on the count is left at run
+/// time.
+#[inline(always)]
 pub(crate) fn uhash(key: &UhashKey, iters: usize, msg: &[u8]) -> u128 {
-    if msg.len() <= L1_CHUNK {
-        return uhash_short(key, iters, msg);
-    }
-    // One copy per iteration count, so the per-chunk loops unroll.
     match iters {
-        1 => uhash_long::<1>(key, msg),
-        2 => uhash_long::<2>(key, msg),
-        3 => uhash_long::<3>(key, msg),
-        _ => uhash_long::<4>(key, msg),
+        1 => uhash_iters::<1>(key, msg),
+        2 => uhash_iters::<2>(key, msg),
+        3 => uhash_iters::<3>(key, msg),
+        _ => uhash_iters::<4>(key, msg),
     }
+}
+
+#[inline(never)]
+fn uhash_iters<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
+    if msg.len() <= L1_CHUNK { uhash_short::<ITERS>(key, msg) } else { uhash_long::<ITERS>(key, msg) }
 }
 
 /// UHASH of a message of at most one L1 chunk (1024 bytes), the
 /// short-message path: one NH call straight over the message, then the
 /// tail. No state, no buffer, no allocation.
-#[inline]
-fn uhash_short(key: &UhashKey, iters: usize, msg: &[u8]) -> u128 {
+#[inline(always)]
+fn uhash_short<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() <= L1_CHUNK);
-    let nh = nh_chunk(&key.l1, iters, msg);
-    one_chunk_tail(key, iters, &nh, msg.len())
+    one_chunk_tail(key, &l1_outputs::<ITERS>(&key.l1, msg))
 }
 
 /// UHASH of a whole message longer than one chunk, in one call: every
@@ -279,12 +282,8 @@ impl UhashState {
             self.hash_blocks(key, iters, &block);
             self.chunk_len -= BLOCK - last_len;
         }
-        let hash = if self.l2.is_empty() {
-            one_chunk_tail(key, iters, &self.nh, self.chunk_len)
-        } else {
-            let last = self.nh.map(|sum| l1_output(sum, self.chunk_len));
-            l2_tail(key, iters, &mut self.l2, &last)
-        };
+        let last = self.nh.map(|sum| l1_output(sum, self.chunk_len));
+        let hash = if self.l2.is_empty() { one_chunk_tail(key, &last[..iters]) } else { l2_tail(key, iters, &mut self.l2, &last) };
         // Assigning drops (and so zeroizes) the finished state.
         *self = UhashState::default();
         hash

@@ -1,7 +1,18 @@
 //! NH with SSE2 (128-bit), which every x86-64 CPU has: one block at a time,
 //! the low and high 16 bytes of a block in two registers, so the pairs
 //! (j, j + 4) of RFC 4418 section 5.2.2 line up lane by lane.
+//!
+//! Where SSE2 is part of the target (every x86-64 target with an operating
+//! system), these are plain functions that always inline: the other
+//! backends hand [`nh`] one or two blocks (`NhKey::hash`), and inlined
+//! into a caller that keeps the sums in locals, the sums never go through
+//! memory (as a call's would, each store read back right after: a
+//! store-forwarding stall on a short message). Elsewhere
+//! (`x86_64-unknown-none`) they enable SSE2 themselves and stay calls.
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
+// With SSE2 enabled per function, the unsafe blocks around intrinsics are
+// redundant there; they are needed where it comes from the target.
+#![cfg_attr(not(target_feature = "sse2"), allow(unused_unsafe))]
 
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_add_epi64, _mm_loadu_si128, _mm_mul_epu32, _mm_set_epi64x, _mm_setzero_si128,
@@ -18,14 +29,17 @@ const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 ///
 /// # Safety
 /// The CPU must support SSE2 (always true on x86-64).
-#[target_feature(enable = "sse2")]
+#[cfg_attr(target_feature = "sse2", inline(always))]
+#[cfg_attr(not(target_feature = "sse2"), target_feature(enable = "sse2"))]
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     let blocks = data.chunks_exact(BLOCK);
     let rest = blocks.remainder();
     // Two accumulators per iteration (even and odd products) hide the
     // 2-cycle latency of the 64-bit add.
-    let mut even = [_mm_setzero_si128(); T];
-    let mut odd = [_mm_setzero_si128(); T];
+    // SAFETY: SSE2 is available (this function's contract).
+    let zero = unsafe { _mm_setzero_si128() };
+    let mut even = [zero; T];
+    let mut odd = [zero; T];
     let mut index = first_block;
     for block in blocks {
         // SAFETY: `block` is 32 readable bytes; the key words for block
@@ -37,7 +51,8 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
         index += 1;
     }
     if !rest.is_empty() {
-        // SAFETY: as above, for the zero-padded last block.
+        // SAFETY: as above, for the zero-padded last block; SSE2 is
+        // available.
         unsafe {
             let (low, high) = tail_quads(rest);
             nh_block(key, index, low, high, &mut even, &mut odd);
@@ -53,19 +68,23 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
 
 /// The partial last block (1 to 31 bytes) zero-padded, as its low and high
 /// 16 bytes, built in registers from [`tail_words`].
-#[inline]
-#[target_feature(enable = "sse2")]
-pub(super) fn tail_quads(rest: &[u8]) -> (__m128i, __m128i) {
+///
+/// # Safety
+/// The CPU must support SSE2.
+#[cfg_attr(target_feature = "sse2", inline(always))]
+#[cfg_attr(not(target_feature = "sse2"), inline, target_feature(enable = "sse2"))]
+pub(super) unsafe fn tail_quads(rest: &[u8]) -> (__m128i, __m128i) {
     let w = tail_words(rest).map(|word| word as i64);
-    (_mm_set_epi64x(w[1], w[0]), _mm_set_epi64x(w[3], w[2]))
+    // SAFETY: SSE2 is available (this function's contract).
+    unsafe { (_mm_set_epi64x(w[1], w[0]), _mm_set_epi64x(w[3], w[2])) }
 }
 
 /// One block given as its low and high 16 bytes.
 ///
 /// # Safety
-/// `index` is below 32.
-#[inline]
-#[target_feature(enable = "sse2")]
+/// SSE2; `index` is below 32.
+#[cfg_attr(target_feature = "sse2", inline(always))]
+#[cfg_attr(not(target_feature = "sse2"), inline, target_feature(enable = "sse2"))]
 unsafe fn nh_block<const T: usize>(
     key: &NhKey,
     index: usize,
