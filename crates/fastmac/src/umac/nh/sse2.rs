@@ -15,8 +15,8 @@
 #![cfg_attr(not(target_feature = "sse2"), allow(unused_unsafe))]
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_add_epi64, _mm_loadu_si128, _mm_mul_epu32, _mm_set_epi64x, _mm_setzero_si128,
-    _mm_shuffle_epi32, _mm_storeu_si128,
+    __m128i, _mm_add_epi32, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_mul_epu32, _mm_set_epi64x,
+    _mm_setzero_si128, _mm_shuffle_epi32, _mm_unpackhi_epi64,
 };
 
 use super::{BLOCK, NhKey, tail_words};
@@ -59,10 +59,14 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
         }
     }
     for t in 0..T {
-        let mut lanes = [0u64; 2];
-        // SAFETY: `lanes` is 16 writable bytes.
-        unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), _mm_add_epi64(even[t], odd[t])) };
-        acc[t] = acc[t].wrapping_add(lanes[0]).wrapping_add(lanes[1]);
+        // Both lanes added in a register and moved out with `movq`: a
+        // store of the vector read back as two words would stall.
+        // SAFETY: SSE2 is available.
+        let total = unsafe {
+            let sum = _mm_add_epi64(even[t], odd[t]);
+            _mm_cvtsi128_si64(_mm_add_epi64(sum, _mm_unpackhi_epi64(sum, sum)))
+        };
+        acc[t] = acc[t].wrapping_add(total as u64);
     }
 }
 
