@@ -11,9 +11,10 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256,
-    _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256, _mm256_setzero_si256, _mm256_shuffle_epi32,
-    _mm256_storeu_si256,
+    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm_unpackhi_epi64,
+    _mm_unpacklo_epi64, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256,
+    _mm256_setzero_si256, _mm256_shuffle_epi32,
 };
 
 use super::{BLOCK, NhKey};
@@ -59,10 +60,10 @@ pub(super) unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block
         }
     }
     for p in 0..T / 2 {
-        let lanes = store(_mm256_add_epi64(sums[p][0], sums[p][1]));
         // Lane l (qwords 2l, 2l + 1) holds iteration 2p + l.
-        acc[2 * p] = acc[2 * p].wrapping_add(lanes[0]).wrapping_add(lanes[1]);
-        acc[2 * p + 1] = acc[2 * p + 1].wrapping_add(lanes[2]).wrapping_add(lanes[3]);
+        let [even_iteration, odd_iteration] = lane_totals(_mm256_add_epi64(sums[p][0], sums[p][1]));
+        acc[2 * p] = acc[2 * p].wrapping_add(even_iteration);
+        acc[2 * p + 1] = acc[2 * p + 1].wrapping_add(odd_iteration);
     }
 }
 
@@ -120,8 +121,8 @@ unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: 
         }
     }
     for t in 0..T {
-        let lanes = store(_mm256_add_epi64(even[t], odd[t]));
-        acc[t] = lanes.iter().fold(acc[t], |s, &l| s.wrapping_add(l));
+        let [low, high] = lane_totals(_mm256_add_epi64(even[t], odd[t]));
+        acc[t] = acc[t].wrapping_add(low).wrapping_add(high);
     }
     // A single leftover block (whole or partial) goes through SSE2.
     let done = 2 * pairs * BLOCK;
@@ -142,11 +143,14 @@ pub(super) fn xy_keys(key: &NhKey, b: usize, t: usize) -> (*const u32, *const u3
     if t.is_multiple_of(2) { (q(even, b + t / 2), q(odd, b + t / 2)) } else { (q(odd, b + t / 2), q(even, b + t / 2 + 1)) }
 }
 
+/// The sums of the two qwords of each 128-bit lane of `v`, taken out of
+/// the register with `movq` and `pextrq`: NH's caller reads its sums right
+/// after, and a vector stored and read back as words stalls on store
+/// forwarding, once per call.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store(v: __m256i) -> [u64; 4] {
-    let mut lanes = [0u64; 4];
-    // SAFETY: `lanes` is 32 writable bytes.
-    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
-    lanes
+fn lane_totals(v: __m256i) -> [u64; 2] {
+    let (low, high) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let totals = _mm_add_epi64(_mm_unpacklo_epi64(low, high), _mm_unpackhi_epi64(low, high));
+    [_mm_cvtsi128_si64(totals) as u64, _mm_extract_epi64::<1>(totals) as u64]
 }

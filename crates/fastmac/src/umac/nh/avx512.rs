@@ -16,10 +16,10 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __cpuid, __m512i, __mmask8, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm512_add_epi32, _mm512_add_epi64,
-    _mm512_broadcast_i32x4, _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32,
-    _mm512_reduce_add_epi64, _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_storeu_si512,
-    _MM_PERM_DDBB,
+    __cpuid, __m512i, __mmask8, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm512_add_epi32,
+    _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_extracti32x4_epi32, _mm512_loadu_si512,
+    _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32, _mm512_reduce_add_epi64, _mm512_setzero_si512,
+    _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _MM_PERM_BADC, _MM_PERM_DDBB,
 };
 
 use core::sync::atomic::{AtomicU8, Ordering};
@@ -110,12 +110,18 @@ pub(super) unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block
         }
     }
     let total = _mm512_add_epi64(_mm512_add_epi64(sums[0], sums[1]), _mm512_add_epi64(sums[2], sums[3]));
-    let mut lanes = [0u64; 8];
-    // SAFETY: `lanes` is 64 writable bytes.
-    unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), total) };
-    for t in 0..T {
-        // 128-bit lane t (qwords 2t, 2t + 1) holds iteration t.
-        acc[t] = acc[t].wrapping_add(lanes[2 * t]).wrapping_add(lanes[2 * t + 1]);
+    // 128-bit lane t (qwords 2t, 2t + 1) holds iteration t: add the qwords
+    // swapped, then take each lane's low qword out with `movq` (a vector
+    // stored and read back as words would stall on store forwarding).
+    let totals = _mm512_add_epi64(total, _mm512_shuffle_epi32(total, _MM_PERM_BADC));
+    for (t, sum) in acc.iter_mut().enumerate() {
+        let lane = match t {
+            0 => _mm512_castsi512_si128(totals),
+            1 => _mm512_extracti32x4_epi32::<1>(totals),
+            2 => _mm512_extracti32x4_epi32::<2>(totals),
+            _ => _mm512_extracti32x4_epi32::<3>(totals),
+        };
+        *sum = sum.wrapping_add(_mm_cvtsi128_si64(lane) as u64);
     }
 }
 
