@@ -3,14 +3,16 @@
 //! L2-HASH over the L1 outputs ([`super::l2`]; skipped for a message of one
 //! chunk at most) and L3-HASH to 32 bits ([`super::l3`]).
 //!
-//! Three paths reach the tail ([`l2_tail`], [`one_chunk_tail`]): the
-//! short one-call path (at most one chunk), the long one-call path (the chunks hashed straight
-//! from the message) and the streaming state, which hashes input as it
-//! arrives and buffers at most one partial 32-byte NH block, so no message
-//! is ever copied into a padded buffer. With the `parallel` feature the
-//! long path and large streamed updates hash whole chunks on all cores
-//! (`super::parallel`); every path feeds whole chunks to L2 through the one
-//! [`L2Hash::absorb`].
+//! Three paths: the short one-call path (at most one chunk), the long
+//! one-call path (the chunks hashed straight from the message) and the
+//! streaming state, which hashes input as it arrives and buffers at most one
+//! partial 32-byte NH block, so no message is ever copied into a padded
+//! buffer. The one-call paths exist once per iteration count and keep
+//! everything in registers: up to 16 MiB, L2-HASH is a [`Poly64`] local to
+//! the chunk loop. Longer messages, the streaming state and, with the
+//! `parallel` feature, the multi-core paths (`super::parallel`) feed whole
+//! chunks to an [`L2Hash`] and end in [`l2_tail`]; a message of one chunk
+//! at most ends in [`one_chunk_tail`].
 
 use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -97,6 +99,7 @@ pub(crate) fn output_bytes<const N: usize>(hash: u128) -> [u8; N] {
 /// UHASH of a whole message (RFC 4418 section 5.1), `iters` 32-bit words
 /// held as one number (see [`placed`]), by the short or the long one-call
 /// path.
+///
 /// One copy of each path per iteration count (a constant for every UMAC
 /// tag length), so that no loop or dispatch on the count is left at run
 /// time.
@@ -110,6 +113,8 @@ pub(crate) fn uhash(key: &UhashKey, iters: usize, msg: &[u8]) -> u128 {
     }
 }
 
+/// [`uhash`] for `ITERS` iterations: one call from the MAC, the short path
+/// inlined here.
 #[inline(never)]
 fn uhash_iters<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     if msg.len() <= L1_CHUNK { uhash_short::<ITERS>(key, msg) } else { uhash_long::<ITERS>(key, msg) }
