@@ -51,10 +51,8 @@ pub(crate) fn l1_output(nh: u64, chunk_len: usize) -> u64 {
 #[inline(always)]
 pub(crate) fn l1_outputs<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; ITERS] {
     debug_assert!(chunk.len() <= L1_CHUNK);
-    let mut out = [l1_output(0, chunk.len()); ITERS];
     let data = if chunk.is_empty() { &[0u8; nh::BLOCK][..] } else { chunk };
-    key.hash_t::<ITERS>(0, data, &mut out);
-    out
+    key.sums::<ITERS>(0, data, [l1_output(0, chunk.len()); ITERS])
 }
 
 /// L1-HASH of one whole 1024-byte chunk that is not the message's last,

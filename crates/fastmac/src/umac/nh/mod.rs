@@ -94,20 +94,39 @@ impl NhKey {
     pub(crate) fn hash(&self, first_block: usize, data: &[u8], acc: &mut [u64]) {
         debug_assert!(first_block * BLOCK + data.len() <= CHUNK_BLOCKS * BLOCK);
         match acc.len() {
-            1 => self.hash_t::<1>(first_block, data, acc.try_into().expect("1 iteration")),
-            2 => self.hash_t::<2>(first_block, data, acc.try_into().expect("2 iterations")),
-            3 => self.hash_t::<3>(first_block, data, acc.try_into().expect("3 iterations")),
-            4 => self.hash_t::<4>(first_block, data, acc.try_into().expect("4 iterations")),
+            1 => {
+                let acc: &mut [u64; 1] = acc.try_into().expect("1 iteration");
+                *acc = self.sums(first_block, data, *acc);
+            }
+            2 => {
+                let acc: &mut [u64; 2] = acc.try_into().expect("2 iterations");
+                *acc = self.sums(first_block, data, *acc);
+            }
+            3 => {
+                let acc: &mut [u64; 3] = acc.try_into().expect("3 iterations");
+                *acc = self.sums(first_block, data, *acc);
+            }
+            4 => {
+                let acc: &mut [u64; 4] = acc.try_into().expect("4 iterations");
+                *acc = self.sums(first_block, data, *acc);
+            }
             n => unreachable!("UHASH has 1 to 4 iterations, not {n}"),
         }
     }
 
     /// [`NhKey::hash`] for a caller that knows the iteration count at
-    /// compile time: inlined into its loop, with no dispatch on the count
-    /// and no call frame around the backend's.
+    /// compile time, by value: `sums` plus `NH(K, data)` per iteration.
+    /// Inlined into the caller's loop, with no dispatch on the count and no
+    /// call frame around the backend's.
+    ///
+    /// Each path adds into its own copy of `sums`: the one handed to an
+    /// out-of-line backend lives in memory, but the inlined SSE2 path's
+    /// stays in registers, where a shared array would make it store its
+    /// sums and the caller read them back (a store-forwarding stall on
+    /// every short message).
     #[inline(always)]
     #[allow(unsafe_code)] // calls into the SIMD backends
-    pub(crate) fn hash_t<const T: usize>(&self, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    pub(crate) fn sums<const T: usize>(&self, first_block: usize, data: &[u8], sums: [u64; T]) -> [u64; T] {
         // One or two blocks do not fill a wide register, and the 128-bit
         // code has the shortest path for them (`docs/performance.md` section 7,
         // item 2). Choosing it here, before the call into a wider backend,
@@ -116,28 +135,32 @@ impl NhKey {
         // 68 cycles.
         #[cfg(target_arch = "x86_64")]
         if data.len() <= self.backend.small_input() {
+            let mut in_registers = sums;
             // SAFETY: SSE2 is part of x86-64; small_input() is 0 for the
             // portable backend.
-            return unsafe { sse2::nh::<T>(self, first_block, data, acc) };
+            unsafe { sse2::nh::<T>(self, first_block, data, &mut in_registers) };
+            return in_registers;
         }
+        let mut acc = sums;
         match self.backend {
-            Backend::Portable => portable::nh::<T>(self, first_block, data, acc),
+            Backend::Portable => portable::nh::<T>(self, first_block, data, &mut acc),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `NhKey::new` keeps a SIMD backend only after
             // `Backend::is_supported` confirmed it on this CPU.
-            Backend::Sse2 => unsafe { sse2::nh::<T>(self, first_block, data, acc) },
+            Backend::Sse2 => unsafe { sse2::nh::<T>(self, first_block, data, &mut acc) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, AVX2 was detected.
-            Backend::Avx2 => unsafe { avx2::nh::<T>(self, first_block, data, acc) },
+            Backend::Avx2 => unsafe { avx2::nh::<T>(self, first_block, data, &mut acc) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, AVX-512 F/BW/VL were detected.
-            Backend::Avx512 => unsafe { avx512::nh::<T>(self, first_block, data, acc) },
+            Backend::Avx512 => unsafe { avx512::nh::<T>(self, first_block, data, &mut acc) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: as above, NEON was detected.
-            Backend::Neon => unsafe { neon::nh::<T>(self, first_block, data, acc) },
+            Backend::Neon => unsafe { neon::nh::<T>(self, first_block, data, &mut acc) },
             #[allow(unreachable_patterns)] // every variant exists on some target only
             _ => unreachable!("a key is only laid out for a supported backend"),
         }
+        acc
     }
 }
 
