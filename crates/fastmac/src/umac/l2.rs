@@ -158,11 +158,11 @@ pub(crate) struct Poly64<const ITERS: usize> {
 pub(crate) const POLY64_CHUNKS: usize = POLY64_WORDS as usize;
 
 impl<const ITERS: usize> Poly64<ITERS> {
-    /// POLY64 of the first L1 outputs: from `y = 1`, a multiplication by a
-    /// constant that folds away.
+    /// POLY64 of the first L1 outputs: from `y = 1`, an addition
+    /// ([`poly64_first`]).
     #[inline(always)]
     pub(crate) fn start(key: &L2Key, first: &[u64; ITERS]) -> Self {
-        Poly64 { y: core::array::from_fn(|i| poly64_step(key.k64[i], key.k64_squared[i], 1, first[i])) }
+        Poly64 { y: core::array::from_fn(|i| poly64_first(key.k64[i], key.k64_squared[i], first[i])) }
     }
 
     /// Absorbs the next chunk's L1 outputs.
@@ -207,9 +207,7 @@ impl Poly {
     #[inline(always)]
     fn absorb(&mut self, key: &L2Key, i: usize, index: u64, word: u64) {
         if index == 0 {
-            // y = 1: the first step needs no multiplication (the constant
-            // folds away in the inlined step).
-            self.y64 = poly64_step(key.k64[i], key.k64_squared[i], 1, word);
+            self.y64 = poly64_first(key.k64[i], key.k64_squared[i], word);
         } else if index < POLY64_WORDS {
             self.y64 = poly64_step(key.k64[i], key.k64_squared[i], self.y64, word);
         } else {
@@ -291,6 +289,20 @@ fn poly64_step(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
     fold_p64(u128::from(mult) * u128::from(y) + u128::from(add))
 }
 
+/// [`poly64_step`] from POLY's initial `y = 1`: `mult + add`, whose sum
+/// is below 2^65, so one fold of the carry replaces the three that a
+/// product needs (on the chain from the first chunk's NH to the tag). No
+/// overflow there: `mult` (`k` or `k^2 mod p`) is below `p`, so a carried
+/// sum is below `2^64 - 60`.
+#[inline(always)]
+fn poly64_first(k: u64, k_squared: u64, m: u64) -> u64 {
+    let top = top_range_mask(m);
+    let mult = k ^ ((k ^ k_squared) & top);
+    let add = m - ((59 + k) & top);
+    let (sum, carry) = mult.overflowing_add(add);
+    sum + 59 * u64::from(carry)
+}
+
 /// A value below 2^64 congruent to `x` mod `2^64 - 59`, for any `x` below
 /// 2^128, by folding the high half down (`2^64 = 59 mod p`) three times
 /// with plain arithmetic (no carry flag, no select): below 2^70, then
@@ -308,12 +320,14 @@ fn fold_p64(x: u128) -> u64 {
 }
 
 /// The canonical residue (below `p = 2^64 - 59`) of a lazily reduced `y`,
-/// once per message: `y - p` unless that borrows.
+/// once per message: `y - p` when `y >= p`, that is when `y + 59` carries
+/// out of 64 bits. The carry is used as a number (one subtraction of `p`
+/// times it), so there is no comparison or select for LLVM to turn into a
+/// jump, and the value never leaves the registers (as an opaque bit does).
 #[inline]
 fn canonical_p64(y: u64) -> u64 {
-    let (reduced, borrow) = y.overflowing_sub(P64);
-    let keep = mask64(opaque_bit(borrow));
-    (y & keep) | (reduced & !keep)
+    let at_least_p = ((u128::from(y) + 59) >> 64) as u64;
+    y.wrapping_sub(P64 * at_least_p)
 }
 
 /// One word of POLY with 128-bit words (range limit `2^128 - 2^96`).
@@ -430,12 +444,25 @@ mod tests {
     }
 
     #[test]
+    fn first_step_sum_at_its_largest_reduces() {
+        // The largest multiplier (k^2 mod p = p - 1) with the largest
+        // addends, marked and not: the carried sum must fold exactly.
+        let k = 0x01ff_ffff_01ff_ffff;
+        for m in [u64::MAX, P64 - 1, 0xffff_fffe_ffff_ffff, 0] {
+            let top = m >= 0xffff_ffff_0000_0000;
+            let (mult, add) = if top { (P64 - 1, m - 59 - k) } else { (k, m) };
+            let expect = ((u128::from(mult) + u128::from(add)) % u128::from(P64)) as u64;
+            assert_eq!(canonical_p64(poly64_first(k, P64 - 1, m)), expect, "m={m:x}");
+        }
+    }
+
+    #[test]
     fn poly_marker_path_equals_rfc_branching() {
         let k = 0x01ab_cdef_0123_4567;
         let k_squared = canonical_p64(mul_add_mod_p64(k, k, 0));
         let canon = |y: u64| canonical_p64(y);
         // y also lazily reduced (at or above p), as the chunk loop leaves it.
-        for y in [0x1234_5678_9abc_def0, P64 + 3, u64::MAX, 0] {
+        for y in [0x1234_5678_9abc_def0, P64 + 3, u64::MAX, 0, 1] {
             for m in [P64 - 1, u64::MAX, 0xffff_ffff_0000_0000, 0xffff_fffe_ffff_ffff, 7, 0] {
                 let expect = if m >= 0xffff_ffff_0000_0000 {
                     let y = mul_add_mod_p64(k, y, P64 - 1);
@@ -444,6 +471,9 @@ mod tests {
                     mul_add_mod_p64(k, y, m)
                 };
                 assert_eq!(canon(poly64_step(k, k_squared, y, m)), canon(expect), "y={y:x} m={m:x}");
+                if y == 1 {
+                    assert_eq!(canon(poly64_first(k, k_squared, m)), canon(expect), "first step, m={m:x}");
+                }
             }
         }
     }
