@@ -104,7 +104,10 @@ impl Subject {
     /// a pool is timed from inside it: handing the loop to the pool costs a
     /// wake-up, which is not part of hashing (an application that hashes on
     /// all cores already runs there) and on a loaded machine can take
-    /// milliseconds.
+    /// milliseconds. The hand-off starts from a plain thread that blocks
+    /// until the loop is done: the benchmark's own thread is a rayon
+    /// worker (see `super::run`), and one waiting on another pool spins
+    /// and yields for a while, taking a core from the pool it waits on.
     pub fn time(&mut self, count: u64, msg: &[u8]) -> Duration {
         let Subject { batch, pool, .. } = self;
         let mut timed = || {
@@ -113,7 +116,10 @@ impl Subject {
             start.elapsed()
         };
         match pool {
-            Some((pool, _)) => pool.install(timed),
+            Some((pool, _)) => std::thread::scope(|scope| {
+                let pool: &rayon::ThreadPool = pool;
+                scope.spawn(|| pool.install(timed)).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }),
             None => timed(),
         }
     }
