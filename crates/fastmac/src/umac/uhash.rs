@@ -164,13 +164,34 @@ fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     }
     let mut l2 = L2Hash::default();
     if sequential {
-        l2.absorb_chunks::<ITERS>(&key.l2, whole.map(|chunk| l1_outputs::<ITERS>(&key.l1, chunk)));
+        absorb_whole_chunks::<ITERS>(key, &mut l2, full);
     } else {
         #[cfg(feature = "parallel")]
         super::parallel::l1_in_batches(&key.l1, ITERS, full, |outputs| l2.absorb(&key.l2, ITERS, outputs));
     }
     let last = l1_outputs::<ITERS>(&key.l1, last);
     l2_tail(key, ITERS, &mut l2, &core::array::from_fn(|i| if i < ITERS { last[i] } else { 0 }))
+}
+
+/// L1-HASH of whole chunks (`chunks` a multiple of 1024 bytes, none of
+/// them the message's last) absorbed into `l2` in order, with the
+/// iteration count a constant: the chunk loop of [`L2Hash::absorb_chunks`],
+/// which keeps POLY64 in registers.
+#[inline(always)]
+fn absorb_whole_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[u8]) {
+    debug_assert_eq!(chunks.len() % L1_CHUNK, 0);
+    l2.absorb_chunks::<ITERS>(&key.l2, chunks.chunks_exact(L1_CHUNK).map(|chunk| l1_outputs::<ITERS>(&key.l1, chunk)));
+}
+
+/// [`absorb_whole_chunks`] for a run-time iteration count: the streaming
+/// state's path for input that holds whole chunks, one copy per count.
+fn absorb_whole_chunks_dyn(key: &UhashKey, iters: usize, l2: &mut L2Hash, chunks: &[u8]) {
+    match iters {
+        1 => absorb_whole_chunks::<1>(key, l2, chunks),
+        2 => absorb_whole_chunks::<2>(key, l2, chunks),
+        3 => absorb_whole_chunks::<3>(key, l2, chunks),
+        _ => absorb_whole_chunks::<4>(key, l2, chunks),
+    }
 }
 
 /// The hash of a message in progress: the current chunk's NH sums and the
@@ -208,16 +229,23 @@ impl UhashState {
             if self.chunk_len == L1_CHUNK {
                 self.close_chunk(key, iters);
             }
-            #[cfg(feature = "parallel")]
-            if self.chunk_len == 0 && self.buf_len == 0 && super::parallel::worth_it(data.len()) {
-                // At a chunk boundary with no partial block buffered:
-                // hash every whole chunk but the last on all cores. The last
-                // one stays for the sequential path, in case it ends the
-                // message (it then skips the L2 step of close_chunk).
+            if self.chunk_len == 0 && self.buf_len == 0 && data.len() > L1_CHUNK {
+                // At a chunk boundary with no partial block buffered, and
+                // more than a chunk to come: every whole chunk but the last
+                // goes through L1 and L2 here, on all cores if that pays.
+                // The last one stays for the block path below, in case it
+                // ends the message (it then skips the L2 step of
+                // close_chunk).
                 let whole = (data.len() - 1) / L1_CHUNK * L1_CHUNK;
                 let (chunks, rest) = data.split_at(whole);
-                let l2 = &mut self.l2;
-                super::parallel::l1_in_batches(&key.l1, iters, chunks, |outputs| l2.absorb(&key.l2, iters, outputs));
+                #[cfg(feature = "parallel")]
+                if super::parallel::worth_it(data.len()) {
+                    let l2 = &mut self.l2;
+                    super::parallel::l1_in_batches(&key.l1, iters, chunks, |outputs| l2.absorb(&key.l2, iters, outputs));
+                    data = rest;
+                    continue;
+                }
+                absorb_whole_chunks_dyn(key, iters, &mut self.l2, chunks);
                 data = rest;
                 continue;
             }
