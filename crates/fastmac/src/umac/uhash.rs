@@ -239,13 +239,15 @@ impl UhashState {
                 let whole = (data.len() - 1) / L1_CHUNK * L1_CHUNK;
                 let (chunks, rest) = data.split_at(whole);
                 #[cfg(feature = "parallel")]
-                if super::parallel::worth_it(data.len()) {
-                    let l2 = &mut self.l2;
-                    super::parallel::l1_in_batches(&key.l1, iters, chunks, |outputs| l2.absorb(&key.l2, iters, outputs));
-                    data = rest;
-                    continue;
+                let on_all_cores = super::parallel::worth_it(data.len());
+                #[cfg(not(feature = "parallel"))]
+                let on_all_cores = false;
+                if on_all_cores {
+                    #[cfg(feature = "parallel")]
+                    super::parallel::l1_in_batches(&key.l1, iters, chunks, |outputs| self.l2.absorb(&key.l2, iters, outputs));
+                } else {
+                    absorb_whole_chunks_dyn(key, iters, &mut self.l2, chunks);
                 }
-                absorb_whole_chunks_dyn(key, iters, &mut self.l2, chunks);
                 data = rest;
                 continue;
             }

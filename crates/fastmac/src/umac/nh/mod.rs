@@ -94,24 +94,19 @@ impl NhKey {
     pub(crate) fn hash(&self, first_block: usize, data: &[u8], acc: &mut [u64]) {
         debug_assert!(first_block * BLOCK + data.len() <= CHUNK_BLOCKS * BLOCK);
         match acc.len() {
-            1 => {
-                let acc: &mut [u64; 1] = acc.try_into().expect("1 iteration");
-                *acc = self.sums(first_block, data, *acc);
-            }
-            2 => {
-                let acc: &mut [u64; 2] = acc.try_into().expect("2 iterations");
-                *acc = self.sums(first_block, data, *acc);
-            }
-            3 => {
-                let acc: &mut [u64; 3] = acc.try_into().expect("3 iterations");
-                *acc = self.sums(first_block, data, *acc);
-            }
-            4 => {
-                let acc: &mut [u64; 4] = acc.try_into().expect("4 iterations");
-                *acc = self.sums(first_block, data, *acc);
-            }
+            1 => self.add_sums::<1>(first_block, data, acc),
+            2 => self.add_sums::<2>(first_block, data, acc),
+            3 => self.add_sums::<3>(first_block, data, acc),
+            4 => self.add_sums::<4>(first_block, data, acc),
             n => unreachable!("UHASH has 1 to 4 iterations, not {n}"),
         }
+    }
+
+    /// [`NhKey::sums`] into `acc`, which holds exactly `T` sums.
+    #[inline(always)]
+    fn add_sums<const T: usize>(&self, first_block: usize, data: &[u8], acc: &mut [u64]) {
+        let acc: &mut [u64; T] = acc.try_into().expect("one sum per iteration");
+        *acc = self.sums(first_block, data, *acc);
     }
 
     /// [`NhKey::hash`] for a caller that knows the iteration count at
