@@ -6,7 +6,7 @@
 //! which checks every pointer the boundary turns into a reference.
 #![allow(unsafe_code)] // calls through the C API
 
-use core::ffi::{c_char, c_int, c_long};
+use core::ffi::{c_char, c_int};
 use core::ptr;
 
 use fastmac_c::by_name::{
@@ -167,7 +167,7 @@ fn openssh_umac_h_signals_bad_arguments_with_null_and_zero() {
         assert!(umac_new(ptr::null()).is_null());
         let ctx = umac_new(KEY.as_ptr());
         assert!(!ctx.is_null());
-        assert_eq!(umac_update(ctx, b"abc".as_ptr(), -1 as c_long), 0);
+        assert_eq!(umac_update(ctx, b"abc".as_ptr(), -1 as core::ffi::c_long), 0);
         assert_eq!(umac_update(ctx, ptr::null(), 3), 0);
         assert_eq!(umac128_update(ctx, b"abc".as_ptr(), 3), 0, "a UMAC-64 context is not a UMAC-128 one");
         assert_eq!(umac_update(ctx, b"abc".as_ptr(), 3), 1);

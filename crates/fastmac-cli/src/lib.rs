@@ -231,8 +231,9 @@ pub enum Keyed {
     },
     /// An SSH MAC and the packet sequence number.
     Ssh {
-        /// The keyed SSH MAC.
-        mac: SshMac,
+        /// The keyed SSH MAC (boxed: it holds the keys of UMAC-128, about
+        /// 4 KiB, which the other variant should not carry).
+        mac: Box<SshMac>,
         /// The packet sequence number (`--seq`).
         seq: u32,
     },
@@ -257,7 +258,7 @@ pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
             CliError::Usage(format!("{err} (known SSH MACs: {})", known.join(", ")))
         })?;
         let key = read_key(args.key.as_deref(), args.key_file.as_deref(), alg.key_len)?;
-        return Ok(Keyed::Ssh { mac: SshMac::new(alg.name, &key)?, seq });
+        return Ok(Keyed::Ssh { mac: Box::new(SshMac::new(alg.name, &key)?), seq });
     }
     let alg = Algorithm::from_name(&args.alg).map_err(|err| {
         if SshAlgorithm::from_name(&args.alg).is_ok() {

@@ -58,7 +58,7 @@ pub fn rfc4418_vectors() -> (Vec<u8>, Vec<u8>, Vec<RfcVector>) {
 }
 
 pub fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex length: {s}");
+    assert!(s.len().is_multiple_of(2), "odd hex length: {s}");
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
 }
 
@@ -74,7 +74,9 @@ pub fn forced_backend() -> Option<fastmac::umac::Backend> {
     if value.is_empty() {
         return None;
     }
-    assert!(cfg!(fastmac_backend_env), "FASTMAC_BACKEND={value} is read only under RUSTFLAGS=--cfg fastmac_backend_env");
+    if !cfg!(fastmac_backend_env) {
+        panic!("FASTMAC_BACKEND={value} is read only under RUSTFLAGS=--cfg fastmac_backend_env");
+    }
     let backend = fastmac::umac::Backend::from_name(value).unwrap_or_else(|e| panic!("FASTMAC_BACKEND: {e}"));
     assert!(backend.is_supported(), "FASTMAC_BACKEND={value}: this CPU or target cannot run it");
     Some(backend)

@@ -79,12 +79,12 @@ unsafe fn pair_block<const T: usize>(key: &NhKey, index: usize, low: __m128i, hi
         let low = _mm256_broadcastsi128_si256(low);
         let high = _mm256_broadcastsi128_si256(high);
         let words = key.words.as_ptr().add(8 * index);
-        for p in 0..T / 2 {
+        for (p, sums) in sums.iter_mut().enumerate().take(T / 2) {
             let x = _mm256_add_epi32(low, _mm256_loadu_si256(words.add(8 * p).cast()));
             let y = _mm256_add_epi32(high, _mm256_loadu_si256(words.add(8 * p + 4).cast()));
-            sums[p][0] = _mm256_add_epi64(sums[p][0], _mm256_mul_epu32(x, y));
-            sums[p][1] = _mm256_add_epi64(
-                sums[p][1],
+            sums[0] = _mm256_add_epi64(sums[0], _mm256_mul_epu32(x, y));
+            sums[1] = _mm256_add_epi64(
+                sums[1],
                 _mm256_mul_epu32(_mm256_shuffle_epi32(x, ODD_TO_EVEN), _mm256_shuffle_epi32(y, ODD_TO_EVEN)),
             );
         }
