@@ -21,11 +21,15 @@ const P128: u128 = 0u128.wrapping_sub(159); // 2^128 - 159
 
 /// L2Key (section 5.1) split per iteration into `k64` and `k128`, masked
 /// as section 5.3.1 restricts them, plus `k64 * k64 mod p64` for the
-/// one-multiplication marker path of [`poly64_step`].
+/// one-multiplication marker path of [`poly64_step`] and the constants of
+/// [`poly64_two`].
 #[derive(Clone, Zeroize)]
 pub(crate) struct L2Key {
     k64: [u64; MAX_ITERS],
     k64_squared: [u64; MAX_ITERS],
+    /// Per iteration, [`poly64_two`]'s `mult2 * d1 mod p64` for each case
+    /// of the two words' markers, at index `2 * marked2 + marked1`.
+    two_words: [[u64; 4]; MAX_ITERS],
     k128: [u128; MAX_ITERS],
 }
 
@@ -33,13 +37,19 @@ impl L2Key {
     /// `L2Key = KDF(K, 2, iters * 24)`: per iteration 8 bytes of `k64`,
     /// then 16 of `k128`.
     pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
-        let mut key = L2Key { k64: [0; MAX_ITERS], k64_squared: [0; MAX_ITERS], k128: [0; MAX_ITERS] };
+        let mut key =
+            L2Key { k64: [0; MAX_ITERS], k64_squared: [0; MAX_ITERS], two_words: [[0; 4]; MAX_ITERS], k128: [0; MAX_ITERS] };
         let mut buf = [0u8; 24 * MAX_ITERS];
         kdf(cipher, 2, &mut buf[..24 * iters]);
         for (i, bytes) in buf[..24 * iters].chunks_exact(24).enumerate() {
             let k64 = u64::from_be_bytes(bytes[..8].try_into().expect("8 bytes")) & 0x01ff_ffff_01ff_ffff;
+            let k64_squared = reduce_p64(u128::from(k64) * u128::from(k64));
+            // d1 of poly64_two, unmarked and marked: k and k^2 - 59 - k.
+            let first_offset = [k64, reduce_p64(u128::from(k64_squared) + u128::from(P64 - 59 - k64))];
+            let mult = [k64, k64_squared];
             key.k64[i] = k64;
-            key.k64_squared[i] = canonical_p64(mul_add_mod_p64(k64, k64, 0));
+            key.k64_squared[i] = k64_squared;
+            key.two_words[i] = core::array::from_fn(|c| reduce_p64(u128::from(mult[c / 2]) * u128::from(first_offset[c % 2])));
             key.k128[i] = u128::from_be_bytes(bytes[8..24].try_into().expect("16 bytes"))
                 & 0x01ff_ffff_01ff_ffff_01ff_ffff_01ff_ffff;
         }
@@ -139,8 +149,13 @@ impl L2Hash {
     /// is done after that.
     #[inline(always)]
     pub(crate) fn finish(&mut self, key: &L2Key, i: usize, last: u64) -> u128 {
-        self.poly[i].absorb(key, i, self.chunks, last);
-        self.poly[i].finish(key.k128[i], self.chunks + 1)
+        debug_assert!(!self.is_empty(), "a message of one chunk skips L2-HASH");
+        if self.ends_in_poly64() {
+            return u128::from(poly64_last(key.k64[i], key.k64_squared[i], self.poly[i].y64, last));
+        }
+        let poly = &mut self.poly[i];
+        poly.absorb(key, i, self.chunks, last);
+        poly.finish_poly128(key.k128[i], self.chunks + 1)
     }
 }
 
@@ -173,11 +188,22 @@ impl<const ITERS: usize> Poly64<ITERS> {
         }
     }
 
-    /// Iteration `i`'s L2-HASH output, the message's last L1 output absorbed
-    /// (section 5.3.1: POLY64's result, below 2^64).
+    /// The L2-HASH output of each iteration for a message of exactly two
+    /// chunks, from their L1 outputs ([`poly64_two`]): what [`Poly64::start`]
+    /// then [`Poly64::finish`] give, with one multiplication and one
+    /// reduction after the first chunk's NH.
     #[inline(always)]
-    pub(crate) fn output(&self, i: usize) -> u64 {
-        canonical_p64(self.y[i])
+    pub(crate) fn of_two(key: &L2Key, first: &[u64; ITERS], last: &[u64; ITERS]) -> [u64; ITERS] {
+        core::array::from_fn(|i| poly64_two(key.k64[i], key.k64_squared[i], &key.two_words[i], first[i], last[i]))
+    }
+
+    /// Absorbs the message's last L1 outputs and gives each iteration's
+    /// L2-HASH output (section 5.3.1: POLY64's result, below `p64`), the
+    /// last step and the canonical residue in one reduction
+    /// ([`poly64_last`]).
+    #[inline(always)]
+    pub(crate) fn finish(self, key: &L2Key, last: &[u64; ITERS]) -> [u64; ITERS] {
+        core::array::from_fn(|i| poly64_last(key.k64[i], key.k64_squared[i], self.y[i], last[i]))
     }
 }
 
@@ -224,7 +250,7 @@ impl Poly {
             // below POLY128's word range, so no marker is possible.
             self.y128 = mul_add_mod_p128(k128, 1, u128::from(canonical_p64(self.y64)));
         }
-        if offset % 2 == 0 {
+        if offset.is_multiple_of(2) {
             self.high_half = word;
         } else {
             let m = (u128::from(self.high_half) << 64) | u128::from(word);
@@ -232,12 +258,12 @@ impl Poly {
         }
     }
 
-    /// The L2 output, given how many L1 outputs were absorbed in all.
-    #[inline(always)]
-    fn finish(&self, k128: u128, count: u64) -> u128 {
-        if count <= POLY64_WORDS {
-            return u128::from(canonical_p64(self.y64));
-        }
+    /// The L2 output of a message past POLY64's range, given how many L1
+    /// outputs were absorbed in all.
+    #[cold]
+    #[inline(never)]
+    fn finish_poly128(&self, k128: u128, count: u64) -> u128 {
+        debug_assert!(count > POLY64_WORDS);
         // Append the byte 0x80, then zeros to a whole 16-byte word.
         let m = if (count - POLY64_WORDS) % 2 == 1 {
             (u128::from(self.high_half) << 64) | (1 << 63)
@@ -289,6 +315,42 @@ fn poly64_step(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
     fold_p64(u128::from(mult) * u128::from(y) + u128::from(add))
 }
 
+/// [`poly64_step`] for the message's last word, giving POLY64's result
+/// itself (the canonical residue, [`reduce_p64`]) rather than a lazily
+/// reduced value: on the chain from the last chunk's NH to the tag, one
+/// reduction where a fold and then [`canonical_p64`] took two.
+#[inline(always)]
+fn poly64_last(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
+    let top = top_range_mask(m);
+    let mult = k ^ ((k ^ k_squared) & top);
+    let add = m - ((59 + k) & top);
+    reduce_p64(u128::from(mult) * u128::from(y) + u128::from(add))
+}
+
+/// POLY64 of exactly two words `m1`, `m2` from `y = 1`, its canonical
+/// result. After the first word `y = m1 + d1` (mod p), where `d1` is `k`,
+/// or `k^2 - 59 - k` for a marked `m1` ([`poly64_first`]); after the
+/// second, `mult2 * m1 + (mult2 * d1 + add2)` with `mult2` and `add2` as in
+/// [`poly64_step`]. The product `mult2 * d1` takes one of four values per
+/// key, set up in [`L2Key`], so `m1` (the first chunk's NH, the late input
+/// when the second chunk is short) meets one multiplication and one
+/// reduction on its way to the tag, where [`poly64_first`] then
+/// [`poly64_last`] put an addition, a carry fold and the marker selects
+/// before the multiplication. The four values are chosen by masks, as the
+/// multiplier is.
+#[inline(always)]
+fn poly64_two(k: u64, k_squared: u64, two_words: &[u64; 4], m1: u64, m2: u64) -> u64 {
+    let (top1, top2) = (top_range_mask(m1), top_range_mask(m2));
+    let mult2 = k ^ ((k ^ k_squared) & top2);
+    let add2 = m2 - ((59 + k) & top2);
+    let [plain, first_marked, second_marked, both_marked] = *two_words;
+    let if_plain2 = plain ^ ((plain ^ first_marked) & top1);
+    let if_marked2 = second_marked ^ ((second_marked ^ both_marked) & top1);
+    let offset = if_plain2 ^ ((if_plain2 ^ if_marked2) & top2);
+    // Below 2^128: mult2 < p and m1 < 2^64, and the two addends are below 2^65.
+    reduce_p64(u128::from(mult2) * u128::from(m1) + u128::from(offset) + u128::from(add2))
+}
+
 /// [`poly64_step`] from POLY's initial `y = 1`: `mult + add`, whose sum
 /// is below 2^65, so one fold of the carry replaces the three that a
 /// product needs (on the chain from the first chunk's NH to the tag). No
@@ -319,6 +381,21 @@ fn fold_p64(x: u128) -> u64 {
     (small_high_times_59(t) + (t & low)) as u64
 }
 
+/// The canonical residue (below `p = 2^64 - 59`) of any `x` below 2^128:
+/// one fold as in [`fold_p64`] (below 2^70 + 2^64), then the second fold
+/// and the final subtraction of `p` together. After the second fold the
+/// value is `s + carry * 2^64`, below `2^64 + 2^12` (so below `2p`); it is
+/// at least `p` exactly when it reaches 2^64 or `s + 59` does, and its
+/// residue is then `s + 59` taken mod 2^64. The carries are used as
+/// numbers, as in [`canonical_p64`], so no select or jump is involved.
+#[inline(always)]
+fn reduce_p64(x: u128) -> u64 {
+    let t = (x >> 64) * 59 + (x & u128::from(u64::MAX));
+    let (s, carry) = (t as u64).overflowing_add(((t >> 64) as u64) * 59);
+    let (_, reaches_p) = s.overflowing_add(59);
+    s.wrapping_add(59 * u64::from(carry | reaches_p))
+}
+
 /// The canonical residue (below `p = 2^64 - 59`) of a lazily reduced `y`,
 /// once per message: `y - p` when `y >= p`, that is when `y + 59` carries
 /// out of 64 bits. The carry is used as a number (one subtraction of `p`
@@ -340,7 +417,8 @@ fn poly128_step(k: u128, y: u128, m: u128) -> u128 {
 }
 
 /// `(k * y + a) mod (2^64 - 59)`, lazily reduced (below 2^64, congruent):
-/// the key setup's `k^2` and the tests' reference.
+/// the tests' reference.
+#[cfg(test)]
 fn mul_add_mod_p64(k: u64, y: u64, a: u64) -> u64 {
     fold_p64(u128::from(k) * u128::from(y) + u128::from(a))
 }
@@ -453,6 +531,42 @@ mod tests {
             let (mult, add) = if top { (P64 - 1, m - 59 - k) } else { (k, m) };
             let expect = ((u128::from(mult) + u128::from(add)) % u128::from(P64)) as u64;
             assert_eq!(canonical_p64(poly64_first(k, P64 - 1, m)), expect, "m={m:x}");
+        }
+    }
+
+    #[test]
+    fn reduce_p64_matches_u128_remainder() {
+        let near_p = u128::from(P64);
+        let cases = [0, 1, 58, near_p - 1, near_p, near_p + 58, u128::from(u64::MAX), (1 << 64) + 4000, u128::MAX, u128::MAX - 59, (1 << 70) + 12345, near_p * near_p - 1, near_p * near_p];
+        for x in cases {
+            assert_eq!(u128::from(reduce_p64(x)), x % near_p, "x={x:x}");
+        }
+    }
+
+    #[test]
+    fn two_words_equal_first_then_last_step() {
+        // Every case of the markers, with keys whose k^2 mod p is small and
+        // large, against the RFC's branching POLY from y = 1.
+        let rfc_step = |k: u64, y: u64, m: u64| {
+            if m >= 0xffff_ffff_0000_0000 {
+                canonical_p64(mul_add_mod_p64(k, canonical_p64(mul_add_mod_p64(k, y, P64 - 1)), m - 59))
+            } else {
+                canonical_p64(mul_add_mod_p64(k, y, m))
+            }
+        };
+        let words = [0, 1, 7, 0xffff_fffe_ffff_ffff, 0xffff_ffff_0000_0000, P64 - 1, P64, u64::MAX, 0x0123_4567_89ab_cdef];
+        for k in [0x01ab_cdef_0123_4567, 0x01ff_ffff_01ff_ffff, 1, 0] {
+            let k_squared = reduce_p64(u128::from(k) * u128::from(k));
+            let offsets = [k, reduce_p64(u128::from(k_squared) + u128::from(P64 - 59 - k))];
+            let mult = [k, k_squared];
+            let two_words: [u64; 4] = core::array::from_fn(|c| reduce_p64(u128::from(mult[c / 2]) * u128::from(offsets[c % 2])));
+            for m1 in words {
+                for m2 in words {
+                    let expect = rfc_step(k, rfc_step(k, 1, m1), m2);
+                    assert_eq!(poly64_two(k, k_squared, &two_words, m1, m2), expect, "k={k:x} m1={m1:x} m2={m2:x}");
+                    assert_eq!(poly64_last(k, k_squared, poly64_first(k, k_squared, m1), m2), expect, "k={k:x} m1={m1:x} m2={m2:x}");
+                }
+            }
         }
     }
 

@@ -55,11 +55,11 @@ impl UhashKey {
 fn l2_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last: &[u64; MAX_ITERS]) -> u128 {
     debug_assert!(!l2.is_empty());
     let mut hash = 0;
-    for i in 0..iters {
+    for (i, &last) in last.iter().enumerate().take(iters) {
         let word = if l2.ends_in_poly64() {
-            l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last[i]) as u64)
+            l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last) as u64)
         } else {
-            l3_hash(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last[i]))
+            l3_hash(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last))
         };
         hash |= placed(i, word);
     }
@@ -150,15 +150,19 @@ fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     if sequential && whole.len() < POLY64_CHUNKS {
         // Up to 16 MiB: L2-HASH is POLY64 alone, and all of UHASH stays in
         // registers.
-        let first = whole.next().expect("a message past one chunk has a whole one");
-        let mut poly = Poly64::<ITERS>::start(&key.l2, &l1_outputs(&key.l1, first));
-        for chunk in whole {
-            poly.absorb(&key.l2, &l1_outputs(&key.l1, chunk));
-        }
-        poly.absorb(&key.l2, &l1_outputs(&key.l1, last));
+        let first = l1_outputs(&key.l1, whole.next().expect("a message past one chunk has a whole one"));
+        let y = if whole.len() == 0 {
+            Poly64::<ITERS>::of_two(&key.l2, &first, &l1_outputs(&key.l1, last))
+        } else {
+            let mut poly = Poly64::<ITERS>::start(&key.l2, &first);
+            for chunk in whole {
+                poly.absorb(&key.l2, &l1_outputs(&key.l1, chunk));
+            }
+            poly.finish(&key.l2, &l1_outputs(&key.l1, last))
+        };
         let mut hash = 0;
-        for i in 0..ITERS {
-            hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], poly.output(i)));
+        for (i, &y) in y.iter().enumerate() {
+            hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], y));
         }
         return hash;
     }
