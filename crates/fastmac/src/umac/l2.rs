@@ -7,6 +7,8 @@
 
 use aes::Aes128;
 use zeroize::Zeroize;
+#[cfg(feature = "parallel")]
+use zeroize::ZeroizeOnDrop;
 
 use super::kdf::kdf;
 use super::l1::L1Output;
@@ -129,6 +131,27 @@ impl L2Hash {
         }
     }
 
+    /// L1 outputs that POLY64 still takes before POLY128 does (section
+    /// 5.3.1): how long a [`Poly64Run`] may be.
+    #[cfg(feature = "parallel")]
+    #[inline]
+    pub(crate) fn poly64_room(&self) -> usize {
+        POLY64_WORDS.saturating_sub(self.chunks) as usize
+    }
+
+    /// Absorbs a run of L1 outputs hashed elsewhere (the next ones in
+    /// message order), the run within [`L2Hash::poly64_room`]: one
+    /// multiply-add per iteration. From the start (`y = 1`) that is the
+    /// run's map applied to 1, as POLY's first step is.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn absorb_run<const ITERS: usize>(&mut self, run: &Poly64Run<ITERS>) {
+        debug_assert!(run.chunks <= self.poly64_room() as u64, "a run within POLY64's range");
+        for (poly, (&mult, &value)) in self.poly.iter_mut().zip(run.mult.iter().zip(&run.value)) {
+            poly.y64 = fold_p64(u128::from(mult) * u128::from(poly.y64) + u128::from(value));
+        }
+        self.chunks += run.chunks;
+    }
+
     /// True before the first chunk: a message of at most one chunk skips
     /// L2-HASH (section 5.1).
     #[inline]
@@ -204,6 +227,46 @@ impl<const ITERS: usize> Poly64<ITERS> {
     #[inline(always)]
     pub(crate) fn finish(self, key: &L2Key, last: &[u64; ITERS]) -> [u64; ITERS] {
         core::array::from_fn(|i| poly64_last(key.k64[i], key.k64_squared[i], self.y[i], last[i]))
+    }
+}
+
+/// POLY64 over a run of consecutive L1 outputs, as the map it applies to
+/// each iteration's accumulator: `y -> mult * y + value (mod p64)`, both
+/// lazily reduced. Horner's steps ([`poly64_word`]) compose, so a run is
+/// hashed from `mult = 1`, `value = 0` without the accumulator before it,
+/// and applied to it later in one multiply-add ([`L2Hash::absorb_run`]):
+/// how the multi-core path spreads POLY64, sequential word by word, over
+/// its tasks along with NH.
+///
+/// `mult` is a power of the key (`k^n` times `k` per marked word), from
+/// which the key is easily recovered: a run is wiped when dropped.
+#[cfg(feature = "parallel")]
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Poly64Run<const ITERS: usize> {
+    mult: [u64; ITERS],
+    value: [u64; ITERS],
+    /// L1 outputs in the run.
+    chunks: u64,
+}
+
+#[cfg(feature = "parallel")]
+impl<const ITERS: usize> Default for Poly64Run<ITERS> {
+    fn default() -> Self {
+        Poly64Run { mult: [1; ITERS], value: [0; ITERS], chunks: 0 }
+    }
+}
+
+#[cfg(feature = "parallel")]
+impl<const ITERS: usize> Poly64Run<ITERS> {
+    /// Extends the run by the next chunk's L1 outputs.
+    #[inline(always)]
+    pub(crate) fn absorb(&mut self, key: &L2Key, words: &[u64; ITERS]) {
+        for i in 0..ITERS {
+            let (mult, add) = poly64_word(key.k64[i], key.k64_squared[i], words[i]);
+            self.value[i] = fold_p64(u128::from(mult) * u128::from(self.value[i]) + u128::from(add));
+            self.mult[i] = fold_p64(u128::from(mult) * u128::from(self.mult[i]));
+        }
+        self.chunks += 1;
     }
 }
 
@@ -298,20 +361,27 @@ fn top_range_mask(m: u64) -> u64 {
     ((((m >> 32) + 1) << 31) as i64 >> 63) as u64
 }
 
-/// One word of POLY (RFC 4418 section 5.3.2) with 64-bit words, on a lazily
-/// reduced `y` (below 2^64, congruent mod p). A word in the top range is
-/// hashed as the marker `p - 1` then `m - 59`:
-/// `k * (k * y + p - 1) + m - 59 = k^2 * y + (m - 59 - k) (mod p)`,
-/// so both cases are one multiply-add, `mult * y + add`, with the
-/// multiplier (`k` or `k^2`) and the addend selected by a mask: no branch
-/// on `m`, which depends on the key, and a single multiplication on the
-/// chain from one chunk to the next.
+/// One word `m` of POLY (RFC 4418 section 5.3.2) with 64-bit words, as the
+/// map `y -> mult * y + add (mod p)` it applies, returned as
+/// `(mult, add)`. A word in the top range is hashed as the marker `p - 1`
+/// then `m - 59`: `k * (k * y + p - 1) + m - 59 = k^2 * y + (m - 59 - k)`,
+/// so both cases are one multiply-add, with the multiplier (`k` or `k^2`)
+/// and the addend selected by a mask: no branch on `m`, which depends on
+/// the key, and a single multiplication on the chain from one chunk to the
+/// next.
 #[inline(always)]
-fn poly64_step(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
+fn poly64_word(k: u64, k_squared: u64, m: u64) -> (u64, u64) {
     let top = top_range_mask(m);
     let mult = k ^ ((k ^ k_squared) & top);
     // In the top range m >= 2^64 - 2^32 > 59 + k (k < 2^57): no wrap.
-    let add = m - ((59 + k) & top);
+    (mult, m - ((59 + k) & top))
+}
+
+/// One step of POLY64 ([`poly64_word`]) on a lazily reduced `y` (below
+/// 2^64, congruent mod p).
+#[inline(always)]
+fn poly64_step(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
+    let (mult, add) = poly64_word(k, k_squared, m);
     fold_p64(u128::from(mult) * u128::from(y) + u128::from(add))
 }
 
@@ -321,9 +391,7 @@ fn poly64_step(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
 /// reduction where a fold and then [`canonical_p64`] took two.
 #[inline(always)]
 fn poly64_last(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
-    let top = top_range_mask(m);
-    let mult = k ^ ((k ^ k_squared) & top);
-    let add = m - ((59 + k) & top);
+    let (mult, add) = poly64_word(k, k_squared, m);
     reduce_p64(u128::from(mult) * u128::from(y) + u128::from(add))
 }
 
@@ -341,8 +409,7 @@ fn poly64_last(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
 #[inline(always)]
 fn poly64_two(k: u64, k_squared: u64, two_words: &[u64; 4], m1: u64, m2: u64) -> u64 {
     let (top1, top2) = (top_range_mask(m1), top_range_mask(m2));
-    let mult2 = k ^ ((k ^ k_squared) & top2);
-    let add2 = m2 - ((59 + k) & top2);
+    let (mult2, add2) = poly64_word(k, k_squared, m2);
     let [plain, first_marked, second_marked, both_marked] = *two_words;
     let if_plain2 = plain ^ ((plain ^ first_marked) & top1);
     let if_marked2 = second_marked ^ ((second_marked ^ both_marked) & top1);
@@ -358,9 +425,7 @@ fn poly64_two(k: u64, k_squared: u64, two_words: &[u64; 4], m1: u64, m2: u64) ->
 /// sum is below `2^64 - 60`.
 #[inline(always)]
 fn poly64_first(k: u64, k_squared: u64, m: u64) -> u64 {
-    let top = top_range_mask(m);
-    let mult = k ^ ((k ^ k_squared) & top);
-    let add = m - ((59 + k) & top);
+    let (mult, add) = poly64_word(k, k_squared, m);
     let (sum, carry) = mult.overflowing_add(add);
     sum + 59 * u64::from(carry)
 }
@@ -384,16 +449,19 @@ fn fold_p64(x: u128) -> u64 {
 /// The canonical residue (below `p = 2^64 - 59`) of any `x` below 2^128:
 /// one fold as in [`fold_p64`] (below 2^70 + 2^64), then the second fold
 /// and the final subtraction of `p` together. After the second fold the
-/// value is `s + carry * 2^64`, below `2^64 + 2^12` (so below `2p`); it is
-/// at least `p` exactly when it reaches 2^64 or `s + 59` does, and its
-/// residue is then `s + 59` taken mod 2^64. The carries are used as
-/// numbers, as in [`canonical_p64`], so no select or jump is involved.
+/// value `v` is below `2^64 + 2^12`, so below `2p`; it is at least `p`
+/// exactly when `v + 59` reaches 2^64, and its residue is then `v + 59`
+/// taken mod 2^64. That carry is used as a number, as in
+/// [`canonical_p64`], so there is no select or jump on it (a boolean
+/// carry here became a jump in the key setup, which the ctgrind test in
+/// crates/fastmac-c/tests/ct flagged).
 #[inline(always)]
 fn reduce_p64(x: u128) -> u64 {
-    let t = (x >> 64) * 59 + (x & u128::from(u64::MAX));
-    let (s, carry) = (t as u64).overflowing_add(((t >> 64) as u64) * 59);
-    let (_, reaches_p) = s.overflowing_add(59);
-    s.wrapping_add(59 * u64::from(carry | reaches_p))
+    let low = u128::from(u64::MAX);
+    let t = (x >> 64) * 59 + (x & low);
+    let v = (t >> 64) * 59 + (t & low);
+    let at_least_p = ((v + 59) >> 64) as u64;
+    (v as u64).wrapping_add(59 * at_least_p)
 }
 
 /// The canonical residue (below `p = 2^64 - 59`) of a lazily reduced `y`,
@@ -540,6 +608,35 @@ mod tests {
         let cases = [0, 1, 58, near_p - 1, near_p, near_p + 58, u128::from(u64::MAX), (1 << 64) + 4000, u128::MAX, u128::MAX - 59, (1 << 70) + 12345, near_p * near_p - 1, near_p * near_p];
         for x in cases {
             assert_eq!(u128::from(reduce_p64(x)), x % near_p, "x={x:x}");
+        }
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn runs_applied_in_order_equal_word_by_word_absorbing() {
+        // Runs of several lengths, marked words among them, applied from the
+        // start and after other runs, against L2Hash fed the same words.
+        use aes::cipher::KeyInit;
+        let key = L2Key::derive(&Aes128::new(&[7u8; 16].into()), 3);
+        let word = |n: u64| match n % 7 {
+            3 => u64::MAX - n,
+            5 => 0xffff_ffff_0000_0000 + n,
+            _ => n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        };
+        let words: Vec<[u64; 3]> = (0..40).map(|n| [word(n), word(n + 1), word(3 * n)]).collect();
+        let mut expect = L2Hash::default();
+        expect.absorb_chunks::<3>(&key, words.iter().copied());
+        let mut got = L2Hash::default();
+        for run_words in [&words[..1], &words[1..9], &words[9..10], &words[10..40]] {
+            let mut run = Poly64Run::<3>::default();
+            for w in run_words {
+                run.absorb(&key, w);
+            }
+            got.absorb_run(&run);
+        }
+        assert_eq!(got.chunks, expect.chunks);
+        for i in 0..3 {
+            assert_eq!(got.clone().finish(&key, i, 12345), expect.clone().finish(&key, i, 12345), "iteration {i}");
         }
     }
 

@@ -5,11 +5,15 @@
 //! L2-HASH (section 5.3) is a polynomial evaluated in chunk order, so it
 //! stays sequential and overlaps the NH of later chunks. Two drivers:
 //!
-//! * **In memory** ([`l1_in_batches`]), on rayon: while the pool hashes
-//!   batch n + 1, L2 absorbs the outputs of batch n, and rayon's work
-//!   stealing gives the rest of the pool to NH. Inside a one-thread rayon
-//!   pool the sequential code runs instead, which is how the benchmark
-//!   compares the two paths in one process.
+//! * **In memory** ([`absorb_chunks`]), on rayon. While L2-HASH is POLY64
+//!   (the first 2^14 chunks, 16 MiB), each task hashes its chunks through
+//!   NH and through POLY64 from zero, as a [`Poly64Run`]; L2 then applies
+//!   the runs in order, one multiply-add each, so POLY64 runs on every
+//!   core along with NH instead of after it. Past that, batches: while the
+//!   pool hashes batch n + 1, L2 absorbs the outputs of batch n with
+//!   POLY128, and rayon's work stealing gives the rest of the pool to NH.
+//!   Inside a one-thread rayon pool the sequential code runs instead, which
+//!   is how the benchmark compares the two paths in one process.
 //! * **From a file** ([`Umac::update_from_file`]), on plain scoped threads:
 //!   each thread takes the next unit of the file, reads it with positioned
 //!   reads into its own cache-sized buffer and NH-hashes it there; the
@@ -27,8 +31,12 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
 
-use super::l1::{L1_CHUNK, L1Output, l1_hash_chunk};
+use zeroize::Zeroizing;
+
+use super::l1::{self, L1_CHUNK, L1Output, l1_hash_chunk};
+use super::l2::{L2Hash, Poly64Run};
 use super::nh::{MAX_ITERS, NhKey};
+use super::uhash::UhashKey;
 use super::{PARALLEL_MIN, Umac};
 use crate::file::{self, ReadBuf};
 
@@ -44,9 +52,36 @@ const BATCH_CHUNKS: usize = 1024;
 /// Chunks per rayon task: 64 KiB, long enough to amortize a steal.
 const TASK_CHUNKS: usize = 64;
 
+/// L1-HASH and L2-HASH of `data` (whole chunks, none of them the message's
+/// last) on all cores of the current rayon pool, absorbed into `l2` in
+/// order: the chunks within POLY64's range as one [`Poly64Run`] per task,
+/// the rest through [`l1_in_batches`].
+pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
+    debug_assert_eq!(data.len() % L1_CHUNK, 0);
+    let (in_poly64, rest) = data.split_at((data.len() / L1_CHUNK).min(l2.poly64_room()) * L1_CHUNK);
+    let runs: Zeroizing<Vec<Poly64Run<ITERS>>> = Zeroizing::new(
+        in_poly64
+            .par_chunks(TASK_CHUNKS * L1_CHUNK)
+            .map(|task| {
+                let mut run = Poly64Run::default();
+                for chunk in task.chunks_exact(L1_CHUNK) {
+                    run.absorb(&key.l2, &l1::l1_outputs::<ITERS>(&key.l1, chunk));
+                }
+                run
+            })
+            .collect(),
+    );
+    for run in runs.iter() {
+        l2.absorb_run(run);
+    }
+    if !rest.is_empty() {
+        l1_in_batches(&key.l1, ITERS, rest, |outputs| l2.absorb(&key.l2, ITERS, outputs));
+    }
+}
+
 /// Hashes `data` (whole chunks, none of them the message's last) in
 /// batches, handing each batch's L1 outputs to `absorb` in order.
-pub(crate) fn l1_in_batches(key: &NhKey, iters: usize, data: &[u8], mut absorb: impl FnMut(&[L1Output]) + Send) {
+fn l1_in_batches(key: &NhKey, iters: usize, data: &[u8], mut absorb: impl FnMut(&[L1Output]) + Send) {
     debug_assert_eq!(data.len() % L1_CHUNK, 0);
     let mut current = vec![[0u64; MAX_ITERS]; BATCH_CHUNKS];
     let mut previous = vec![[0u64; MAX_ITERS]; BATCH_CHUNKS];

@@ -143,11 +143,8 @@ fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     // one goes to the tail.
     let (full, last) = msg.split_at((msg.len() - 1) / L1_CHUNK * L1_CHUNK);
     let mut whole = full.chunks_exact(L1_CHUNK);
-    #[cfg(feature = "parallel")]
-    let sequential = !super::parallel::worth_it(msg.len());
-    #[cfg(not(feature = "parallel"))]
-    let sequential = true;
-    if sequential && whole.len() < POLY64_CHUNKS {
+    let on_all_cores = on_all_cores(msg.len());
+    if !on_all_cores && whole.len() < POLY64_CHUNKS {
         // Up to 16 MiB: L2-HASH is POLY64 alone, and all of UHASH stays in
         // registers.
         let first = l1_outputs(&key.l1, whole.next().expect("a message past one chunk has a whole one"));
@@ -167,34 +164,48 @@ fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
         return hash;
     }
     let mut l2 = L2Hash::default();
-    if sequential {
-        absorb_whole_chunks::<ITERS>(key, &mut l2, full);
-    } else {
-        #[cfg(feature = "parallel")]
-        super::parallel::l1_in_batches(&key.l1, ITERS, full, |outputs| l2.absorb(&key.l2, ITERS, outputs));
-    }
+    absorb_whole_chunks::<ITERS>(key, &mut l2, full, on_all_cores);
     let last = l1_outputs::<ITERS>(&key.l1, last);
     l2_tail(key, ITERS, &mut l2, &core::array::from_fn(|i| if i < ITERS { last[i] } else { 0 }))
 }
 
+/// Whether an input of `len` bytes hashes its chunks on all cores: with the
+/// `parallel` feature, when that pays (`super::parallel::worth_it`).
+#[inline(always)]
+fn on_all_cores(len: usize) -> bool {
+    #[cfg(feature = "parallel")]
+    return super::parallel::worth_it(len);
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = len;
+        false
+    }
+}
+
 /// L1-HASH of whole chunks (`chunks` a multiple of 1024 bytes, none of
 /// them the message's last) absorbed into `l2` in order, with the
-/// iteration count a constant: the chunk loop of [`L2Hash::absorb_chunks`],
-/// which keeps POLY64 in registers.
+/// iteration count a constant: on one core, the chunk loop of
+/// [`L2Hash::absorb_chunks`], which keeps POLY64 in registers; with
+/// `on_all_cores` (feature `parallel`), `super::parallel::absorb_chunks`.
 #[inline(always)]
-fn absorb_whole_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[u8]) {
+fn absorb_whole_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[u8], on_all_cores: bool) {
     debug_assert_eq!(chunks.len() % L1_CHUNK, 0);
+    #[cfg(feature = "parallel")]
+    if on_all_cores {
+        return super::parallel::absorb_chunks::<ITERS>(key, l2, chunks);
+    }
+    debug_assert!(!on_all_cores, "only with the parallel feature");
     l2.absorb_chunks::<ITERS>(&key.l2, chunks.chunks_exact(L1_CHUNK).map(|chunk| l1_outputs::<ITERS>(&key.l1, chunk)));
 }
 
 /// [`absorb_whole_chunks`] for a run-time iteration count: the streaming
 /// state's path for input that holds whole chunks, one copy per count.
-fn absorb_whole_chunks_dyn(key: &UhashKey, iters: usize, l2: &mut L2Hash, chunks: &[u8]) {
+fn absorb_whole_chunks_dyn(key: &UhashKey, iters: usize, l2: &mut L2Hash, chunks: &[u8], on_all_cores: bool) {
     match iters {
-        1 => absorb_whole_chunks::<1>(key, l2, chunks),
-        2 => absorb_whole_chunks::<2>(key, l2, chunks),
-        3 => absorb_whole_chunks::<3>(key, l2, chunks),
-        _ => absorb_whole_chunks::<4>(key, l2, chunks),
+        1 => absorb_whole_chunks::<1>(key, l2, chunks, on_all_cores),
+        2 => absorb_whole_chunks::<2>(key, l2, chunks, on_all_cores),
+        3 => absorb_whole_chunks::<3>(key, l2, chunks, on_all_cores),
+        _ => absorb_whole_chunks::<4>(key, l2, chunks, on_all_cores),
     }
 }
 
@@ -242,16 +253,7 @@ impl UhashState {
                 // close_chunk).
                 let whole = (data.len() - 1) / L1_CHUNK * L1_CHUNK;
                 let (chunks, rest) = data.split_at(whole);
-                #[cfg(feature = "parallel")]
-                let on_all_cores = super::parallel::worth_it(data.len());
-                #[cfg(not(feature = "parallel"))]
-                let on_all_cores = false;
-                if on_all_cores {
-                    #[cfg(feature = "parallel")]
-                    super::parallel::l1_in_batches(&key.l1, iters, chunks, |outputs| self.l2.absorb(&key.l2, iters, outputs));
-                } else {
-                    absorb_whole_chunks_dyn(key, iters, &mut self.l2, chunks);
-                }
+                absorb_whole_chunks_dyn(key, iters, &mut self.l2, chunks, on_all_cores(data.len()));
                 data = rest;
                 continue;
             }
