@@ -101,16 +101,19 @@ impl Subject {
     }
 
     /// Times `count` messages `msg` on the monotonic clock. A subject with
-    /// a pool is timed from inside it: handing the loop to the pool costs a
-    /// wake-up, which is not part of hashing (an application that hashes on
-    /// all cores already runs there) and on a loaded machine can take
-    /// milliseconds. The hand-off starts from a plain thread that blocks
-    /// until the loop is done: the benchmark's own thread is a rayon
+    /// a pool is timed from inside it, after one message that is not
+    /// timed: handing the loop to the pool, and the first task each other
+    /// worker steals, cost wake-ups, which are not part of hashing (an
+    /// application that hashes on all cores already runs there, its workers
+    /// awake between messages) and in a VM can take as long as a
+    /// loop of 1 MiB messages. The hand-off starts from a plain thread that
+    /// blocks until the loop is done: the benchmark's own thread is a rayon
     /// worker (see `super::run`), and one waiting on another pool spins
     /// and yields for a while, taking a core from the pool it waits on.
     pub fn time(&mut self, count: u64, msg: &[u8]) -> Duration {
         let Subject { batch, pool, .. } = self;
-        let mut timed = || {
+        let mut timed = |warm_up: u64| {
+            black_box(batch(warm_up, msg));
             let start = Instant::now();
             black_box(batch(count, msg));
             start.elapsed()
@@ -118,9 +121,9 @@ impl Subject {
         match pool {
             Some((pool, _)) => std::thread::scope(|scope| {
                 let pool: &rayon::ThreadPool = pool;
-                scope.spawn(|| pool.install(timed)).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                scope.spawn(|| pool.install(|| timed(1))).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             }),
-            None => timed(),
+            None => timed(0),
         }
     }
 }
