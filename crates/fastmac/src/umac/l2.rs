@@ -278,6 +278,8 @@ struct Poly {
     /// POLY64's accumulator, reduced lazily: below 2^64 and congruent mod
     /// p64, made canonical ([`canonical_p64`]) only where it leaves POLY64.
     y64: u64,
+    /// POLY128's accumulator, reduced lazily as `y64` is (below 2^128),
+    /// made canonical ([`canonical_p128`]) once, at the end.
     y128: u128,
     /// The high half of a POLY128 word whose low half has not arrived.
     high_half: u64,
@@ -311,7 +313,7 @@ impl Poly {
         if offset == 0 {
             // POLY128's first word is uint2str(y64, 16); y64 < p64 is always
             // below POLY128's word range, so no marker is possible.
-            self.y128 = mul_add_mod_p128(k128, 1, u128::from(canonical_p64(self.y64)));
+            self.y128 = mul_add_p128(k128, 1, u128::from(canonical_p64(self.y64)));
         }
         if offset.is_multiple_of(2) {
             self.high_half = word;
@@ -333,22 +335,8 @@ impl Poly {
         } else {
             1 << 127
         };
-        poly128_step(k128, self.y128, m)
+        canonical_p128(poly128_step(k128, self.y128, m))
     }
-}
-
-/// All-ones when `cond` is 1, zero when it is 0.
-fn mask64(cond: u64) -> u64 {
-    0u64.wrapping_sub(cond)
-}
-
-/// A carry or borrow (0 or 1) hidden from the optimizer, so that the
-/// arithmetic on it stays arithmetic: knowing it is a bool, LLVM turned
-/// these key-dependent selects into conditional jumps inside the L2 loop,
-/// which the ctgrind test (crates/fastmac-c/tests/ct) flagged.
-#[inline(always)]
-fn opaque_bit(bit: bool) -> u64 {
-    core::hint::black_box(u64::from(bit))
 }
 
 /// All-ones when the 64-bit word `m` is in POLY64's top range
@@ -475,13 +463,59 @@ fn canonical_p64(y: u64) -> u64 {
     y.wrapping_sub(P64 * at_least_p)
 }
 
-/// One word of POLY with 128-bit words (range limit `2^128 - 2^96`).
+/// One word of POLY with 128-bit words (range limit `2^128 - 2^96`), on a
+/// lazily reduced `y` (below 2^128, congruent mod p128), both cases
+/// computed and one kept by a mask, as section 5.3.2's branch would
+/// depend on the key.
 fn poly128_step(k: u128, y: u128, m: u128) -> u128 {
-    let top = (m >> 96) as u64;
-    let in_top_range = u128::from(mask64((top + 1) >> 32)) * u128::MAX;
-    let plain = mul_add_mod_p128(k, y, m);
-    let marked = mul_add_mod_p128(k, mul_add_mod_p128(k, y, P128 - 1), m.wrapping_sub(159));
+    // All ones when the top 32 bits are (adding one then reaches bit 32),
+    // else zero.
+    let in_top_range = 0u128.wrapping_sub(((m >> 96) + 1) >> 32);
+    let plain = mul_add_p128(k, y, m);
+    let marked = mul_add_p128(k, mul_add_p128(k, y, P128 - 1), m.wrapping_sub(159));
     (marked & in_top_range) | (plain & !in_top_range)
+}
+
+/// `k * y + a`, lazily reduced mod `p128 = 2^128 - 159` (below 2^128,
+/// congruent), for `k < 2^121` and `y, a < 2^128`: the product's high
+/// half folded down (`2^128 = 159 mod p`) twice, every carry summed as a
+/// number in 64-bit limbs, so the arithmetic has no select or jump on a
+/// key-dependent bit and the chain from one POLY128 word to the next has
+/// no final subtraction of `p` ([`canonical_p128`] does it once per
+/// message).
+fn mul_add_p128(k: u128, y: u128, a: u128) -> u128 {
+    let limb = u128::from(u64::MAX);
+    let (k0, k1) = (k & limb, k >> 64);
+    let (y0, y1) = (y & limb, y >> 64);
+    // 256-bit product as hi * 2^128 + lo.
+    let p00 = k0 * y0;
+    let p01 = k0 * y1;
+    let p10 = k1 * y0;
+    let mid = (p00 >> 64) + (p01 & limb) + (p10 & limb);
+    let hi = (mid >> 64) + (p01 >> 64) + (p10 >> 64) + k1 * y1; // < 2^121
+    // hi * 159 + lo + a, in limbs: s0 + s1 * 2^64 + s2 * 2^128.
+    let h0 = (hi & limb) * 159; // < 2^72
+    let h1 = (hi >> 64) * 159; // < 2^65
+    let s0 = (p00 & limb) + (a & limb) + (h0 & limb);
+    let s1 = (mid & limb) + (a >> 64) + (h0 >> 64) + (h1 & limb) + (s0 >> 64);
+    let s2 = (h1 >> 64) + (s1 >> 64); // below 8
+    // Fold s2 (s2 * 159 < 2^11); a carry out of that is folded once more,
+    // onto a low limb then below 2^11, which cannot carry again.
+    let t0 = (s0 & limb) + s2 * 159;
+    let t1 = (s1 & limb) + (t0 >> 64);
+    let r0 = (t0 & limb) + (t1 >> 64) * 159;
+    let r1 = (t1 & limb) + (r0 >> 64);
+    (r1 << 64) | (r0 & limb)
+}
+
+/// The canonical residue (below `p128`) of a lazily reduced `y`: `y - p`
+/// when `y + 159` carries out of 128 bits, with that carry used as a
+/// number (as in [`canonical_p64`]).
+fn canonical_p128(y: u128) -> u128 {
+    let limb = u128::from(u64::MAX);
+    let low = (y & limb) + 159;
+    let at_least_p = ((y >> 64) + (low >> 64)) >> 64;
+    y.wrapping_add(159 * at_least_p)
 }
 
 /// `(k * y + a) mod (2^64 - 59)`, lazily reduced (below 2^64, congruent):
@@ -489,32 +523,6 @@ fn poly128_step(k: u128, y: u128, m: u128) -> u128 {
 #[cfg(test)]
 fn mul_add_mod_p64(k: u64, y: u64, a: u64) -> u64 {
     fold_p64(u128::from(k) * u128::from(y) + u128::from(a))
-}
-
-/// `(k * y + a) mod (2^128 - 159)` for `k < 2^121`, `y, a < 2^128`.
-fn mul_add_mod_p128(k: u128, y: u128, a: u128) -> u128 {
-    let (k0, k1) = (u128::from(k as u64), k >> 64);
-    let (y0, y1) = (u128::from(y as u64), y >> 64);
-    // 256-bit product as hi * 2^128 + lo.
-    let p00 = k0 * y0;
-    let p01 = k0 * y1;
-    let p10 = k1 * y0;
-    let mid = (p00 >> 64) + (p01 & u128::from(u64::MAX)) + (p10 & u128::from(u64::MAX));
-    let lo = (mid << 64) | (p00 & u128::from(u64::MAX));
-    let hi = (mid >> 64) + (p01 >> 64) + (p10 >> 64) + k1 * y1; // < 2^121
-    // 2^128 = 159 (mod p): x = hi * 159 + lo + a, summed in 64-bit limbs.
-    let h0 = u128::from(hi as u64) * 159; // < 2^72
-    let h1 = (hi >> 64) * 159; // < 2^65
-    let s0 = u128::from(lo as u64) + u128::from(a as u64) + (h0 & u128::from(u64::MAX));
-    let s1 = (lo >> 64) + (a >> 64) + (h0 >> 64) + (h1 & u128::from(u64::MAX)) + (s0 >> 64);
-    let s2 = (h1 >> 64) + (s1 >> 64); // a few units
-    let low = (s1 << 64) | (s0 & u128::from(u64::MAX));
-    let (t, carry) = low.overflowing_add(s2 * 159);
-    let t = t + u128::from(opaque_bit(carry)) * 159; // cannot carry again: t is tiny here
-    // t < 2p: subtract p once if t >= p, i.e. if t + 159 overflows.
-    let (plus, over) = t.overflowing_add(159);
-    let take = u128::from(opaque_bit(over)) * u128::MAX;
-    (plus & take) | (t & !take)
 }
 
 #[cfg(test)]
@@ -536,28 +544,30 @@ mod tests {
         }
     }
 
+    /// `(k*y + a) mod p128` by repeated doubling, which needs no 256-bit
+    /// type: the reference for POLY128's arithmetic.
+    fn mul_add_slow_p128(k: u128, y: u128, a: u128) -> u128 {
+        let add = |x: u128, z: u128| {
+            let (s, c) = x.overflowing_add(z);
+            let s = if c { s + 159 } else { s };
+            if s >= P128 { s - P128 } else { s }
+        };
+        let mut acc = a % P128;
+        let mut base = y % P128;
+        let mut k = k;
+        while k > 0 {
+            if k & 1 == 1 {
+                acc = add(acc, base);
+            }
+            base = add(base, base);
+            k >>= 1;
+        }
+        acc
+    }
+
     #[test]
     fn p128_arithmetic_matches_schoolbook() {
-        // Check (k*y + a) mod p against repeated doubling, which needs no
-        // 256-bit type.
-        fn slow(k: u128, y: u128, a: u128) -> u128 {
-            let add = |x: u128, z: u128| {
-                let (s, c) = x.overflowing_add(z);
-                let s = if c { s + 159 } else { s };
-                if s >= P128 { s - P128 } else { s }
-            };
-            let mut acc = a % P128;
-            let mut base = y % P128;
-            let mut k = k;
-            while k > 0 {
-                if k & 1 == 1 {
-                    acc = add(acc, base);
-                }
-                base = add(base, base);
-                k >>= 1;
-            }
-            acc
-        }
+        let slow = mul_add_slow_p128;
         let mask = 0x01ff_ffff_01ff_ffff_01ff_ffff_01ff_ffffu128;
         let cases = [
             (mask, P128 - 1, u128::MAX),
@@ -567,7 +577,64 @@ mod tests {
             (0x0123_4567_0089_abcd_0102_0304_0000_0001, 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978, 1 << 127),
         ];
         for (k, y, a) in cases {
-            assert_eq!(mul_add_mod_p128(k, y, a), slow(k, y, a), "k={k:x} y={y:x} a={a:x}");
+            assert_eq!(canonical_p128(mul_add_p128(k, y, a)), slow(k, y, a), "k={k:x} y={y:x} a={a:x}");
+        }
+    }
+
+    #[test]
+    fn poly128_marker_path_equals_rfc_branching() {
+        let k = 0x01ab_cdef_0123_4567_0089_abcd_0102_0304;
+        // y lazily reduced too (at or above p), as the word loop leaves it.
+        for y in [0, 1, P128 - 1, P128 + 3, u128::MAX, 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978] {
+            for m in [0, 7, (1 << 127) + 5, u128::MAX - (1 << 96), u128::MAX - (1 << 96) + 1, P128 - 1, P128, u128::MAX] {
+                let expect = if m >= u128::MAX - (1 << 96) + 1 {
+                    mul_add_slow_p128(k, mul_add_slow_p128(k, y, P128 - 1), m - 159)
+                } else {
+                    mul_add_slow_p128(k, y, m)
+                };
+                assert_eq!(canonical_p128(poly128_step(k, y, m)), expect, "y={y:x} m={m:x}");
+            }
+        }
+    }
+
+    #[test]
+    fn l2_hash_past_poly64_equals_the_rfc_with_marked_words() {
+        // L2-HASH (section 5.3.1) from its definition, with slow arithmetic:
+        // POLY64 over the first 2^14 words, then POLY128 over y64, the rest,
+        // 0x80 and zeros. Words in both top ranges come after 2^14 words
+        // (an NH output pair with its high half all ones is a POLY128 marker).
+        use aes::cipher::KeyInit;
+        let key = L2Key::derive(&Aes128::new(&[3u8; 16].into()), 1);
+        let (k64, k128) = (u128::from(key.k64[0]), key.k128[0]);
+        let poly = |bits: u32, k: u128, words: &[u128]| {
+            let (p, offset) = if bits == 64 { (u128::from(P64), 59) } else { (P128, 159) };
+            let mul_add = |y: u128, a: u128| if bits == 64 { (k * y + a) % p } else { mul_add_slow_p128(k, y, a) };
+            let top = u128::MAX >> (128 - bits) & !(u128::MAX >> (128 - bits + 32));
+            words.iter().fold(1, |y, &m| if m >= top { mul_add(mul_add(y, p - 1), m - offset) } else { mul_add(y, m) })
+        };
+        let head: Vec<u64> = (0..POLY64_WORDS).map(|n| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | (n & 1) << 63).collect();
+        for tail in [&[0xffff_ffff_0000_0001, 5, u64::MAX, u64::MAX, 7][..], &[u64::MAX, 0, 1 << 63][..], &[0xffff_ffff_ffff_ffff][..]] {
+            let words: Vec<u64> = head.iter().chain(tail).copied().collect();
+            let y64 = poly(64, k64, &words[..POLY64_WORDS as usize].iter().map(|&w| u128::from(w)).collect::<Vec<_>>());
+            let mut bytes: Vec<u8> = y64.to_be_bytes().to_vec();
+            for w in &words[POLY64_WORDS as usize..] {
+                bytes.extend_from_slice(&w.to_be_bytes());
+            }
+            bytes.push(0x80);
+            bytes.resize(bytes.len().next_multiple_of(16), 0);
+            let m128: Vec<u128> = bytes.chunks_exact(16).map(|b| u128::from_be_bytes(b.try_into().unwrap())).collect();
+            let expect = poly(128, k128, &m128);
+            let (last, rest) = words.split_last().unwrap();
+            let mut l2 = L2Hash::default();
+            l2.absorb_chunks::<1>(&key, rest.iter().map(|&w| [w]));
+            assert_eq!(l2.finish(&key, 0, *last), expect, "tail {tail:x?}");
+        }
+    }
+
+    #[test]
+    fn canonical_p128_is_the_remainder() {
+        for y in [0, 1, P128 - 1, P128, P128 + 1, P128 + 158, u128::MAX, 1 << 127] {
+            assert_eq!(canonical_p128(y), y % P128, "y={y:x}");
         }
     }
 
