@@ -447,7 +447,8 @@ fn fold_p64(x: u128) -> u64 {
 fn reduce_p64(x: u128) -> u64 {
     let low = u128::from(u64::MAX);
     let t = (x >> 64) * 59 + (x & low);
-    let v = (t >> 64) * 59 + (t & low);
+    // t's high half is below 2^7: its product with 59 taken in 64 bits.
+    let v = u128::from(((t >> 64) as u64) * 59) + (t & low);
     let at_least_p = ((v + 59) >> 64) as u64;
     (v as u64).wrapping_add(59 * at_least_p)
 }
