@@ -1,9 +1,11 @@
-//! Multi-core L1-HASH for large inputs (cargo feature `parallel`).
+//! Multi-core UHASH for large inputs (cargo feature `parallel`).
 //!
 //! L1-HASH hashes each 1024-byte chunk independently (RFC 4418 section
 //! 5.2.1), so the chunks of a large input are NH-hashed on several cores;
 //! L2-HASH (section 5.3) is a polynomial evaluated in chunk order, so it
-//! stays sequential and overlaps the NH of later chunks. Two drivers:
+//! is either split into runs whose results combine in order (in memory,
+//! within POLY64's range) or kept sequential, overlapping the NH of later
+//! chunks. Two drivers:
 //!
 //! * **In memory** ([`absorb_chunks`]), on rayon. While L2-HASH is POLY64
 //!   (the first 2^14 chunks, 16 MiB), each task hashes its chunks through
