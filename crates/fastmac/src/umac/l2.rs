@@ -22,9 +22,9 @@ const P64: u64 = 0u64.wrapping_sub(59); // 2^64 - 59
 const P128: u128 = 0u128.wrapping_sub(159); // 2^128 - 159
 
 /// L2Key (section 5.1) split per iteration into `k64` and `k128`, masked
-/// as section 5.3.1 restricts them, plus `k64 * k64 mod p64` for the
-/// one-multiplication marker path of [`poly64_step`] and the constants of
-/// [`poly64_two`].
+/// as section 5.3.1 restricts them, plus their squares for the
+/// one-multiplication marker paths of [`poly64_step`] and [`poly128_step`]
+/// and the constants of [`poly64_two`].
 #[derive(Clone, Zeroize)]
 pub(crate) struct L2Key {
     k64: [u64; MAX_ITERS],
@@ -33,6 +33,9 @@ pub(crate) struct L2Key {
     /// of the two words' markers, at index `2 * marked2 + marked1`.
     two_words: [[u64; 4]; MAX_ITERS],
     k128: [u128; MAX_ITERS],
+    /// `k128 * k128 mod p128`, for the one-multiplication marker path of
+    /// [`poly128_step`].
+    k128_squared: [u128; MAX_ITERS],
 }
 
 impl L2Key {
@@ -40,7 +43,13 @@ impl L2Key {
     /// then 16 of `k128`.
     pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
         let mut key =
-            L2Key { k64: [0; MAX_ITERS], k64_squared: [0; MAX_ITERS], two_words: [[0; 4]; MAX_ITERS], k128: [0; MAX_ITERS] };
+            L2Key {
+                k64: [0; MAX_ITERS],
+                k64_squared: [0; MAX_ITERS],
+                two_words: [[0; 4]; MAX_ITERS],
+                k128: [0; MAX_ITERS],
+                k128_squared: [0; MAX_ITERS],
+            };
         let mut buf = [0u8; 24 * MAX_ITERS];
         kdf(cipher, 2, &mut buf[..24 * iters]);
         for (i, bytes) in buf[..24 * iters].chunks_exact(24).enumerate() {
@@ -52,8 +61,10 @@ impl L2Key {
             key.k64[i] = k64;
             key.k64_squared[i] = k64_squared;
             key.two_words[i] = core::array::from_fn(|c| reduce_p64(u128::from(mult[c / 2]) * u128::from(first_offset[c % 2])));
-            key.k128[i] = u128::from_be_bytes(bytes[8..24].try_into().expect("16 bytes"))
+            let k128 = u128::from_be_bytes(bytes[8..24].try_into().expect("16 bytes"))
                 & 0x01ff_ffff_01ff_ffff_01ff_ffff_01ff_ffff;
+            key.k128[i] = k128;
+            key.k128_squared[i] = canonical_p128(mul_add_p128(k128, k128, 0));
         }
         buf.zeroize();
         key
@@ -178,7 +189,7 @@ impl L2Hash {
         }
         let poly = &mut self.poly[i];
         poly.absorb(key, i, self.chunks, last);
-        poly.finish_poly128(key.k128[i], self.chunks + 1)
+        poly.finish_poly128(key, i, self.chunks + 1)
     }
 }
 
@@ -302,24 +313,24 @@ impl Poly {
         } else if index < POLY64_WORDS {
             self.y64 = poly64_step(key.k64[i], key.k64_squared[i], self.y64, word);
         } else {
-            self.absorb_poly128(key.k128[i], index - POLY64_WORDS, word);
+            self.absorb_poly128(key, i, index - POLY64_WORDS, word);
         }
     }
 
-    /// Absorbs the L1 output number `offset` after the first 2^14.
-    #[cold]
+    /// Absorbs the L1 output number `offset` after the first 2^14 (out of
+    /// line, so that the POLY64 loops it sits in stay small).
     #[inline(never)]
-    fn absorb_poly128(&mut self, k128: u128, offset: u64, word: u64) {
+    fn absorb_poly128(&mut self, key: &L2Key, i: usize, offset: u64, word: u64) {
         if offset == 0 {
             // POLY128's first word is uint2str(y64, 16); y64 < p64 is always
             // below POLY128's word range, so no marker is possible.
-            self.y128 = mul_add_p128(k128, 1, u128::from(canonical_p64(self.y64)));
+            self.y128 = mul_add_p128(key.k128[i], 1, u128::from(canonical_p64(self.y64)));
         }
         if offset.is_multiple_of(2) {
             self.high_half = word;
         } else {
             let m = (u128::from(self.high_half) << 64) | u128::from(word);
-            self.y128 = poly128_step(k128, self.y128, m);
+            self.y128 = poly128_step(key.k128[i], key.k128_squared[i], self.y128, m);
         }
     }
 
@@ -327,7 +338,7 @@ impl Poly {
     /// outputs were absorbed in all.
     #[cold]
     #[inline(never)]
-    fn finish_poly128(&self, k128: u128, count: u64) -> u128 {
+    fn finish_poly128(&self, key: &L2Key, i: usize, count: u64) -> u128 {
         debug_assert!(count > POLY64_WORDS);
         // Append the byte 0x80, then zeros to a whole 16-byte word.
         let m = if (count - POLY64_WORDS) % 2 == 1 {
@@ -335,7 +346,7 @@ impl Poly {
         } else {
             1 << 127
         };
-        canonical_p128(poly128_step(k128, self.y128, m))
+        canonical_p128(poly128_step(key.k128[i], key.k128_squared[i], self.y128, m))
     }
 }
 
@@ -465,43 +476,49 @@ fn canonical_p64(y: u64) -> u64 {
 }
 
 /// One word of POLY with 128-bit words (range limit `2^128 - 2^96`), on a
-/// lazily reduced `y` (below 2^128, congruent mod p128), both cases
-/// computed and one kept by a mask, as section 5.3.2's branch would
-/// depend on the key.
-fn poly128_step(k: u128, y: u128, m: u128) -> u128 {
+/// lazily reduced `y` (below 2^128, congruent mod p128), as
+/// [`poly64_step`] does it: a word in the top range is hashed as the marker
+/// `p - 1` then `m - 159`, `k * (k * y + p - 1) + m - 159 = k^2 * y +
+/// (m - 159 - k) (mod p)`, so both cases are one multiply-add with the
+/// multiplier and the addend selected by a mask, as section 5.3.2's branch
+/// would depend on the key.
+#[inline(always)]
+fn poly128_step(k: u128, k_squared: u128, y: u128, m: u128) -> u128 {
     // All ones when the top 32 bits are (adding one then reaches bit 32),
     // else zero.
-    let in_top_range = 0u128.wrapping_sub(((m >> 96) + 1) >> 32);
-    let plain = mul_add_p128(k, y, m);
-    let marked = mul_add_p128(k, mul_add_p128(k, y, P128 - 1), m.wrapping_sub(159));
-    (marked & in_top_range) | (plain & !in_top_range)
+    let top = 0u128.wrapping_sub(((m >> 96) + 1) >> 32);
+    let mult = k ^ ((k ^ k_squared) & top);
+    // In the top range m >= 2^128 - 2^96 > 159 + k (k < 2^121): no wrap.
+    let add = m - ((159 + k) & top);
+    mul_add_p128(mult, y, add)
 }
 
 /// `k * y + a`, lazily reduced mod `p128 = 2^128 - 159` (below 2^128,
-/// congruent), for `k < 2^121` and `y, a < 2^128`: the product's high
-/// half folded down (`2^128 = 159 mod p`) twice, every carry summed as a
-/// number in 64-bit limbs, so the arithmetic has no select or jump on a
+/// congruent), for any `k`, `y`, `a` below 2^128: the product's high half
+/// folded down (`2^128 = 159 mod p`) twice, every carry summed as a number
+/// in 64-bit limbs, so the arithmetic has no select or jump on a
 /// key-dependent bit and the chain from one POLY128 word to the next has
 /// no final subtraction of `p` ([`canonical_p128`] does it once per
 /// message).
+#[inline(always)]
 fn mul_add_p128(k: u128, y: u128, a: u128) -> u128 {
     let limb = u128::from(u64::MAX);
     let (k0, k1) = (k & limb, k >> 64);
     let (y0, y1) = (y & limb, y >> 64);
-    // 256-bit product as hi * 2^128 + lo.
+    // 256-bit product as hi * 2^128 + lo, lo's high limb in `mid`.
     let p00 = k0 * y0;
     let p01 = k0 * y1;
     let p10 = k1 * y0;
     let mid = (p00 >> 64) + (p01 & limb) + (p10 & limb);
-    let hi = (mid >> 64) + (p01 >> 64) + (p10 >> 64) + k1 * y1; // < 2^121
+    let hi = (mid >> 64) + (p01 >> 64) + (p10 >> 64) + k1 * y1;
     // hi * 159 + lo + a, in limbs: s0 + s1 * 2^64 + s2 * 2^128.
     let h0 = (hi & limb) * 159; // < 2^72
-    let h1 = (hi >> 64) * 159; // < 2^65
+    let h1 = (hi >> 64) * 159; // < 2^72
     let s0 = (p00 & limb) + (a & limb) + (h0 & limb);
     let s1 = (mid & limb) + (a >> 64) + (h0 >> 64) + (h1 & limb) + (s0 >> 64);
-    let s2 = (h1 >> 64) + (s1 >> 64); // below 8
-    // Fold s2 (s2 * 159 < 2^11); a carry out of that is folded once more,
-    // onto a low limb then below 2^11, which cannot carry again.
+    let s2 = (h1 >> 64) + (s1 >> 64); // below 2^9
+    // Fold s2 (s2 * 159 < 2^17); a carry out of that is folded once more,
+    // onto a low limb then below 2^17, which cannot carry again.
     let t0 = (s0 & limb) + s2 * 159;
     let t1 = (s1 & limb) + (t0 >> 64);
     let r0 = (t0 & limb) + (t1 >> 64) * 159;
@@ -576,6 +593,10 @@ mod tests {
             (1, 1, P128 - 1),
             (mask, 0, 0),
             (0x0123_4567_0089_abcd_0102_0304_0000_0001, 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978, 1 << 127),
+            // Full-width multipliers, as k^2 mod p is.
+            (P128 - 1, u128::MAX, u128::MAX),
+            (u128::MAX, u128::MAX, u128::MAX),
+            (0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978, P128 - 1, P128),
         ];
         for (k, y, a) in cases {
             assert_eq!(canonical_p128(mul_add_p128(k, y, a)), slow(k, y, a), "k={k:x} y={y:x} a={a:x}");
@@ -585,6 +606,7 @@ mod tests {
     #[test]
     fn poly128_marker_path_equals_rfc_branching() {
         let k = 0x01ab_cdef_0123_4567_0089_abcd_0102_0304;
+        let k_squared = mul_add_slow_p128(k, k, 0);
         // y lazily reduced too (at or above p), as the word loop leaves it.
         for y in [0, 1, P128 - 1, P128 + 3, u128::MAX, 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978] {
             for m in [0, 7, (1 << 127) + 5, u128::MAX - (1 << 96), u128::MAX - (1 << 96) + 1, P128 - 1, P128, u128::MAX] {
@@ -593,7 +615,7 @@ mod tests {
                 } else {
                     mul_add_slow_p128(k, y, m)
                 };
-                assert_eq!(canonical_p128(poly128_step(k, y, m)), expect, "y={y:x} m={m:x}");
+                assert_eq!(canonical_p128(poly128_step(k, k_squared, y, m)), expect, "y={y:x} m={m:x}");
             }
         }
     }
