@@ -42,14 +42,13 @@ impl L2Key {
     /// `L2Key = KDF(K, 2, iters * 24)`: per iteration 8 bytes of `k64`,
     /// then 16 of `k128`.
     pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
-        let mut key =
-            L2Key {
-                k64: [0; MAX_ITERS],
-                k64_squared: [0; MAX_ITERS],
-                two_words: [[0; 4]; MAX_ITERS],
-                k128: [0; MAX_ITERS],
-                k128_squared: [0; MAX_ITERS],
-            };
+        let mut key = L2Key {
+            k64: [0; MAX_ITERS],
+            k64_squared: [0; MAX_ITERS],
+            two_words: [[0; 4]; MAX_ITERS],
+            k128: [0; MAX_ITERS],
+            k128_squared: [0; MAX_ITERS],
+        };
         let mut buf = [0u8; 24 * MAX_ITERS];
         kdf(cipher, 2, &mut buf[..24 * iters]);
         for (i, bytes) in buf[..24 * iters].chunks_exact(24).enumerate() {
