@@ -532,7 +532,7 @@ fn canonical_p128(y: u128) -> u128 {
     let limb = u128::from(u64::MAX);
     let low = (y & limb) + 159;
     let at_least_p = ((y >> 64) + (low >> 64)) >> 64;
-    y.wrapping_add(159 * at_least_p)
+    y.wrapping_sub(P128 * at_least_p)
 }
 
 /// `(k * y + a) mod (2^64 - 59)`, lazily reduced (below 2^64, congruent):
