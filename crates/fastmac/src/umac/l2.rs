@@ -271,8 +271,8 @@ impl<const ITERS: usize> Poly64Run<ITERS> {
     /// Extends the run by the next chunk's L1 outputs.
     #[inline(always)]
     pub(crate) fn absorb(&mut self, key: &L2Key, words: &[u64; ITERS]) {
-        for i in 0..ITERS {
-            let (mult, add) = poly64_word(key.k64[i], key.k64_squared[i], words[i]);
+        for (i, &word) in words.iter().enumerate() {
+            let (mult, add) = poly64_word(key.k64[i], key.k64_squared[i], word);
             self.value[i] = fold_p64(u128::from(mult) * u128::from(self.value[i]) + u128::from(add));
             self.mult[i] = fold_p64(u128::from(mult) * u128::from(self.mult[i]));
         }
@@ -609,7 +609,7 @@ mod tests {
         // y lazily reduced too (at or above p), as the word loop leaves it.
         for y in [0, 1, P128 - 1, P128 + 3, u128::MAX, 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978] {
             for m in [0, 7, (1 << 127) + 5, u128::MAX - (1 << 96), u128::MAX - (1 << 96) + 1, P128 - 1, P128, u128::MAX] {
-                let expect = if m >= u128::MAX - (1 << 96) + 1 {
+                let expect = if m > u128::MAX - (1 << 96) {
                     mul_add_slow_p128(k, mul_add_slow_p128(k, y, P128 - 1), m - 159)
                 } else {
                     mul_add_slow_p128(k, y, m)
