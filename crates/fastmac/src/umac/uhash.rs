@@ -12,7 +12,7 @@
 //! the chunk loop. Longer messages, the streaming state and, with the
 //! `parallel` feature, the multi-core paths (`super::parallel`) feed whole
 //! chunks to an [`L2Hash`] and end in [`l2_tail`]; a message of one chunk
-//! at most ends in [`one_chunk_tail`].
+//! at most ends in [`l3_tail_of_64_bit_words`].
 
 use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -50,7 +50,7 @@ impl UhashKey {
 /// iteration, L2-HASH with the last chunk's L1 output `last` absorbed,
 /// then L3-HASH (with four terms whenever the L2 output's top half is zero,
 /// as POLY64's is). The long one-call path and the streaming state end
-/// here; a message of one chunk at most ends in [`one_chunk_tail`].
+/// here; a message of one chunk at most ends in [`l3_tail_of_64_bit_words`].
 #[inline(always)]
 fn l2_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last: &[u64; MAX_ITERS]) -> u128 {
     debug_assert!(!l2.is_empty());
@@ -66,14 +66,16 @@ fn l2_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last: &[u64; MAX_ITERS
     hash
 }
 
-/// The tail of a message of at most one chunk, from its L1 outputs `a`
-/// (one per iteration): `B = zeroes(8) || A`, so L3-HASH with four terms.
-/// No L2 state is built: the short path keeps only registers.
+/// The tail of UHASH from one 64-bit word per iteration, L3-HASH with four
+/// terms: for a message of at most one chunk, its L1 outputs (`B =
+/// zeroes(8) || A`, no L2 state built, so the short path keeps only
+/// registers); for a longer one in the register path of [`uhash_long`],
+/// POLY64's results (an L2 output whose top half is zero).
 #[inline(always)]
-fn one_chunk_tail(key: &UhashKey, a: &[u64]) -> u128 {
+fn l3_tail_of_64_bit_words(key: &UhashKey, words: &[u64]) -> u128 {
     let mut hash = 0;
-    for (i, &a) in a.iter().enumerate() {
-        hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], a));
+    for (i, &word) in words.iter().enumerate() {
+        hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], word));
     }
     hash
 }
@@ -126,7 +128,7 @@ fn uhash_iters<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
 #[inline(always)]
 fn uhash_short<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() <= L1_CHUNK);
-    one_chunk_tail(key, &l1_outputs::<ITERS>(&key.l1, msg))
+    l3_tail_of_64_bit_words(key, &l1_outputs::<ITERS>(&key.l1, msg))
 }
 
 /// UHASH of a whole message longer than one chunk, in one call: every
@@ -157,11 +159,7 @@ fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
             }
             poly.finish(&key.l2, &l1_outputs(&key.l1, last))
         };
-        let mut hash = 0;
-        for (i, &y) in y.iter().enumerate() {
-            hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], y));
-        }
-        return hash;
+        return l3_tail_of_64_bit_words(key, &y);
     }
     let mut l2 = L2Hash::default();
     absorb_whole_chunks::<ITERS>(key, &mut l2, full, on_all_cores);
@@ -324,7 +322,11 @@ impl UhashState {
             self.chunk_len -= BLOCK - last_len;
         }
         let last = self.nh.map(|sum| l1_output(sum, self.chunk_len));
-        let hash = if self.l2.is_empty() { one_chunk_tail(key, &last[..iters]) } else { l2_tail(key, iters, &mut self.l2, &last) };
+        let hash = if self.l2.is_empty() {
+            l3_tail_of_64_bit_words(key, &last[..iters])
+        } else {
+            l2_tail(key, iters, &mut self.l2, &last)
+        };
         // Assigning drops (and so zeroizes) the finished state.
         *self = UhashState::default();
         hash
