@@ -113,7 +113,9 @@ impl L2Hash {
     /// with a fixed iteration count: while the words stay within POLY64's
     /// range, the accumulators are a [`Poly64`] the loop keeps in
     /// registers, with no word count to update and no POLY128 test per
-    /// word, so one chunk's POLY64 step overlaps the next chunk's NH.
+    /// word, so one chunk's POLY64 step overlaps the next chunk's NH. Past
+    /// that range, [`L2Hash::absorb_poly128_pairs`] does the same for
+    /// POLY128.
     #[inline(always)]
     pub(crate) fn absorb_chunks<const ITERS: usize>(
         &mut self,
@@ -136,9 +138,49 @@ impl L2Hash {
             }
             self.chunks += in_poly64 as u64;
         }
+        self.absorb_poly128_pairs(key, &mut outputs);
         for words in outputs {
             self.absorb_one(key, &words);
         }
+    }
+
+    /// The POLY128 part of [`L2Hash::absorb_chunks`]: once POLY128 has
+    /// started and stands between two of its 16-byte words, every pair of
+    /// L1 outputs left is one word, hashed with the accumulators in
+    /// registers. Before that (POLY128's first word, or the second half of
+    /// a word already begun) and for an odd output left at the end, the
+    /// outputs go through [`Poly`] one by one, which keeps a half word
+    /// between calls. A file read in units (`super::parallel`) absorbs a
+    /// unit's 2048 outputs in one call, after their NH, with no NH left to
+    /// overlap: there the word-by-word path cost half as much CPU time as
+    /// NH for UMAC-128 (docs/performance.md section 13).
+    #[inline(always)]
+    fn absorb_poly128_pairs<const ITERS: usize>(
+        &mut self,
+        key: &L2Key,
+        outputs: &mut impl ExactSizeIterator<Item = [u64; ITERS]>,
+    ) {
+        let between_words = |chunks: u64| chunks > POLY64_WORDS && (chunks - POLY64_WORDS).is_multiple_of(2);
+        while outputs.len() > 0 && self.chunks >= POLY64_WORDS && !between_words(self.chunks) {
+            let words = outputs.next().expect("outputs left");
+            self.absorb_one(key, &words);
+        }
+        let pairs = if between_words(self.chunks) { outputs.len() / 2 } else { 0 };
+        if pairs == 0 {
+            return;
+        }
+        let mut y: [u128; ITERS] = core::array::from_fn(|i| self.poly[i].y128);
+        for _ in 0..pairs {
+            let (high, low) = (outputs.next().expect("a pair left"), outputs.next().expect("a pair left"));
+            y = core::array::from_fn(|i| {
+                let word = u128::from(high[i]) << 64 | u128::from(low[i]);
+                poly128_step(key.k128[i], key.k128_squared[i], y[i], word)
+            });
+        }
+        for (state, y) in self.poly.iter_mut().zip(y) {
+            state.y128 = y;
+        }
+        self.chunks += 2 * pairs as u64;
     }
 
     /// L1 outputs that POLY64 still takes before POLY128 does (section
@@ -635,7 +677,15 @@ mod tests {
             words.iter().fold(1, |y, &m| if m >= top { mul_add(mul_add(y, p - 1), m - offset) } else { mul_add(y, m) })
         };
         let head: Vec<u64> = (0..POLY64_WORDS).map(|n| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | (n & 1) << 63).collect();
-        for tail in [&[0xffff_ffff_0000_0001, 5, u64::MAX, u64::MAX, 7][..], &[u64::MAX, 0, 1 << 63][..], &[0xffff_ffff_ffff_ffff][..]] {
+        // The longest tail gives the register loop of absorb_poly128_pairs
+        // marked POLY128 words (high half all ones) after its first pair.
+        let tails: [&[u64]; 4] = [
+            &[0xffff_ffff_0000_0001, 5, u64::MAX, u64::MAX, 7],
+            &[u64::MAX, 0, 1 << 63],
+            &[0xffff_ffff_ffff_ffff],
+            &[3, 4, 0xffff_ffff_0000_0000, 0, 9, u64::MAX, 0xffff_fffe_ffff_ffff, u64::MAX, u64::MAX, u64::MAX, 1 << 63, 42],
+        ];
+        for tail in tails {
             let words: Vec<u64> = head.iter().chain(tail).copied().collect();
             let y64 = poly(64, k64, &words[..POLY64_WORDS as usize].iter().map(|&w| u128::from(w)).collect::<Vec<_>>());
             let mut bytes: Vec<u8> = y64.to_be_bytes().to_vec();
@@ -650,6 +700,46 @@ mod tests {
             let mut l2 = L2Hash::default();
             l2.absorb_chunks::<1>(&key, rest.iter().map(|&w| [w]));
             assert_eq!(l2.finish(&key, 0, *last), expect, "tail {tail:x?}");
+        }
+    }
+
+    /// Past POLY64's range, absorbing the L1 outputs in one call (the
+    /// register loop over POLY128 word pairs), in pieces that start on
+    /// either half of a word, or one by one (only `Poly`'s word-by-word
+    /// path) gives the same L2 output, for four iterations.
+    #[test]
+    fn poly128_pairs_equal_word_by_word_absorbing_in_any_pieces() {
+        use aes::cipher::KeyInit;
+        let key = L2Key::derive(&Aes128::new(&[5u8; 16].into()), 4);
+        let count = POLY64_WORDS as usize + 23;
+        let outputs: Vec<[u64; 4]> = (0..count as u64)
+            .map(|n| {
+                core::array::from_fn(|i| {
+                    let word = n.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(7 * i as u32);
+                    // Every fifth word past 2^14 in POLY128's top range.
+                    if n >= POLY64_WORDS && n % 5 == i as u64 % 5 { word | 0xffff_ffff_0000_0000 } else { word }
+                })
+            })
+            .collect();
+        let finish = |mut l2: L2Hash, last: &[u64; 4]| -> [u128; 4] { core::array::from_fn(|i| l2.finish(&key, i, last[i])) };
+        let (last, rest) = outputs.split_last().unwrap();
+        let mut one_by_one = L2Hash::default();
+        for words in rest {
+            one_by_one.absorb(&key, 4, core::slice::from_ref(words));
+        }
+        let expect = finish(one_by_one, last);
+        let mut at_once = L2Hash::default();
+        at_once.absorb_chunks::<4>(&key, rest.iter().copied());
+        assert_eq!(finish(at_once, last), expect, "one call");
+        for split in [POLY64_WORDS as usize - 1, POLY64_WORDS as usize, POLY64_WORDS as usize + 1, POLY64_WORDS as usize + 2] {
+            for piece in 1..6 {
+                let mut pieces = L2Hash::default();
+                pieces.absorb_chunks::<4>(&key, rest[..split].iter().copied());
+                for part in rest[split..].chunks(piece) {
+                    pieces.absorb_chunks::<4>(&key, part.iter().copied());
+                }
+                assert_eq!(finish(pieces, last), expect, "split at {split}, pieces of {piece}");
+            }
         }
     }
 
