@@ -113,9 +113,7 @@ impl L2Hash {
     /// with a fixed iteration count: while the words stay within POLY64's
     /// range, the accumulators are a [`Poly64`] the loop keeps in
     /// registers, with no word count to update and no POLY128 test per
-    /// word, so one chunk's POLY64 step overlaps the next chunk's NH. Past
-    /// that range, [`L2Hash::absorb_poly128_pairs`] does the same for
-    /// POLY128.
+    /// word, so one chunk's POLY64 step overlaps the next chunk's NH.
     #[inline(always)]
     pub(crate) fn absorb_chunks<const ITERS: usize>(
         &mut self,
@@ -138,37 +136,43 @@ impl L2Hash {
             }
             self.chunks += in_poly64 as u64;
         }
-        self.absorb_poly128_pairs(key, &mut outputs);
         for words in outputs {
             self.absorb_one(key, &words);
         }
     }
 
-    /// The POLY128 part of [`L2Hash::absorb_chunks`]: once POLY128 has
-    /// started and stands between two of its 16-byte words, every pair of
-    /// L1 outputs left is one word, hashed with the accumulators in
-    /// registers. Before that (POLY128's first word, or the second half of
-    /// a word already begun) and for an odd output left at the end, the
-    /// outputs go through [`Poly`] one by one, which keeps a half word
-    /// between calls. A file read in units (`super::parallel`) absorbs a
-    /// unit's 2048 outputs in one call, after their NH, with no NH left to
-    /// overlap: there the word-by-word path cost half as much CPU time as
-    /// NH for UMAC-128 (docs/performance.md section 13).
-    #[inline(always)]
-    fn absorb_poly128_pairs<const ITERS: usize>(
-        &mut self,
-        key: &L2Key,
-        outputs: &mut impl ExactSizeIterator<Item = [u64; ITERS]>,
-    ) {
+    /// [`L2Hash::absorb`] for L1 outputs hashed beforehand, many at a time:
+    /// the multi-core paths of `super::parallel` (a file's units of 2048
+    /// chunks, and batches of a message in memory past 2^14 chunks). With
+    /// no NH left to overlap, past POLY64's range the word-by-word path
+    /// cost half as much CPU time as NH for UMAC-128
+    /// (docs/performance.md section 13); here, once POLY128 has started
+    /// and stands between two of its 16-byte words, every pair of outputs
+    /// is one word, hashed with the accumulators in registers. Before that
+    /// (POLY128's first word, or the second half of a word already begun)
+    /// and for an odd output left at the end, the outputs go through
+    /// [`Poly`] one by one, which keeps a half word between calls.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn absorb_hashed(&mut self, key: &L2Key, iters: usize, outputs: &[L1Output]) {
+        match iters {
+            1 => self.absorb_hashed_iters::<1>(key, outputs),
+            2 => self.absorb_hashed_iters::<2>(key, outputs),
+            3 => self.absorb_hashed_iters::<3>(key, outputs),
+            _ => self.absorb_hashed_iters::<4>(key, outputs),
+        }
+    }
+
+    /// [`L2Hash::absorb_hashed`] for `ITERS` iterations.
+    #[cfg(feature = "parallel")]
+    fn absorb_hashed_iters<const ITERS: usize>(&mut self, key: &L2Key, outputs: &[L1Output]) {
+        let mut outputs = outputs.iter().map(|out| -> [u64; ITERS] { core::array::from_fn(|i| out[i]) });
+        let in_poly64 = outputs.len().min(self.poly64_room());
+        self.absorb_chunks::<ITERS>(key, outputs.by_ref().take(in_poly64));
         let between_words = |chunks: u64| chunks > POLY64_WORDS && (chunks - POLY64_WORDS).is_multiple_of(2);
-        while outputs.len() > 0 && self.chunks >= POLY64_WORDS && !between_words(self.chunks) {
-            let words = outputs.next().expect("outputs left");
-            self.absorb_one(key, &words);
+        while outputs.len() > 0 && !between_words(self.chunks) {
+            self.absorb_one(key, &outputs.next().expect("outputs left"));
         }
-        let pairs = if between_words(self.chunks) { outputs.len() / 2 } else { 0 };
-        if pairs == 0 {
-            return;
-        }
+        let pairs = outputs.len() / 2;
         let mut y: [u128; ITERS] = core::array::from_fn(|i| self.poly[i].y128);
         for _ in 0..pairs {
             let (high, low) = (outputs.next().expect("a pair left"), outputs.next().expect("a pair left"));
@@ -181,6 +185,9 @@ impl L2Hash {
             state.y128 = y;
         }
         self.chunks += 2 * pairs as u64;
+        for words in outputs {
+            self.absorb_one(key, &words);
+        }
     }
 
     /// L1 outputs that POLY64 still takes before POLY128 does (section
@@ -677,8 +684,8 @@ mod tests {
             words.iter().fold(1, |y, &m| if m >= top { mul_add(mul_add(y, p - 1), m - offset) } else { mul_add(y, m) })
         };
         let head: Vec<u64> = (0..POLY64_WORDS).map(|n| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | (n & 1) << 63).collect();
-        // The longest tail gives the register loop of absorb_poly128_pairs
-        // marked POLY128 words (high half all ones) after its first pair.
+        // The longest tail gives marked POLY128 words (high half all ones)
+        // after the first pair.
         let tails: [&[u64]; 4] = [
             &[0xffff_ffff_0000_0001, 5, u64::MAX, u64::MAX, 7],
             &[u64::MAX, 0, 1 << 63],
@@ -700,19 +707,28 @@ mod tests {
             let mut l2 = L2Hash::default();
             l2.absorb_chunks::<1>(&key, rest.iter().map(|&w| [w]));
             assert_eq!(l2.finish(&key, 0, *last), expect, "tail {tail:x?}");
+            // The same outputs hashed beforehand: POLY128's register loop.
+            #[cfg(feature = "parallel")]
+            {
+                let hashed: Vec<L1Output> = rest.iter().map(|&w| [w, 0, 0, 0]).collect();
+                let mut l2 = L2Hash::default();
+                l2.absorb_hashed(&key, 1, &hashed);
+                assert_eq!(l2.finish(&key, 0, *last), expect, "tail {tail:x?}, hashed beforehand");
+            }
         }
     }
 
-    /// Past POLY64's range, absorbing the L1 outputs in one call (the
-    /// register loop over POLY128 word pairs), in pieces that start on
-    /// either half of a word, or one by one (only `Poly`'s word-by-word
-    /// path) gives the same L2 output, for four iterations.
+    /// Past POLY64's range, absorbing L1 outputs hashed beforehand in one
+    /// call (the register loop over POLY128 word pairs), in pieces that
+    /// start on either half of a word, or one by one (only `Poly`'s
+    /// word-by-word path) gives the same L2 output, for four iterations.
+    #[cfg(feature = "parallel")]
     #[test]
     fn poly128_pairs_equal_word_by_word_absorbing_in_any_pieces() {
         use aes::cipher::KeyInit;
         let key = L2Key::derive(&Aes128::new(&[5u8; 16].into()), 4);
         let count = POLY64_WORDS as usize + 23;
-        let outputs: Vec<[u64; 4]> = (0..count as u64)
+        let outputs: Vec<L1Output> = (0..count as u64)
             .map(|n| {
                 core::array::from_fn(|i| {
                     let word = n.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(7 * i as u32);
@@ -729,14 +745,14 @@ mod tests {
         }
         let expect = finish(one_by_one, last);
         let mut at_once = L2Hash::default();
-        at_once.absorb_chunks::<4>(&key, rest.iter().copied());
+        at_once.absorb_hashed(&key, 4, rest);
         assert_eq!(finish(at_once, last), expect, "one call");
         for split in [POLY64_WORDS as usize - 1, POLY64_WORDS as usize, POLY64_WORDS as usize + 1, POLY64_WORDS as usize + 2] {
             for piece in 1..6 {
                 let mut pieces = L2Hash::default();
-                pieces.absorb_chunks::<4>(&key, rest[..split].iter().copied());
+                pieces.absorb_hashed(&key, 4, &rest[..split]);
                 for part in rest[split..].chunks(piece) {
-                    pieces.absorb_chunks::<4>(&key, part.iter().copied());
+                    pieces.absorb_hashed(&key, 4, part);
                 }
                 assert_eq!(finish(pieces, last), expect, "split at {split}, pieces of {piece}");
             }

@@ -77,7 +77,7 @@ pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash,
         l2.absorb_run(run);
     }
     if !rest.is_empty() {
-        l1_in_batches(&key.l1, ITERS, rest, |outputs| l2.absorb(&key.l2, ITERS, outputs));
+        l1_in_batches(&key.l1, ITERS, rest, |outputs| l2.absorb_hashed(&key.l2, ITERS, outputs));
     }
 }
 
@@ -147,7 +147,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
             let l2 = self.stream.l2_on_chunk_boundary(&self.key, Self::ITERS).expect("the head ends on a chunk boundary");
             let key = &self.key;
             l1_from_file(&key.l1, Self::ITERS, file, start + head, whole, threads.get(), |outputs| {
-                l2.absorb(&key.l2, Self::ITERS, outputs);
+                l2.absorb_hashed(&key.l2, Self::ITERS, outputs);
             })?;
         }
         file.seek(SeekFrom::Start(start + head + whole))?;
