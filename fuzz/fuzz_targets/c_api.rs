@@ -11,10 +11,10 @@
 use core::ffi::{CStr, c_char, c_int, c_long};
 use std::ffi::CString;
 
-use fastmac::ssh::{SshAlgorithm, SshMac};
-use fastmac::umac::{Umac64, Umac128};
 use fastmac::Algorithm;
 use fastmac::algorithm::AlgorithmInfo;
+use fastmac::ssh::{SshAlgorithm, SshMac};
+use fastmac::umac::{Umac64, Umac128};
 use fastmac_c::by_name::*;
 use fastmac_c::fastmac_status::{self, *};
 use fastmac_c::openssh::*;
@@ -331,10 +331,50 @@ macro_rules! fixed_api {
         };
     };
 }
-fixed_api!(U32, Umac32Handle, Algorithm::Umac32, fastmac_umac32_new, fastmac_umac32_update, fastmac_umac32_finalize, fastmac_umac32_verify, fastmac_umac32_reset, fastmac_umac32_free);
-fixed_api!(U64, Umac64Handle, Algorithm::Umac64, fastmac_umac64_new, fastmac_umac64_update, fastmac_umac64_finalize, fastmac_umac64_verify, fastmac_umac64_reset, fastmac_umac64_free);
-fixed_api!(U96, Umac96Handle, Algorithm::Umac96, fastmac_umac96_new, fastmac_umac96_update, fastmac_umac96_finalize, fastmac_umac96_verify, fastmac_umac96_reset, fastmac_umac96_free);
-fixed_api!(U128, Umac128Handle, Algorithm::Umac128, fastmac_umac128_new, fastmac_umac128_update, fastmac_umac128_finalize, fastmac_umac128_verify, fastmac_umac128_reset, fastmac_umac128_free);
+fixed_api!(
+    U32,
+    Umac32Handle,
+    Algorithm::Umac32,
+    fastmac_umac32_new,
+    fastmac_umac32_update,
+    fastmac_umac32_finalize,
+    fastmac_umac32_verify,
+    fastmac_umac32_reset,
+    fastmac_umac32_free
+);
+fixed_api!(
+    U64,
+    Umac64Handle,
+    Algorithm::Umac64,
+    fastmac_umac64_new,
+    fastmac_umac64_update,
+    fastmac_umac64_finalize,
+    fastmac_umac64_verify,
+    fastmac_umac64_reset,
+    fastmac_umac64_free
+);
+fixed_api!(
+    U96,
+    Umac96Handle,
+    Algorithm::Umac96,
+    fastmac_umac96_new,
+    fastmac_umac96_update,
+    fastmac_umac96_finalize,
+    fastmac_umac96_verify,
+    fastmac_umac96_reset,
+    fastmac_umac96_free
+);
+fixed_api!(
+    U128,
+    Umac128Handle,
+    Algorithm::Umac128,
+    fastmac_umac128_new,
+    fastmac_umac128_update,
+    fastmac_umac128_finalize,
+    fastmac_umac128_verify,
+    fastmac_umac128_reset,
+    fastmac_umac128_free
+);
 
 /// A fixed-width handle: the constructor's checks, the NULL-handle calls,
 /// then the streaming loop.
@@ -544,7 +584,16 @@ fn one_shot(input: &mut Input) {
 
     // SAFETY: each buffer valid for its length unless refused.
     let status = unsafe {
-        fastmac_umac_compute(key.ptr(), key.len(), nonce.ptr(), nonce.len(), msg.ptr(), msg.len(), tag.ptr(), tag.0.len())
+        fastmac_umac_compute(
+            key.ptr(),
+            key.len(),
+            nonce.ptr(),
+            nonce.len(),
+            msg.ptr(),
+            msg.len(),
+            tag.ptr(),
+            tag.0.len(),
+        )
     };
     allowed.check(status, "fastmac_umac_compute");
     let (Some(alg), Some(k), Some(n), Some(m)) = (alg, key.slice(), nonce.slice(), msg.slice()) else { return };
@@ -563,7 +612,9 @@ fn one_shot(input: &mut Input) {
     // UMAC-32 tag is a prefix of the UMAC-64 tag for some nonces.)
     let check = tag_to_verify(input, &right);
     // SAFETY: each buffer valid for its length unless refused.
-    let status = unsafe { fastmac_umac_verify(k.as_ptr(), k.len(), n.as_ptr(), n.len(), m.as_ptr(), m.len(), check.ptr(), check.len()) };
+    let status = unsafe {
+        fastmac_umac_verify(k.as_ptr(), k.len(), n.as_ptr(), n.len(), m.as_ptr(), m.len(), check.ptr(), check.len())
+    };
     let width = match check.len() {
         4 => Some(Algorithm::Umac32),
         8 => Some(Algorithm::Umac64),
@@ -639,7 +690,8 @@ fn ssh(input: &mut Input) {
         let (status, call) = if input.byte() & 1 == 0 {
             let mut tag = Out(input.arg(80));
             // SAFETY: a live handle; the buffers valid for their lengths unless refused.
-            let status = unsafe { fastmac_ssh_mac_compute(mac, seq, packet.ptr(), packet.len(), tag.ptr(), tag.0.len()) };
+            let status =
+                unsafe { fastmac_ssh_mac_compute(mac, seq, packet.ptr(), packet.len(), tag.ptr(), tag.0.len()) };
             let mut allowed = Allowed::default();
             allowed.add(packet.ffi_error());
             allowed.add(tag.0.ffi_error());
@@ -672,8 +724,14 @@ fn ssh(input: &mut Input) {
         assert_eq!(fastmac_ssh_mac_tag_len(core::ptr::null(), &raw mut len), FASTMAC_ERR_NULL_POINTER);
         let mut tag = [0u8; 64];
         let null = core::ptr::null_mut();
-        assert_eq!(fastmac_ssh_mac_compute(null, 0, tag.as_ptr(), 0, tag.as_mut_ptr(), alg.tag_len), FASTMAC_ERR_NULL_POINTER);
-        assert_eq!(fastmac_ssh_mac_verify(null, 0, tag.as_ptr(), 0, tag.as_ptr(), alg.tag_len), FASTMAC_ERR_NULL_POINTER);
+        assert_eq!(
+            fastmac_ssh_mac_compute(null, 0, tag.as_ptr(), 0, tag.as_mut_ptr(), alg.tag_len),
+            FASTMAC_ERR_NULL_POINTER
+        );
+        assert_eq!(
+            fastmac_ssh_mac_verify(null, 0, tag.as_ptr(), 0, tag.as_ptr(), alg.tag_len),
+            FASTMAC_ERR_NULL_POINTER
+        );
         fastmac_ssh_mac_free(null);
         fastmac_ssh_mac_free(mac);
     }

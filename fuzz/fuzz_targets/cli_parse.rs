@@ -20,11 +20,36 @@ use libfuzzer_sys::fuzz_target;
 /// Words an argv element of one byte below 0x20 stands for, so that the
 /// fuzzer reaches the subcommands and their options without guessing them.
 const TOKENS: &[&str] = &[
-    "tag", "verify", "list", "bench", "gears", "--alg", "--key", "--key-file", "--nonce", "--seq", "--tag",
-    "umac-64", "hmac-sha2-256", "umac-128-etm@openssh.com", "badger-96", "--help", "--version", "--sizes",
-    "table", "send", "recv", "attack", "-", "--json", "--algs", "--seconds",
+    "tag",
+    "verify",
+    "list",
+    "bench",
+    "gears",
+    "--alg",
+    "--key",
+    "--key-file",
+    "--nonce",
+    "--seq",
+    "--tag",
+    "umac-64",
+    "hmac-sha2-256",
+    "umac-128-etm@openssh.com",
+    "badger-96",
+    "--help",
+    "--version",
+    "--sizes",
+    "table",
+    "send",
+    "recv",
+    "attack",
+    "-",
+    "--json",
+    "--algs",
+    "--seconds",
     // A valid 16-byte key, an 8-byte nonce, a 16-byte tag, a 32-byte HMAC key.
-    "000102030405060708090a0b0c0d0e0f", "0001020304050607", "ffeeddccbbaa99887766554433221100",
+    "000102030405060708090a0b0c0d0e0f",
+    "0001020304050607",
+    "ffeeddccbbaa99887766554433221100",
     "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
 ];
 
@@ -98,8 +123,9 @@ fn check_keyed(args: &MacArgs) {
     let result = keyed(args);
     let key = check_unhex("key", key_text);
     let valid = match args.seq {
-        Some(_) => SshAlgorithm::from_name(&args.alg)
-            .is_ok_and(|alg| key.as_ref().is_some_and(|k| k.len() == alg.key_len)),
+        Some(_) => {
+            SshAlgorithm::from_name(&args.alg).is_ok_and(|alg| key.as_ref().is_some_and(|k| k.len() == alg.key_len))
+        }
         None => Algorithm::from_name(&args.alg).is_ok_and(|alg| {
             let info = alg.info();
             let nonce = match &args.nonce {

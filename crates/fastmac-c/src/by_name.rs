@@ -32,8 +32,7 @@ pub unsafe extern "C" fn fastmac_mac_new(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: the caller's guarantees.
-        let (slot, name, key) =
-            unsafe { (ffi::out_slot(out)?, ffi::name(algorithm)?, ffi::input(key, key_len)?) };
+        let (slot, name, key) = unsafe { (ffi::out_slot(out)?, ffi::name(algorithm)?, ffi::input(key, key_len)?) };
         let mac = Algorithm::from_name(name)?.new_mac(key)?;
         ffi::publish(slot, MacHandle(mac));
         Ok(())
@@ -85,9 +84,8 @@ pub unsafe extern "C" fn fastmac_mac_finalize(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: the caller's guarantees.
-        let (mac, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::output(tag, tag_len)?)
-        };
+        let (mac, nonce, tag) =
+            unsafe { (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::output(tag, tag_len)?) };
         mac.0.finalize_reset_into(nonce, tag)?;
         Ok(())
     })
@@ -109,9 +107,8 @@ pub unsafe extern "C" fn fastmac_mac_verify(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: the caller's guarantees.
-        let (mac, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::input(tag, tag_len)?)
-        };
+        let (mac, nonce, tag) =
+            unsafe { (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::input(tag, tag_len)?) };
         mac.0.verify_reset(nonce, tag)?;
         Ok(())
     })

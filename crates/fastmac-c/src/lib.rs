@@ -29,10 +29,10 @@ extern crate alloc;
 pub mod boundary;
 pub mod by_name;
 pub mod ffi;
-#[cfg(not(any(feature = "std", test)))]
-mod runtime;
 #[cfg(feature = "openssh")]
 pub mod openssh;
+#[cfg(not(any(feature = "std", test)))]
+mod runtime;
 pub mod sequenced;
 pub mod ssh;
 pub mod ssh_sequenced;

@@ -70,7 +70,11 @@ impl SequencedUmacHandle {
 }
 
 /// Copies a `(nonce, tag)` result out.
-fn deliver<const N: usize>(result: Result<(u64, [u8; N]), Error>, nonce: &mut u64, tag: &mut [u8]) -> Result<(), fastmac_status> {
+fn deliver<const N: usize>(
+    result: Result<(u64, [u8; N]), Error>,
+    nonce: &mut u64,
+    tag: &mut [u8],
+) -> Result<(), fastmac_status> {
     let (n, t) = result?;
     *nonce = n;
     tag.copy_from_slice(&t);
@@ -137,9 +141,8 @@ pub unsafe extern "C" fn fastmac_sequenced_umac_tag(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: the caller's guarantees.
-        let (mac, msg, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::input(msg, msg_len)?, ffi::handle(nonce)?, ffi::output(tag, tag_len)?)
-        };
+        let (mac, msg, nonce, tag) =
+            unsafe { (ffi::handle(mac)?, ffi::input(msg, msg_len)?, ffi::handle(nonce)?, ffi::output(tag, tag_len)?) };
         mac.check_tag_len(tag)?;
         with_umac!(mac, umac => deliver(umac.tag(msg), nonce, tag))
     })

@@ -33,9 +33,8 @@ pub unsafe extern "C" fn fastmac_ssh_mac_lookup(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: the caller's guarantees.
-        let (name, key_len, tag_len, is_etm) = unsafe {
-            (ffi::name(name)?, ffi::handle(key_len)?, ffi::handle(tag_len)?, ffi::handle(is_etm)?)
-        };
+        let (name, key_len, tag_len, is_etm) =
+            unsafe { (ffi::name(name)?, ffi::handle(key_len)?, ffi::handle(tag_len)?, ffi::handle(is_etm)?) };
         let algorithm = SshAlgorithm::from_name(name)?;
         *key_len = algorithm.key_len;
         *tag_len = algorithm.tag_len;

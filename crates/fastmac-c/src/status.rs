@@ -86,10 +86,7 @@ fn message(status: c_int) -> &'static core::ffi::CStr {
         (FASTMAC_ERR_PANIC, c"internal error (panic caught at the C boundary)"),
         (FASTMAC_ERR_NONCE_EXHAUSTED, c"every nonce under this key is used: rekey"),
     ];
-    CODES
-        .iter()
-        .find(|(code, _)| *code as c_int == status)
-        .map_or(c"unknown status code", |(_, text)| text)
+    CODES.iter().find(|(code, _)| *code as c_int == status).map_or(c"unknown status code", |(_, text)| text)
 }
 
 /// A static, NUL-terminated English description of `status`. Accepts any

@@ -103,9 +103,8 @@ unsafe fn finalize<H: UmacHandle>(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: forwarded caller guarantees.
-        let (mac, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::output(tag, tag_len)?)
-        };
+        let (mac, nonce, tag) =
+            unsafe { (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::output(tag, tag_len)?) };
         mac.mac().finalize_reset_into(nonce, tag)?;
         Ok(())
     })
@@ -144,9 +143,8 @@ unsafe fn verify<H: UmacHandle>(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: forwarded caller guarantees.
-        let (mac, nonce, tag) = unsafe {
-            (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::input(tag, tag_len)?)
-        };
+        let (mac, nonce, tag) =
+            unsafe { (ffi::handle(mac)?, ffi::input(nonce, nonce_len)?, ffi::input(tag, tag_len)?) };
         mac.mac().verify_reset(nonce, tag)?;
         Ok(())
     })
@@ -208,9 +206,8 @@ pub unsafe extern "C" fn fastmac_umac_compute(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: the caller's guarantees.
-        let (nonce, msg, tag) = unsafe {
-            (ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::output(tag, tag_len)?)
-        };
+        let (nonce, msg, tag) =
+            unsafe { (ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::output(tag, tag_len)?) };
         // SAFETY: the caller's guarantee on key.
         unsafe {
             one_shot_by_tag_len(key, key_len, tag.len(), |mac| {
@@ -241,9 +238,8 @@ pub unsafe extern "C" fn fastmac_umac_verify(
 ) -> fastmac_status {
     guard(|| {
         // SAFETY: the caller's guarantees.
-        let (nonce, msg, tag) = unsafe {
-            (ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::input(tag, tag_len)?)
-        };
+        let (nonce, msg, tag) =
+            unsafe { (ffi::input(nonce, nonce_len)?, ffi::input(msg, msg_len)?, ffi::input(tag, tag_len)?) };
         // SAFETY: the caller's guarantee on key.
         unsafe {
             one_shot_by_tag_len(key, key_len, tag.len(), |mac| {
@@ -262,7 +258,11 @@ pub unsafe extern "C" fn fastmac_umac_verify(
 /// # Safety
 /// `key` must be valid for `key_len` bytes; `out` must be writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac64_new(key: *const u8, key_len: usize, out: *mut *mut Umac64Handle) -> fastmac_status {
+pub unsafe extern "C" fn fastmac_umac64_new(
+    key: *const u8,
+    key_len: usize,
+    out: *mut *mut Umac64Handle,
+) -> fastmac_status {
     // SAFETY: the caller's guarantees.
     unsafe { new(key, key_len, out) }
 }
@@ -364,7 +364,11 @@ pub unsafe extern "C" fn fastmac_umac64_free(mac: *mut Umac64Handle) {
 /// # Safety
 /// `key` must be valid for `key_len` bytes; `out` must be writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac32_new(key: *const u8, key_len: usize, out: *mut *mut Umac32Handle) -> fastmac_status {
+pub unsafe extern "C" fn fastmac_umac32_new(
+    key: *const u8,
+    key_len: usize,
+    out: *mut *mut Umac32Handle,
+) -> fastmac_status {
     // SAFETY: the caller's guarantees.
     unsafe { new(key, key_len, out) }
 }
@@ -459,7 +463,11 @@ pub unsafe extern "C" fn fastmac_umac32_free(mac: *mut Umac32Handle) {
 /// # Safety
 /// `key` must be valid for `key_len` bytes; `out` must be writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac96_new(key: *const u8, key_len: usize, out: *mut *mut Umac96Handle) -> fastmac_status {
+pub unsafe extern "C" fn fastmac_umac96_new(
+    key: *const u8,
+    key_len: usize,
+    out: *mut *mut Umac96Handle,
+) -> fastmac_status {
     // SAFETY: the caller's guarantees.
     unsafe { new(key, key_len, out) }
 }
@@ -554,7 +562,11 @@ pub unsafe extern "C" fn fastmac_umac96_free(mac: *mut Umac96Handle) {
 /// # Safety
 /// `key` must be valid for `key_len` bytes; `out` must be writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_new(key: *const u8, key_len: usize, out: *mut *mut Umac128Handle) -> fastmac_status {
+pub unsafe extern "C" fn fastmac_umac128_new(
+    key: *const u8,
+    key_len: usize,
+    out: *mut *mut Umac128Handle,
+) -> fastmac_status {
     // SAFETY: the caller's guarantees.
     unsafe { new(key, key_len, out) }
 }
@@ -564,7 +576,11 @@ pub unsafe extern "C" fn fastmac_umac128_new(key: *const u8, key_len: usize, out
 /// # Safety
 /// `mac` must be a live handle; `data` must be valid for `len` bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_update(mac: *mut Umac128Handle, data: *const u8, len: usize) -> fastmac_status {
+pub unsafe extern "C" fn fastmac_umac128_update(
+    mac: *mut Umac128Handle,
+    data: *const u8,
+    len: usize,
+) -> fastmac_status {
     // SAFETY: the caller's guarantees.
     unsafe { update(mac, data, len) }
 }

@@ -13,12 +13,11 @@ pub const FASTMAC_VERSION_MINOR: u32 = 1;
 pub const FASTMAC_VERSION_PATCH: u32 = 0;
 
 /// The crate version as a C string.
-const VERSION: &core::ffi::CStr = match core::ffi::CStr::from_bytes_with_nul(
-    concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes(),
-) {
-    Ok(version) => version,
-    Err(_) => panic!("the crate version contains a NUL byte"),
-};
+const VERSION: &core::ffi::CStr =
+    match core::ffi::CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+        Ok(version) => version,
+        Err(_) => panic!("the crate version contains a NUL byte"),
+    };
 
 /// The version of the linked library, "MAJOR.MINOR.PATCH": static storage,
 /// never NULL, not to be freed. Compare with the FASTMAC_VERSION_* macros to

@@ -85,7 +85,10 @@ fn a_handle_tags_from_unaligned_buffers_and_refused_calls_consume_nothing() {
         assert_eq!(fastmac_mac_finalize(mac, NONCE.as_ptr(), 8, ptr::null_mut(), 8), FASTMAC_ERR_NULL_POINTER);
         assert_eq!(fastmac_mac_finalize(mac, NONCE.as_ptr(), 8, tag.as_mut_ptr(), 7), FASTMAC_ERR_TAG_LENGTH);
         assert_eq!(fastmac_mac_finalize(mac, NONCE.as_ptr(), 0, tag.as_mut_ptr(), 8), FASTMAC_ERR_NONCE_LENGTH);
-        assert_eq!(fastmac_mac_finalize(mac, NONCE.as_ptr(), 8, tag.as_mut_ptr(), TOO_LONG), FASTMAC_ERR_LENGTH_OVERFLOW);
+        assert_eq!(
+            fastmac_mac_finalize(mac, NONCE.as_ptr(), 8, tag.as_mut_ptr(), TOO_LONG),
+            FASTMAC_ERR_LENGTH_OVERFLOW
+        );
         // Unaligned output; the refused calls above consumed nothing.
         assert_eq!(fastmac_mac_finalize(mac, NONCE.as_ptr(), 8, tag[1..].as_mut_ptr(), 8), FASTMAC_OK);
     }
@@ -111,7 +114,10 @@ fn null_handles_are_refused_and_freeing_null_is_a_no_op() {
     unsafe {
         assert_eq!(fastmac_mac_tag_len(ptr::null(), &mut out), FASTMAC_ERR_NULL_POINTER);
         assert_eq!(fastmac_mac_update(ptr::null_mut(), b"a".as_ptr(), 1), FASTMAC_ERR_NULL_POINTER);
-        assert_eq!(fastmac_mac_finalize(ptr::null_mut(), NONCE.as_ptr(), 8, tag.as_mut_ptr(), 8), FASTMAC_ERR_NULL_POINTER);
+        assert_eq!(
+            fastmac_mac_finalize(ptr::null_mut(), NONCE.as_ptr(), 8, tag.as_mut_ptr(), 8),
+            FASTMAC_ERR_NULL_POINTER
+        );
         assert_eq!(fastmac_mac_verify(ptr::null_mut(), NONCE.as_ptr(), 8, tag.as_ptr(), 8), FASTMAC_ERR_NULL_POINTER);
         fastmac_mac_free(ptr::null_mut());
         fastmac_ssh_mac_free(ptr::null_mut());
@@ -129,7 +135,10 @@ fn ssh_names_lengths_and_sequence_numbers() {
     unsafe {
         assert_eq!(fastmac_ssh_mac_lookup(hmac.as_ptr(), &mut key_len, &mut tag_len, &mut etm), FASTMAC_OK);
         assert_eq!((key_len, tag_len, etm), (32, 32, 0));
-        assert_eq!(fastmac_ssh_mac_lookup(hmac.as_ptr(), ptr::null_mut(), &mut tag_len, &mut etm), FASTMAC_ERR_NULL_POINTER);
+        assert_eq!(
+            fastmac_ssh_mac_lookup(hmac.as_ptr(), ptr::null_mut(), &mut tag_len, &mut etm),
+            FASTMAC_ERR_NULL_POINTER
+        );
         assert_eq!(
             fastmac_ssh_mac_lookup(name("umac-32@openssh.com").as_ptr(), &mut key_len, &mut tag_len, &mut etm),
             FASTMAC_ERR_UNKNOWN_ALGORITHM

@@ -14,8 +14,17 @@ use crate::measure::{self, Imp, Run};
 
 /// The subjects measured when no `--algs` is given: UMAC at each tag
 /// length (fastmac on one and all cores, Nettle) and the comparators.
-const DEFAULT_ALGS: &[&str] =
-    &["umac-32", "umac-64", "umac-96", "umac-128", "hmac-sha2-256", "poly1305", "aes-128-gmac", "blake3-keyed", "read-limit"];
+const DEFAULT_ALGS: &[&str] = &[
+    "umac-32",
+    "umac-64",
+    "umac-96",
+    "umac-128",
+    "hmac-sha2-256",
+    "poly1305",
+    "aes-128-gmac",
+    "blake3-keyed",
+    "read-limit",
+];
 
 /// The fastmac row the 128-bit-tag comparators are set against.
 const UMAC_128: &str = "umac-128";
@@ -122,19 +131,30 @@ fn table(run: &Run) -> String {
     let m = &run.machine;
     let mut out = String::new();
     let clock = m.core_clock_ghz.map_or("not measured".to_owned(), |g| format!("{g:.2} GHz"));
-    let _ = writeln!(out, "{} ({} logical CPUs), core clock {clock}, NH backend {}", m.cpu, m.logical_cpus, m.fastmac_backend);
+    let _ = writeln!(
+        out,
+        "{} ({} logical CPUs), core clock {clock}, NH backend {}",
+        m.cpu, m.logical_cpus, m.fastmac_backend
+    );
     let _ = writeln!(out, "nettle: {}", m.nettle);
     let _ = writeln!(out, "openssl: {}", m.openssl);
     let _ = writeln!(out, "blake3: {}", m.blake3);
-    let _ = writeln!(out, "{:>9} {:<14} {:<17} {:>12} {:>9} {:>8} {:>9}  ratio", "size", "alg", "impl", "ns/msg", "GB/s", "c/B", "c/msg");
+    let _ = writeln!(
+        out,
+        "{:>9} {:<14} {:<17} {:>12} {:>9} {:>8} {:>9}  ratio",
+        "size", "alg", "impl", "ns/msg", "GB/s", "c/B", "c/msg"
+    );
     for r in &run.results {
         let ratio = match r.imp {
             Imp::Fastmac => {
                 let nettle = ns(run, &r.alg, Imp::Nettle, r.size).map(|n| format!("{:.2}x nettle", n / r.ns_per_msg));
-                let ceiling = ns(run, &r.alg, Imp::NhCeiling, r.size).map(|n| format!("{:.0}% of nh-ceiling", 100.0 * n / r.ns_per_msg));
+                let ceiling = ns(run, &r.alg, Imp::NhCeiling, r.size)
+                    .map(|n| format!("{:.0}% of nh-ceiling", 100.0 * n / r.ns_per_msg));
                 Some([nettle, ceiling].into_iter().flatten().collect::<Vec<_>>().join(", ")).filter(|s| !s.is_empty())
             }
-            Imp::FastmacParallel => ns(run, &r.alg, Imp::Fastmac, r.size).map(|n| format!("{:.2}x 1 core", n / r.ns_per_msg)),
+            Imp::FastmacParallel => {
+                ns(run, &r.alg, Imp::Fastmac, r.size).map(|n| format!("{:.2}x 1 core", n / r.ns_per_msg))
+            }
             Imp::OpenSsl | Imp::Blake3 | Imp::RustCrypto => ns(run, UMAC_128, Imp::Fastmac, r.size)
                 .map(|n| format!("fastmac {UMAC_128} {:.2}x faster", r.ns_per_msg / n)),
             Imp::Nettle | Imp::ReadLimit | Imp::NhCeiling => None,

@@ -92,8 +92,8 @@ const LABEL_H: f64 = 12.0;
 
 /// Colours that stay distinct on white and in grey print.
 const PALETTE: &[&str] = &[
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
-    "#bcbd22", "#393b79", "#637939", "#843c39", "#7b4173",
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
+    "#393b79", "#637939", "#843c39", "#7b4173",
 ];
 
 impl Chart {
@@ -281,17 +281,17 @@ fn draw_line(svg: &mut String, style: Style, colour: &str, points: &[(f64, f64)]
     }
     let path: Vec<String> = points.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
     let dash = if style == Style::Dashed { r#" stroke-dasharray="6 4""# } else { "" };
-    let _ = write!(svg, r#"<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} points="{}"/>"#, path.join(" "));
+    let _ =
+        write!(svg, r#"<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} points="{}"/>"#, path.join(" "));
 }
 
 fn draw_marker(svg: &mut String, style: Style, colour: &str, px: f64, py: f64) {
     let _ = match style {
         Style::Line | Style::Dashed => write!(svg, r#"<circle cx="{px:.1}" cy="{py:.1}" r="3" fill="{colour}"/>"#),
         Style::Points => write!(svg, r#"<circle cx="{px:.1}" cy="{py:.1}" r="4" fill="{colour}"/>"#),
-        Style::Rings => write!(
-            svg,
-            r#"<circle cx="{px:.1}" cy="{py:.1}" r="7" fill="none" stroke="{colour}" stroke-width="2"/>"#
-        ),
+        Style::Rings => {
+            write!(svg, r#"<circle cx="{px:.1}" cy="{py:.1}" r="7" fill="none" stroke="{colour}" stroke-width="2"/>"#)
+        }
     };
 }
 
@@ -299,7 +299,10 @@ fn label_with_leader(svg: &mut String, colour: &str, px: f64, py: f64, rect: &Re
     // A label that had to move away from its point is tied to it.
     let (cx, cy) = (px.clamp(rect.x, rect.x + rect.w), py.clamp(rect.y, rect.y + rect.h));
     if (cx - px).hypot(cy - py) > 12.0 {
-        let _ = write!(svg, r#"<line x1="{px:.1}" y1="{py:.1}" x2="{cx:.1}" y2="{cy:.1}" stroke="{colour}" stroke-width="0.7"/>"#);
+        let _ = write!(
+            svg,
+            r#"<line x1="{px:.1}" y1="{py:.1}" x2="{cx:.1}" y2="{cy:.1}" stroke="{colour}" stroke-width="0.7"/>"#
+        );
     }
     let _ = write!(
         svg,
@@ -330,7 +333,10 @@ struct Rect {
 
 impl Rect {
     fn overlaps(&self, other: &Rect) -> bool {
-        self.x < other.x + other.w && other.x < self.x + self.w && self.y < other.y + other.h && other.y < self.y + self.h
+        self.x < other.x + other.w
+            && other.x < self.x + self.w
+            && self.y < other.y + other.h
+            && other.y < self.y + self.h
     }
 }
 
@@ -345,7 +351,8 @@ fn text_width(label: &str) -> f64 {
 /// Every point gets its label: if no spot is free, the first in the plot.
 fn place_label(px: f64, py: f64, label: &str, placed: &[Rect]) -> Rect {
     let (w, h) = (text_width(label), LABEL_H);
-    let inside = |r: &Rect| r.x >= LEFT + 2.0 && r.x + r.w <= RIGHT + 12.0 && r.y >= PLOT_TOP - 12.0 && r.y + r.h <= PLOT_BOTTOM;
+    let inside =
+        |r: &Rect| r.x >= LEFT + 2.0 && r.x + r.w <= RIGHT + 12.0 && r.y >= PLOT_TOP - 12.0 && r.y + r.h <= PLOT_BOTTOM;
     let near = [(9.0, -6.0), (9.0, -16.0), (9.0, 4.0), (-w - 9.0, -6.0), (-w / 2.0, -22.0), (-w / 2.0, 10.0)];
     let rings = (1..=6).flat_map(|ring| {
         let step = 16.0 * ring as f64;
@@ -375,9 +382,9 @@ struct Mapper {
 
 impl Mapper {
     fn new(axis: &Axis, values: impl Iterator<Item = f64>, from: f64, to: f64) -> Mapper {
-        let usable: Vec<f64> =
-            values.filter(|v| v.is_finite() && (axis.scale == Scale::Linear || *v > 0.0)).collect();
-        let (mut lo, mut hi) = usable.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let usable: Vec<f64> = values.filter(|v| v.is_finite() && (axis.scale == Scale::Linear || *v > 0.0)).collect();
+        let (mut lo, mut hi) =
+            usable.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         for &tick in &axis.ticks {
             lo = lo.min(tick);
             hi = hi.max(tick);
@@ -515,8 +522,13 @@ mod tests {
 
     #[test]
     fn line_names_stay_below_the_legend() {
-        let top_line = Series { name: "line".into(), style: Style::Line, points: vec![(1.0, 0.0, None), (2.0, 10.0, None)] };
-        let dots = |name: &str| Series { name: name.into(), style: Style::Points, points: vec![(1.5, 10.0, Some("p".into()))] };
+        let top_line =
+            Series { name: "line".into(), style: Style::Line, points: vec![(1.0, 0.0, None), (2.0, 10.0, None)] };
+        let dots = |name: &str| Series {
+            name: name.into(),
+            style: Style::Points,
+            points: vec![(1.5, 10.0, Some("p".into()))],
+        };
         let panel = chart(vec![top_line, dots("a"), dots("b")]).panels.remove(0);
         let y_map = Mapper::new(&panel.y, panel.values(|p| p.1), PLOT_BOTTOM, PLOT_TOP);
         let ends = panel.end_labels(&y_map);

@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use fastmac_gears::wire::{HEADER_LEN, MAX_PAYLOAD};
 use fastmac_gears::{
-    Check, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig,
-    SessionSecret,
+    Check, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig, SessionSecret,
 };
 
 use self::strength_chart::strength_chart;
@@ -167,7 +166,9 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
         writable_file(path)?;
     }
     let cal = calibrate(round).map_err(CliError::Usage)?;
-    outln!("gear        tag B  strength                                            default                   ns@64  ns@576 ns@1500 ns@9000  model (ns)")?;
+    outln!(
+        "gear        tag B  strength                                            default                   ns@64  ns@576 ns@1500 ns@9000  model (ns)"
+    )?;
     for c in &cal {
         let info = &c.gear;
         let ns: Vec<String> = c.verify_ns.iter().map(|v| format!("{v:>7.0}")).collect();
@@ -193,7 +194,8 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
         r.depth1_ns / r.depth4_ns
     )?;
     if let Some(path) = svg {
-        std::fs::write(&path, strength_chart(&cal).to_svg()).map_err(|source| CliError::Write { what: path.display().to_string(), source })?;
+        std::fs::write(&path, strength_chart(&cal).to_svg())
+            .map_err(|source| CliError::Write { what: path.display().to_string(), source })?;
         outln!("chart written to {}", path.display())?;
     }
     Ok(())
@@ -201,7 +203,8 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
 
 fn send(args: SendArgs) -> Result<(), CliError> {
     let targets: Vec<SocketAddr> = args.to.iter().map(|t| loopback("to", t)).collect::<Result<_, _>>()?;
-    let profile = Profile::from_name(&args.profile).ok_or_else(|| CliError::Usage(format!("unknown profile {:?}", args.profile)))?;
+    let profile = Profile::from_name(&args.profile)
+        .ok_or_else(|| CliError::Usage(format!("unknown profile {:?}", args.profile)))?;
     if args.sizes.is_empty() || args.sizes.iter().any(|s| *s > MAX_PAYLOAD) {
         return Err(CliError::Usage("--sizes: each size must be 0 to 65535".into()));
     }
@@ -262,7 +265,11 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     let mut last_packet = Instant::now();
     let mut depth_changes = Vec::new();
     let mut depth = receiver.policy().depth;
-    outln!("listening on {addr}: budget {} core(s), cost scale {}, floor {floor}, ceiling {ceiling}", args.budget, args.cost_scale)?;
+    outln!(
+        "listening on {addr}: budget {} core(s), cost scale {}, floor {floor}, ceiling {ceiling}",
+        args.budget,
+        args.cost_scale
+    )?;
     loop {
         let now = start.elapsed();
         match socket.recv(&mut buf) {
@@ -289,13 +296,22 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     }
     let c = receiver.counters();
     outln!("{c}")?;
-    outln!("final depth {}, epoch {}, depth changes: [{}]", receiver.policy().depth, receiver.epoch(), depth_changes.join(" "))?;
-    outln!("conservation received = delivered + dropped_overload + rejected_*: {}", if c.conserved() { "holds" } else { "BROKEN" })?;
+    outln!(
+        "final depth {}, epoch {}, depth changes: [{}]",
+        receiver.policy().depth,
+        receiver.epoch(),
+        depth_changes.join(" ")
+    )?;
+    outln!(
+        "conservation received = delivered + dropped_overload + rejected_*: {}",
+        if c.conserved() { "holds" } else { "BROKEN" }
+    )?;
     Ok(())
 }
 
 /// The forgery kinds of docs/gears.md section 6.9, injected in turn.
-const ATTACKS: [&str; 7] = ["random-tag", "payload-bit", "replay", "stale-epoch", "wrong-profile", "window-jump", "truncated"];
+const ATTACKS: [&str; 7] =
+    ["random-tag", "payload-bit", "replay", "stale-epoch", "wrong-profile", "window-jump", "truncated"];
 
 fn attack(args: AttackArgs) -> Result<(), CliError> {
     let listen = loopback("listen", &args.listen)?;
@@ -346,7 +362,11 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
                 "payload-bit" => {
                     // A bit of the payload (of the header if it is empty).
                     let payload_len = usize::from(u16::from_be_bytes([f[16], f[17]])).min(f.len() - HEADER_LEN);
-                    let at = if payload_len > 0 { HEADER_LEN + rand() as usize % payload_len } else { 8 + rand() as usize % 8 };
+                    let at = if payload_len > 0 {
+                        HEADER_LEN + rand() as usize % payload_len
+                    } else {
+                        8 + rand() as usize % 8
+                    };
                     f[at] ^= 1 << (rand() % 8);
                 }
                 "replay" => f = previous.clone().unwrap_or(f),

@@ -206,7 +206,12 @@ fn list() -> Result<(), CliError> {
         };
         outln!(
             "{:<14} {:>9} {:>11} {:>9}  2^{} per attempt ({})",
-            info.name, info.key_len, nonce, info.tag_len, info.forgery_bound_log2, info.bound_source
+            info.name,
+            info.key_len,
+            nonce,
+            info.tag_len,
+            info.forgery_bound_log2,
+            info.bound_source
         )?;
     }
     outln!()?;
@@ -271,7 +276,10 @@ pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
     let info = alg.info();
     let nonce = match &args.nonce {
         Some(_) if info.max_nonce_len == 0 => {
-            return Err(CliError::Usage(format!("wrong nonce length: {} takes no nonce (HMAC has none); drop --nonce", info.name)));
+            return Err(CliError::Usage(format!(
+                "wrong nonce length: {} takes no nonce (HMAC has none); drop --nonce",
+                info.name
+            )));
         }
         Some(text) => unhex("nonce", text)?,
         None if info.max_nonce_len == 0 => Vec::new(),

@@ -16,7 +16,16 @@ fn fastmac(args: &[&str], env: &[(&str, &str)]) -> Output {
 #[test]
 fn json_report_has_the_schema_and_every_comparator() {
     let out = fastmac(
-        &["bench", "--algs", "umac-64,umac-128,hmac-sha2-256,poly1305,aes-128-gmac,blake3-keyed,read-limit", "--sizes", "32,2K", "--seconds", "0.01", "--json"],
+        &[
+            "bench",
+            "--algs",
+            "umac-64,umac-128,hmac-sha2-256,poly1305,aes-128-gmac,blake3-keyed,read-limit",
+            "--sizes",
+            "32,2K",
+            "--seconds",
+            "0.01",
+            "--json",
+        ],
         &[],
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -33,7 +42,8 @@ fn json_report_has_the_schema_and_every_comparator() {
     let results = report["results"].as_array().expect("results array");
     let mut seen = Vec::new();
     for row in results {
-        let (alg, imp, size) = (row["alg"].as_str().unwrap(), row["impl"].as_str().unwrap(), row["size"].as_u64().unwrap());
+        let (alg, imp, size) =
+            (row["alg"].as_str().unwrap(), row["impl"].as_str().unwrap(), row["size"].as_u64().unwrap());
         let ns = row["ns_per_msg"].as_f64().unwrap();
         assert!(ns > 0.0 && row["gb_per_s"].as_f64().unwrap() > 0.0, "{row}");
         assert!((row["gb_per_s"].as_f64().unwrap() - size as f64 / ns).abs() < 1e-6 * size as f64 / ns, "{row}");
@@ -45,7 +55,20 @@ fn json_report_has_the_schema_and_every_comparator() {
         seen.push(format!("{alg}/{imp}/{size}"));
     }
     for size in [32, 2048] {
-        for expected in ["umac-64/fastmac", "umac-64/nettle", "umac-64/nh-ceiling", "umac-128/fastmac", "umac-128/nettle", "umac-128/nh-ceiling", "hmac-sha2-256/rustcrypto", "hmac-sha2-256/fastmac", "poly1305/rustcrypto", "poly1305/openssl", "aes-128-gmac/openssl", "blake3-keyed/blake3"] {
+        for expected in [
+            "umac-64/fastmac",
+            "umac-64/nettle",
+            "umac-64/nh-ceiling",
+            "umac-128/fastmac",
+            "umac-128/nettle",
+            "umac-128/nh-ceiling",
+            "hmac-sha2-256/rustcrypto",
+            "hmac-sha2-256/fastmac",
+            "poly1305/rustcrypto",
+            "poly1305/openssl",
+            "aes-128-gmac/openssl",
+            "blake3-keyed/blake3",
+        ] {
             assert!(seen.contains(&format!("{expected}/{size}")), "{expected} at {size} missing: {seen:?}");
         }
         assert!(seen.iter().any(|s| s.starts_with("read-limit/") && s.ends_with(&format!("/{size}"))), "{seen:?}");
@@ -54,7 +77,10 @@ fn json_report_has_the_schema_and_every_comparator() {
 
 #[test]
 fn the_table_names_the_comparator_libraries_and_how_each_is_keyed() {
-    let out = fastmac(&["bench", "--algs", "umac-128,poly1305,aes-128-gmac,blake3-keyed", "--sizes", "64", "--seconds", "0.01"], &[]);
+    let out = fastmac(
+        &["bench", "--algs", "umac-128,poly1305,aes-128-gmac,blake3-keyed", "--sizes", "64", "--seconds", "0.01"],
+        &[],
+    );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     for line in ["openssl: libcrypto.so.3, OpenSSL 3", "blake3: blake3 crate 1."] {
@@ -66,7 +92,10 @@ fn the_table_names_the_comparator_libraries_and_how_each_is_keyed() {
         ("blake3-keyed (blake3)", "one 256-bit key for every message"),
         ("poly1305 (rustcrypto)", "one key for every message"),
     ] {
-        assert!(text.contains(&format!("{row} keyed per message: ")) && text.contains(keyed), "{row}: {keyed} not in:\n{text}");
+        assert!(
+            text.contains(&format!("{row} keyed per message: ")) && text.contains(keyed),
+            "{row}: {keyed} not in:\n{text}"
+        );
     }
     // Each comparator's row is set against fastmac's UMAC-128, unscaled.
     assert_eq!(text.matches("fastmac umac-128 ").count(), 4, "{text}");

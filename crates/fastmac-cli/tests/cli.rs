@@ -104,17 +104,35 @@ fn assert_bad(args: &[&str], expect_in_message: &str) {
 #[test]
 fn bad_input_exits_2_with_a_clear_message() {
     let tag8 = "0011223344556677";
-    assert_bad(&["tag", "--alg", "umac-64", "--key", "zz62636465666768696a6b6c6d6e6f70", "--nonce", NONCE], "malformed hex in --key");
+    assert_bad(
+        &["tag", "--alg", "umac-64", "--key", "zz62636465666768696a6b6c6d6e6f70", "--nonce", NONCE],
+        "malformed hex in --key",
+    );
     assert_bad(&["tag", "--alg", "umac-64", "--key", "616", "--nonce", NONCE], "odd number of digits");
     assert_bad(&["tag", "--alg", "umac-64", "--key", KEY, "--nonce", "xy"], "malformed hex in --nonce");
-    assert_bad(&["tag", "--alg", "umac-64", "--key", &KEY[..30], "--nonce", NONCE], "wrong key length: expected 16 bytes, got 15");
-    assert_bad(&["tag", "--alg", "umac-64", "--key", KEY, "--nonce", ""], "wrong nonce length: expected 1 to 16 bytes, got 0");
+    assert_bad(
+        &["tag", "--alg", "umac-64", "--key", &KEY[..30], "--nonce", NONCE],
+        "wrong key length: expected 16 bytes, got 15",
+    );
+    assert_bad(
+        &["tag", "--alg", "umac-64", "--key", KEY, "--nonce", ""],
+        "wrong nonce length: expected 1 to 16 bytes, got 0",
+    );
     let nonce17 = "00".repeat(17);
     assert_bad(&["tag", "--alg", "umac-64", "--key", KEY, "--nonce", &nonce17], "got 17");
-    assert_bad(&["verify", "--alg", "umac-64", "--key", KEY, "--nonce", NONCE, "--tag", "00112233"], "wrong tag length: expected 8 bytes, got 4");
-    assert_bad(&["verify", "--alg", "umac-64", "--key", KEY, "--nonce", NONCE, "--tag", "0g11223344556677"], "malformed hex in --tag");
+    assert_bad(
+        &["verify", "--alg", "umac-64", "--key", KEY, "--nonce", NONCE, "--tag", "00112233"],
+        "wrong tag length: expected 8 bytes, got 4",
+    );
+    assert_bad(
+        &["verify", "--alg", "umac-64", "--key", KEY, "--nonce", NONCE, "--tag", "0g11223344556677"],
+        "malformed hex in --tag",
+    );
     assert_bad(&["tag", "--alg", "umac-63", "--key", KEY, "--nonce", NONCE], "unknown algorithm \"umac-63\"");
-    assert_bad(&["verify", "--alg", "umac-64", "--key", KEY, "--nonce", NONCE, "--tag", tag8, "/nonexistent/file"], "cannot read /nonexistent/file");
+    assert_bad(
+        &["verify", "--alg", "umac-64", "--key", KEY, "--nonce", NONCE, "--tag", tag8, "/nonexistent/file"],
+        "cannot read /nonexistent/file",
+    );
     // Error text never echoes the key.
     let out = fastmac(&["tag", "--alg", "umac-64", "--key", &KEY[..30], "--nonce", NONCE], b"");
     assert!(!stderr(&out).contains(&KEY[..30]));
@@ -125,7 +143,9 @@ fn list_names_every_algorithm_with_lengths_and_bounds() {
     let out = fastmac(&["list"], b"");
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    for (alg, tag, bound) in [("umac-32", "4", "2^-30"), ("umac-64", "8", "2^-60"), ("umac-96", "12", "2^-90"), ("umac-128", "16", "2^-120")] {
+    for (alg, tag, bound) in
+        [("umac-32", "4", "2^-30"), ("umac-64", "8", "2^-60"), ("umac-96", "12", "2^-90"), ("umac-128", "16", "2^-120")]
+    {
         let line = text.lines().find(|l| l.starts_with(alg)).unwrap_or_else(|| panic!("{alg} missing"));
         let fields: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(fields[1..4], ["16", "1-16", tag], "{line}");

@@ -89,7 +89,11 @@ fn umac_tags_of_files_and_stdin_match_the_library_around_every_boundary() {
                 let args = ["tag", "--alg", &alg, "--key", &key, "--nonce", &nonce, "--threads", threads];
                 let context = format!("{alg} len {len} threads {threads}");
                 assert_eq!(tag_line(&fastmac(&[&args[..], &[path]].concat(), b"")), expected, "{context}, file");
-                assert_eq!(tag_line(&fastmac_with_stdin(&args, File::open(path).unwrap())), expected, "{context}, < file");
+                assert_eq!(
+                    tag_line(&fastmac_with_stdin(&args, File::open(path).unwrap())),
+                    expected,
+                    "{context}, < file"
+                );
             }
             let args = ["tag", "--alg", &alg, "--key", &key, "--nonce", &nonce];
             assert_eq!(tag_line(&fastmac(&args, msg)), expected, "{alg} len {len}, stdin pipe");
@@ -119,7 +123,12 @@ fn other_algorithms_tag_files_and_stdin_as_the_library_does() {
             if !nonce.is_empty() {
                 args.extend(["--nonce", &nonce]);
             }
-            assert_eq!(tag_line(&fastmac(&[&args[..], &[path.to_str().unwrap()]].concat(), b"")), expected, "{} len {len}, file", info.name);
+            assert_eq!(
+                tag_line(&fastmac(&[&args[..], &[path.to_str().unwrap()]].concat(), b"")),
+                expected,
+                "{} len {len}, file",
+                info.name
+            );
             assert_eq!(tag_line(&fastmac(&args, msg)), expected, "{} len {len}, stdin", info.name);
         }
     }
@@ -155,7 +164,18 @@ fn verify_reads_files_the_same_way() {
     let path = dir.write("msg", &msg);
     let tag = umac_tag(16, &msg);
     for threads in ["1", "2"] {
-        let args = ["verify", "--alg", "umac-128", "--key", &hex::encode(KEY), "--nonce", &hex::encode(NONCE), "--threads", threads, "--tag"];
+        let args = [
+            "verify",
+            "--alg",
+            "umac-128",
+            "--key",
+            &hex::encode(KEY),
+            "--nonce",
+            &hex::encode(NONCE),
+            "--threads",
+            threads,
+            "--tag",
+        ];
         let good = fastmac(&[&args[..], &[tag.trim(), path.to_str().unwrap()]].concat(), b"");
         assert_eq!(good.status.code(), Some(0), "threads {threads}: {}", String::from_utf8_lossy(&good.stderr));
         let wrong = umac_tag(16, &msg[1..]);
@@ -198,7 +218,9 @@ fn a_file_that_changes_size_while_read_gives_a_tag_or_a_clear_error() {
             let stderr = String::from_utf8_lossy(&out.stderr);
             match out.status.code() {
                 Some(0) => assert_eq!(out.stdout.len(), 33, "a 16-byte tag in hex and a newline"),
-                Some(2) => assert!(stderr.starts_with("fastmac: error: cannot read") && stderr.contains("shrank"), "{stderr}"),
+                Some(2) => {
+                    assert!(stderr.starts_with("fastmac: error: cannot read") && stderr.contains("shrank"), "{stderr}")
+                }
                 other => panic!("status {other:?}: {stderr}"),
             }
         }

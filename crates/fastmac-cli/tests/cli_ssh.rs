@@ -45,7 +45,8 @@ fn ssh_names_with_seq_match_the_library() {
             let args = ["tag", "--alg", alg.name, "--key", &hex::encode(&key), "--seq", &seq_text];
             let out = fastmac(&args, &packet);
             assert_eq!(text(&out.stdout), format!("{expect}\n"), "{} seq {seq}: {}", alg.name, text(&out.stderr));
-            let verify = ["verify", "--alg", alg.name, "--key", &hex::encode(&key), "--seq", &seq_text, "--tag", &expect];
+            let verify =
+                ["verify", "--alg", alg.name, "--key", &hex::encode(&key), "--seq", &seq_text, "--tag", &expect];
             assert_eq!(fastmac(&verify, &packet).status.code(), Some(0), "{}", alg.name);
             // The same bytes as packet number seq+1: not authentic.
             let next = seq.wrapping_add(1).to_string();
@@ -59,10 +60,19 @@ fn ssh_names_with_seq_match_the_library() {
 fn ssh_usage_errors_exit_2() {
     let key16 = "00".repeat(16);
     let cases: [(&[&str], &str); 4] = [
-        (&["tag", "--alg", "umac-64@openssh.com", "--key", &key16], "is an SSH MAC: give the packet sequence number with --seq N"),
-        (&["tag", "--alg", "umac-64@openssh.com", "--key", &key16, "--seq", "1", "--nonce", "00"], "cannot be used with"),
+        (
+            &["tag", "--alg", "umac-64@openssh.com", "--key", &key16],
+            "is an SSH MAC: give the packet sequence number with --seq N",
+        ),
+        (
+            &["tag", "--alg", "umac-64@openssh.com", "--key", &key16, "--seq", "1", "--nonce", "00"],
+            "cannot be used with",
+        ),
         (&["tag", "--alg", "umac-64", "--key", &key16, "--seq", "1"], "unknown algorithm \"umac-64\""),
-        (&["tag", "--alg", "hmac-sha2-256", "--key", &key16, "--seq", "1"], "wrong key length: expected 32 bytes, got 16"),
+        (
+            &["tag", "--alg", "hmac-sha2-256", "--key", &key16, "--seq", "1"],
+            "wrong key length: expected 32 bytes, got 16",
+        ),
     ];
     for (args, message) in cases {
         let out = fastmac(args, b"x");
@@ -77,7 +87,9 @@ fn ssh_usage_errors_exit_2() {
 #[test]
 fn list_shows_hmacs_and_ssh_names() {
     let out = text(&fastmac(&["list"], b"").stdout);
-    for (name, key, nonce, tag) in [("hmac-md5", "16", "0", "16"), ("hmac-sha1-96", "20", "0", "12"), ("hmac-sha2-512", "64", "0", "64")] {
+    for (name, key, nonce, tag) in
+        [("hmac-md5", "16", "0", "16"), ("hmac-sha1-96", "20", "0", "12"), ("hmac-sha2-512", "64", "0", "64")]
+    {
         let line = out.lines().find(|l| l.split_whitespace().next() == Some(name)).unwrap_or_else(|| panic!("{name}"));
         let fields: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(fields[1..4], [key, nonce, tag], "{line}");
@@ -85,7 +97,10 @@ fn list_shows_hmacs_and_ssh_names() {
     // The SSH table follows the plain one (hmac-sha1 is in both).
     let ssh_table = &out[out.find("SSH MACs").expect("SSH table")..];
     for alg in ALGORITHMS {
-        let line = ssh_table.lines().find(|l| l.split_whitespace().next() == Some(alg.name)).unwrap_or_else(|| panic!("{}", alg.name));
+        let line = ssh_table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(alg.name))
+            .unwrap_or_else(|| panic!("{}", alg.name));
         let fields: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(fields[1..3], [alg.key_len.to_string(), alg.tag_len.to_string()], "{line}");
         assert_eq!(line.contains("etm"), alg.etm, "{line}");

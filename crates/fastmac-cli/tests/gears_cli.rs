@@ -103,7 +103,8 @@ fn attack_never_gets_a_forgery_through() {
     assert!(injected > 0, "{attack_text}");
     // Every delivered datagram is genuine: at most the 1000 sent, each once.
     assert!(counter(&text, "delivered") <= 1000, "{text}");
-    let rejected = counter(&text, "rejected_auth") + counter(&text, "rejected_replay") + counter(&text, "rejected_format");
+    let rejected =
+        counter(&text, "rejected_auth") + counter(&text, "rejected_replay") + counter(&text, "rejected_format");
     assert!(rejected > 0, "{text}");
     assert_eq!(counter(&text, "delivered") + counter(&text, "dropped_overload") + rejected, counter(&text, "received"));
     println!("{attack_text}{text}");
@@ -111,7 +112,10 @@ fn attack_never_gets_a_forgery_through() {
 
 #[test]
 fn only_loopback_addresses_are_accepted() {
-    let out = fastmac().args(["gears", "send", "--secret", SECRET, "--to", "10.0.0.1:9000", "--count", "1"]).output().unwrap();
+    let out = fastmac()
+        .args(["gears", "send", "--secret", SECRET, "--to", "10.0.0.1:9000", "--count", "1"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("only 127.0.0.1"));
     let out = fastmac().args(["gears", "recv", "--secret", "00", "--listen", "127.0.0.1:1"]).output().unwrap();

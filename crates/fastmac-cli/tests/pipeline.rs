@@ -26,7 +26,10 @@ fn with_closed_stdout(args: &[&str]) -> Output {
 fn assert_quiet_success(args: &[&str], out: &Output) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe") && !stderr.contains("error"), "{args:?}: {stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe") && !stderr.contains("error"),
+        "{args:?}: {stderr}"
+    );
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -50,7 +53,16 @@ fn tag_of_a_large_file_on_several_threads_into_a_closed_pipe_ends_quietly() {
     let file = temp("large");
     std::fs::write(&file, vec![0x5a; 5 << 20]).unwrap();
     for alg in ["umac-128", "hmac-sha2-256"] {
-        let args = ["tag", "--alg", alg, "--key", "000102030405060708090a0b0c0d0e0f", "--threads", "2", file.to_str().unwrap()];
+        let args = [
+            "tag",
+            "--alg",
+            alg,
+            "--key",
+            "000102030405060708090a0b0c0d0e0f",
+            "--threads",
+            "2",
+            file.to_str().unwrap(),
+        ];
         let args = if alg.starts_with("umac") { [&args[..], &["--nonce", "00"]].concat() } else { args.to_vec() };
         assert_quiet_success(&args, &with_closed_stdout(&args));
     }
@@ -104,11 +116,8 @@ fn an_unwritable_out_fails_before_measuring() {
     let file = temp("a-file");
     std::fs::write(&file, b"").unwrap();
     let out_dir = file.join("report");
-    let out = Command::new(env!("CARGO_BIN_EXE_fastmac"))
-        .args(["bench", "--quick", "--out"])
-        .arg(&out_dir)
-        .output()
-        .unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_fastmac")).args(["bench", "--quick", "--out"]).arg(&out_dir).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains(&format!("cannot write {}", out_dir.display())), "{stderr}");
@@ -140,12 +149,18 @@ fn fails_with(args: &[&str], expected: &[&str]) {
 #[test]
 fn an_unknown_name_gets_the_known_names() {
     let key = "6162636465666768696a6b6c6d6e6f70";
-    fails_with(&["tag", "--alg", "hmac-sha256", "--key", key], &["unknown algorithm \"hmac-sha256\"", "known:", "hmac-sha2-256", "umac-64", "badger-160"]);
+    fails_with(
+        &["tag", "--alg", "hmac-sha256", "--key", key],
+        &["unknown algorithm \"hmac-sha256\"", "known:", "hmac-sha2-256", "umac-64", "badger-160"],
+    );
     fails_with(
         &["tag", "--alg", "umac-65@openssh.com", "--key", key, "--seq", "1"],
         &["unknown algorithm", "known SSH MACs:", "umac-64@openssh.com", "hmac-sha2-256-etm@openssh.com"],
     );
-    fails_with(&["bench", "--algs", "hmac-sha256"], &["unknown benchmark algorithm \"hmac-sha256\"", "hmac-sha2-256", "poly1305", "read-limit"]);
+    fails_with(
+        &["bench", "--algs", "hmac-sha256"],
+        &["unknown benchmark algorithm \"hmac-sha256\"", "hmac-sha2-256", "poly1305", "read-limit"],
+    );
 }
 
 #[test]

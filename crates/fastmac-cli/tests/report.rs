@@ -16,13 +16,30 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 const OPENSSH: &[&str] = &[
-    "hmac-md5", "hmac-sha1", "hmac-ripemd160", "umac-64", "umac-128", "hmac-sha2-256", "hmac-sha2-512", "umac-32",
-    "umac-96", "badger-64",
+    "hmac-md5",
+    "hmac-sha1",
+    "hmac-ripemd160",
+    "umac-64",
+    "umac-128",
+    "hmac-sha2-256",
+    "hmac-sha2-512",
+    "umac-32",
+    "umac-96",
+    "badger-64",
 ];
 const SWEEP: &[usize] = &[32, 64, 128, 256, 512, 1024, 1500, 2048, 4096];
 const ACSA: &[&str] = &[
-    "hmac-sha1-96", "hmac-md5-96", "umac-128", "umac-96", "umac-64", "umac-32", "badger-32", "badger-64",
-    "badger-96", "badger-128", "badger-160",
+    "hmac-sha1-96",
+    "hmac-md5-96",
+    "umac-128",
+    "umac-96",
+    "umac-64",
+    "umac-32",
+    "badger-32",
+    "badger-64",
+    "badger-96",
+    "badger-128",
+    "badger-160",
 ];
 const GO: &[&str] = &["hmac-sha2-256", "hmac-md5", "umac-64", "umac-128"];
 const COMPARATORS: &[(&str, &str)] = &[
@@ -79,7 +96,8 @@ fn rows(json: &Value) -> BTreeSet<(String, String, u64)> {
             }
             let alg = r["alg"].as_str().unwrap().to_owned();
             // The read pass's impl is its kernel (avx512, avx2, ...).
-            let imp = if alg == "read-limit" { "read-limit".to_owned() } else { r["impl"].as_str().unwrap().to_owned() };
+            let imp =
+                if alg == "read-limit" { "read-limit".to_owned() } else { r["impl"].as_str().unwrap().to_owned() };
             (alg, imp, size)
         })
         .collect()
@@ -211,7 +229,13 @@ fn badger_figure_6_has_both_modes_umac_and_poly1305_at_every_size() {
     // Poly1305 as measured: no series is scaled.
     assert_eq!(
         names,
-        ["Badger-64 I (no IV setup)", "Badger-64 II (IV setup)", "UMAC-64", "Poly1305 (RustCrypto)", "Poly1305 (OpenSSL)"]
+        [
+            "Badger-64 I (no IV setup)",
+            "Badger-64 II (IV setup)",
+            "UMAC-64",
+            "Poly1305 (RustCrypto)",
+            "Poly1305 (OpenSSL)"
+        ]
     );
     for (name, points) in &series {
         assert_eq!(*points, SWEEP.len(), "series {name}");
@@ -224,7 +248,8 @@ fn strength_chart_has_a_point_per_mac_measured_at_1500() {
     // Not points: the read pass and the NH ceiling (not MACs), the gears'
     // sender field (its strength is the receiver's choice) and the partial
     // MACs S-L (a detection rate, not a forgery bound).
-    let unbounded = |a: &str, i: &str| a == "read-limit" || i == "nh-ceiling" || a == "gears-field" || a.starts_with("gear-s-");
+    let unbounded =
+        |a: &str, i: &str| a == "read-limit" || i == "nh-ceiling" || a == "gears-field" || a.starts_with("gear-s-");
     let macs_at_1500 = rows(&run.json).iter().filter(|(a, i, s)| *s == 1500 && !unbounded(a, i)).count();
     let series = svg_series(&std::fs::read_to_string(run.dir.join("strength.svg")).unwrap());
     let points: usize = series.iter().map(|s| s.1).sum();

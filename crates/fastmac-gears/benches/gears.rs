@@ -5,9 +5,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fastmac_gears::wire::group_nonce;
-use fastmac_gears::{EpochKeys, Check, NonceMode, SessionSecret};
 use fastmac::umac::{NestedPads, NestedUmac, Umac32, Umac128};
+use fastmac_gears::wire::group_nonce;
+use fastmac_gears::{Check, EpochKeys, NonceMode, SessionSecret};
 
 fn field_vs_umac128(c: &mut Criterion) {
     let key = *b"bench key 16 B!!";

@@ -131,9 +131,8 @@ mod tests {
 
     #[test]
     fn badger_trees_follow_the_umac_words() {
-        let trees: Vec<usize> = [Check::U32, Check::U64, Check::U96, Check::U128, Check::U128H128]
-            .map(Check::badger_trees)
-            .to_vec();
+        let trees: Vec<usize> =
+            [Check::U32, Check::U64, Check::U96, Check::U128, Check::U128H128].map(Check::badger_trees).to_vec();
         assert_eq!(trees, [1, 2, 3, 4, 5]);
     }
 }

@@ -15,29 +15,27 @@
 
 use std::time::Duration;
 
+use crate::Error;
 use crate::keys::SessionSecret;
-use crate::{Check, Profile};
 use crate::policy::PolicyConfig;
 use crate::receiver::{Receiver, ReceiverConfig, Verdict};
 use crate::sender::{Sender, SenderConfig};
-use crate::Error;
+use crate::{Check, Profile};
 
 /// The only control message of v1: "I verify at most this deep".
 const MAX_DEPTH: u8 = 0x01;
 
 /// The control payload: `MAX_DEPTH || profile code of the deepest check`.
 fn encode_max_depth(check: Check) -> Result<[u8; 2], Error> {
-    let profile = Profile::of_prefix(check)
-        .ok_or(Error::Control("a receiver can ask for U32, U64, U96 or U128 tags only"))?;
+    let profile =
+        Profile::of_prefix(check).ok_or(Error::Control("a receiver can ask for U32, U64, U96 or U128 tags only"))?;
     Ok([MAX_DEPTH, profile.code()])
 }
 
 fn decode_max_depth(payload: &[u8]) -> Result<Check, Error> {
     match payload {
         [MAX_DEPTH, code] => match Profile::from_code(*code) {
-            Some(profile @ (Profile::U32 | Profile::U64 | Profile::U96 | Profile::U128)) => {
-                Ok(profile.full_check())
-            }
+            Some(profile @ (Profile::U32 | Profile::U64 | Profile::U96 | Profile::U128)) => Ok(profile.full_check()),
             _ => Err(Error::Control("unknown depth in a control message")),
         },
         _ => Err(Error::Control("unknown control message")),

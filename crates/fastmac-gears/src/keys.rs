@@ -12,13 +12,13 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::HMAC_TAG_LEN;
-use crate::{Check, SampleRate};
-use crate::sample::Sampler;
 use crate::Error;
+use crate::HMAC_TAG_LEN;
+use crate::sample::Sampler;
+use crate::wire::NonceMode;
+use crate::{Check, SampleRate};
 use fastmac::Error as MacError;
 use fastmac::badger::Badger160;
-use crate::wire::NonceMode;
 use fastmac::umac::{FIELD_LEN, NestedPads, NestedUmac};
 
 type HmacSha256 = Hmac<Sha256>;
@@ -129,9 +129,7 @@ impl EpochKeys {
     /// The first `out.len()` bytes of the field, with only the iterations
     /// they need (sender-side gear lowering, docs/gears.md section 6.4).
     pub fn field_prefix(&self, pads: &mut NestedPads, nonce: &[u8], msg: &[u8], out: &mut [u8]) {
-        self.umac
-            .prefix_into_cached(pads, nonce, msg, out)
-            .expect("gear nonces are 8 or 12 bytes, prefixes 1 to 16")
+        self.umac.prefix_into_cached(pads, nonce, msg, out).expect("gear nonces are 8 or 12 bytes, prefixes 1 to 16")
     }
 
     /// HMAC-SHA-256 truncated to 128 bits (RFC 4868 style).
@@ -226,6 +224,9 @@ mod tests {
 
     #[test]
     fn short_secret_is_rejected() {
-        assert_eq!(SessionSecret::new(&[1u8; 15]).unwrap_err(), Error::Mac(MacError::KeyLength { expected: 16, got: 15 }));
+        assert_eq!(
+            SessionSecret::new(&[1u8; 15]).unwrap_err(),
+            Error::Mac(MacError::KeyLength { expected: 16, got: 15 })
+        );
     }
 }

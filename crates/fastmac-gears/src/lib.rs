@@ -59,13 +59,13 @@ mod sender;
 pub mod table;
 pub mod wire;
 
+pub use check::Check;
 pub use control::{ControlReceiver, ControlSender};
 pub use cost::CostModel;
 pub use error::Error;
 pub use keys::{EpochKeys, SessionSecret};
-pub use check::Check;
-pub use profile::{Profile, SampleRate};
 pub use policy::{Observation, PolicyConfig, PolicyState};
+pub use profile::{Profile, SampleRate};
 pub use receiver::{AuditConfig, Counters, Delivery, FormatReject, Receiver, ReceiverConfig, Verdict};
 pub use rekey::RekeyLimits;
 pub use replay::{DEFAULT_WINDOW, ReplayError, ReplayWindow};

@@ -20,8 +20,8 @@
 
 use std::time::Duration;
 
-use crate::cost::CostModel;
 use crate::Check;
+use crate::cost::CostModel;
 
 /// Tunables of the policy engine.
 #[derive(Clone, Debug)]
@@ -188,7 +188,8 @@ pub fn step(config: &PolicyConfig, state: &PolicyState, obs: &Observation) -> Po
                 let (p, x) = (packets as f64 / dt, bytes as f64 / dt);
                 let a = config.ewma_alpha;
                 next.packets_per_s = Some(state.packets_per_s.map_or(p, |old| a * p + (1.0 - a) * old));
-                next.bytes_per_s = if state.packets_per_s.is_some() { a * x + (1.0 - a) * state.bytes_per_s } else { x };
+                next.bytes_per_s =
+                    if state.packets_per_s.is_some() { a * x + (1.0 - a) * state.bytes_per_s } else { x };
             }
             let budget = budget_ns_per_s.max(0.0);
             let (p, x) = (next.packets_per_s.unwrap_or(0.0), next.bytes_per_s);
@@ -245,7 +246,8 @@ mod tests {
             .into_iter()
             .map(|l| {
                 let j = l.umac_bytes().div_ceil(4) as f64;
-                let extra = if l.checks_hmac() { CostModel { a_ns: 1000.0, b_ns_per_byte: 10.0 } } else { CostModel::ZERO };
+                let extra =
+                    if l.checks_hmac() { CostModel { a_ns: 1000.0, b_ns_per_byte: 10.0 } } else { CostModel::ZERO };
                 (l, CostModel { a_ns: 250.0 + 100.0 * j + extra.a_ns, b_ns_per_byte: 0.8 * j + extra.b_ns_per_byte })
             })
             .collect();

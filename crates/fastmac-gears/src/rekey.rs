@@ -47,7 +47,8 @@ impl RekeyLimits {
     /// accepted `packets` and is `age` old (measured from when the receiver
     /// first verified a packet of it).
     pub fn receiver_refuses(&self, packets: u64, age: Duration) -> bool {
-        packets >= self.packets.saturating_add(self.packet_grace) || age.as_secs_f64() >= self.time_reject_factor * self.time.as_secs_f64()
+        packets >= self.packets.saturating_add(self.packet_grace)
+            || age.as_secs_f64() >= self.time_reject_factor * self.time.as_secs_f64()
     }
 }
 

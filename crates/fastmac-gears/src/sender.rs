@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
+use crate::Error;
 use crate::keys::{EpochKeys, SessionSecret};
-use crate::{Check, Profile};
 use crate::rekey::RekeyLimits;
 use crate::wire::{BADGER_MAX_SENDER, BADGER_SEQ_LIMIT, HEADER_LEN, Header, MAX_PAYLOAD, NonceMode};
-use crate::Error;
+use crate::{Check, Profile};
 use fastmac::nonce::NonceCounter;
 use fastmac::umac::NestedPads;
 

@@ -151,7 +151,10 @@ mod tests {
             }
         }
         let names: Vec<&str> = all.iter().map(|g| g.name).collect();
-        assert_eq!(&names[..13], ["U128", "U96", "U64", "U32", "H128", "B160", "B128", "B96", "B64", "B32", "S-8", "S-64", "S-512"]);
+        assert_eq!(
+            &names[..13],
+            ["U128", "U96", "U64", "U32", "H128", "B160", "B128", "B96", "B64", "B32", "S-8", "S-64", "S-512"]
+        );
         // Badger: more trees, a stronger bound.
         let badger: Vec<f64> = all
             .iter()

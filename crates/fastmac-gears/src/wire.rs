@@ -173,7 +173,9 @@ pub enum WireError {
 impl fmt::Display for WireError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WireError::Short { got } => write!(f, "datagram of {got} bytes is shorter than the {HEADER_LEN}-byte header"),
+            WireError::Short { got } => {
+                write!(f, "datagram of {got} bytes is shorter than the {HEADER_LEN}-byte header")
+            }
             WireError::Version(v) => write!(f, "unsupported version {v} (expected {VERSION})"),
             WireError::UnknownProfile(p) => write!(f, "unknown profile 0x{p:02x}"),
             WireError::Reserved(r) => write!(f, "reserved field is 0x{r:04x}, not 0"),
@@ -211,7 +213,11 @@ pub fn parse(datagram: &[u8]) -> Result<Packet<'_>, WireError> {
     }
     let tag_block = &datagram[HEADER_LEN + declared..];
     if tag_block.len() != profile.tag_len() {
-        return Err(WireError::TagLength { profile: profile.code(), expected: profile.tag_len(), got: tag_block.len() });
+        return Err(WireError::TagLength {
+            profile: profile.code(),
+            expected: profile.tag_len(),
+            got: tag_block.len(),
+        });
     }
     let (umac_tag, rest) = tag_block.split_at(profile.umac_len());
     let header = Header {

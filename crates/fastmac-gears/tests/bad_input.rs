@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use fastmac_gears::wire::{self, MAX_PAYLOAD};
-use fastmac_gears::{ControlReceiver, ControlSender, Error, Check, NonceMode, Profile, Sender, SenderConfig, SessionSecret};
+use fastmac_gears::{
+    Check, ControlReceiver, ControlSender, Error, NonceMode, Profile, Sender, SenderConfig, SessionSecret,
+};
 
 const T: Duration = Duration::ZERO;
 const SECRET_BYTE: u8 = 0xc3;

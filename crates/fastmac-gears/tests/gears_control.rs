@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use fastmac_gears::Error;
 use fastmac_gears::{
-    ControlReceiver, ControlSender, Check, PolicyConfig, Profile, Receiver, ReceiverConfig, Sender,
-    SenderConfig, SessionSecret, Verdict,
+    Check, ControlReceiver, ControlSender, PolicyConfig, Profile, Receiver, ReceiverConfig, Sender, SenderConfig,
+    SessionSecret, Verdict,
 };
 
 const T: Duration = Duration::ZERO;
@@ -36,9 +36,12 @@ fn a_request_lowers_and_a_later_one_raises_the_senders_gear() {
     let mut from_receiver = ControlReceiver::new(&secret(), T);
 
     assert_eq!(send_one(&mut sender, &mut receiver, b"before"), (16, Check::U64));
-    for (level, profile, tag_len) in
-        [(Check::U64, Profile::U64, 8), (Check::U32, Profile::U32, 4), (Check::U96, Profile::U96, 12), (Check::U128, Profile::U128, 16)]
-    {
+    for (level, profile, tag_len) in [
+        (Check::U64, Profile::U64, 8),
+        (Check::U32, Profile::U32, 4),
+        (Check::U96, Profile::U96, 12),
+        (Check::U128, Profile::U128, 16),
+    ] {
         let request = to_sender.max_depth(T, level).unwrap();
         assert_eq!(from_receiver.apply(&mut sender, T, &request), Ok(profile));
         assert_eq!(sender.profile(), profile);

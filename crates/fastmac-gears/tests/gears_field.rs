@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use fastmac_gears::{NonceMode, Profile, Sender, SenderConfig, SessionSecret};
 use fastmac::umac::{NestedPads, NestedUmac, Umac32, Umac64, Umac96, Umac128};
+use fastmac_gears::{NonceMode, Profile, Sender, SenderConfig, SessionSecret};
 use hkdf::Hkdf;
 use proptest::prelude::*;
 use sha2::Sha256;

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use fastmac_gears::{
-    AuditConfig, SampleRate, FormatReject, Check, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, ReplayError, Sender,
-    SenderConfig, Verdict,
+    AuditConfig, Check, FormatReject, PolicyConfig, Profile, ReceiverConfig, RekeyLimits, ReplayError, SampleRate,
+    Sender, SenderConfig, Verdict,
 };
 use gears_net::*;
 
@@ -101,16 +101,16 @@ fn forge(g: &[u8], tag_len: usize, kind: u64, rng: &mut Rng) -> Vec<u8> {
     let mut f = g.to_vec();
     let body = f.len() - tag_len;
     match kind % 6 {
-        0 => rng.fill(&mut f[body..]),                        // random tag
+        0 => rng.fill(&mut f[body..]),                                             // random tag
         1 => f[20 + (rng.next() as usize % (body - 20))] ^= 1 << (rng.next() % 8), // payload bit
-        2 => f[8 + (rng.next() as usize % 8)] ^= 1 << (rng.next() % 8), // seq bit
+        2 => f[8 + (rng.next() as usize % 8)] ^= 1 << (rng.next() % 8),            // seq bit
         3 => {
             // Wrong profile: claim U96 and cut the tag to 12 bytes.
             f[1] = Profile::U96.code();
             f.truncate(body + 12);
         }
-        4 => f[3] ^= 1,                                      // next or previous epoch
-        _ => f[4] ^= 0x80,                                   // another sender
+        4 => f[3] ^= 1,    // next or previous epoch
+        _ => f[4] ^= 0x80, // another sender
     }
     f
 }

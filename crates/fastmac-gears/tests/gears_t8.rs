@@ -82,7 +82,10 @@ fn t8_forgery_rate_is_two_to_the_minus_8() {
         });
     }
     let (lo, hi) = binomial_interval(n, 1.0 / 256.0, 0.001);
-    println!("T8: {accepted} of {n} forgeries accepted; 99.9 % interval [{lo}, {hi}], expected {:.1}", n as f64 / 256.0);
+    println!(
+        "T8: {accepted} of {n} forgeries accepted; 99.9 % interval [{lo}, {hi}], expected {:.1}",
+        n as f64 / 256.0
+    );
     assert!((lo..=hi).contains(&accepted));
     assert_conserved("T8", link.sent, r.counters());
     assert_eq!(r.counters().delivered, accepted);

@@ -130,7 +130,12 @@ impl Badger {
     /// mac(nonce, data) -> bytes
     ///
     /// The tag of ``data`` under ``nonce`` (8 bytes, not all zero).
-    fn mac<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn mac<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let tag = with_bytes(nonce, |nonce| {
             with_bytes(data, |data| {
                 let work = || each!(AnyBadger, &*lock(&self.inner), m => m.mac(nonce, data).map(|t| t.to_vec()));
@@ -144,7 +149,13 @@ impl Badger {
     ///
     /// Checks the whole ``tag`` in constant time; raises
     /// ``fastmac.InvalidTag`` if it does not authenticate ``data``.
-    fn verify(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn verify(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         self.check(py, nonce, data, tag, self.digest_size / 4)
     }
 
@@ -203,7 +214,14 @@ impl Badger {
 }
 
 impl Badger {
-    fn check(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>, trees: usize) -> PyResult<()> {
+    fn check(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+        trees: usize,
+    ) -> PyResult<()> {
         with_bytes(nonce, |nonce| {
             with_bytes(tag, |tag| {
                 with_bytes(data, |data| {
@@ -254,7 +272,12 @@ impl BadgerState {
     /// Checks ``tag`` against the message so far in constant time (only
     /// its first ``trees`` chunks if given); the state goes on.
     #[pyo3(signature = (nonce, tag, trees = None))]
-    fn verify(&self, nonce: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>, trees: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn verify(
+        &self,
+        nonce: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+        trees: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
         with_bytes(nonce, |nonce| {
             with_bytes(tag, |tag| {
@@ -332,7 +355,8 @@ impl Sender {
     ///
     /// Tags the streamed message as the next message and starts another.
     fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let tag = each!(AnySender, &mut *lock(&self.inner), m => m.finalize_reset().map(|t| t.to_vec())).map_err(to_py)?;
+        let tag =
+            each!(AnySender, &mut *lock(&self.inner), m => m.finalize_reset().map(|t| t.to_vec())).map_err(to_py)?;
         Ok(PyBytes::new(py, &tag))
     }
 
@@ -387,7 +411,13 @@ impl Receiver {
     /// (only its first ``trees`` chunks if given); raises
     /// ``fastmac.InvalidTag`` and stays in place if it does not verify.
     #[pyo3(signature = (data, tag, trees = None))]
-    fn verify(&self, py: Python<'_>, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>, trees: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn verify(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+        trees: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
         with_bytes(tag, |tag| {
             with_bytes(data, |data| {
@@ -414,7 +444,9 @@ impl Receiver {
     #[pyo3(signature = (tag, trees = None))]
     fn verify_streamed(&self, tag: &Bound<'_, PyAny>, trees: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
-        with_bytes(tag, |tag| each!(AnyReceiver, &mut *lock(&self.inner), m => m.verify_prefix_reset(tag, trees)).map_err(to_py))
+        with_bytes(tag, |tag| {
+            each!(AnyReceiver, &mut *lock(&self.inner), m => m.verify_prefix_reset(tag, trees)).map_err(to_py)
+        })
     }
 
     /// reset() -> None

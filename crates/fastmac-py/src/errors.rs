@@ -20,7 +20,12 @@ create_exception!(
     Error,
     "Every nonce (or SSH packet number) this key may use is used: rekey. Nonces never repeat or wrap."
 );
-create_exception!(fastmac, ZeroNonceError, Error, "Badger reserves the all-zero nonce (its pad would be key material).");
+create_exception!(
+    fastmac,
+    ZeroNonceError,
+    Error,
+    "Badger reserves the all-zero nonce (its pad would be key material)."
+);
 create_exception!(fastmac, OutOfRangeError, Error, "A numeric parameter is outside its range.");
 create_exception!(fastmac, MessageTooLongError, Error, "The message is longer than the keyed object can hash.");
 

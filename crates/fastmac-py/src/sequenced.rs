@@ -37,7 +37,8 @@ macro_rules! each {
 
 impl AnySequenced {
     fn new(key: &[u8], digest_size: usize, counter: NonceCounter) -> PyResult<AnySequenced> {
-        let key: &[u8; KEY_LEN] = key.try_into().map_err(|_| to_py(fastmac::Error::KeyLength { expected: KEY_LEN, got: key.len() }))?;
+        let key: &[u8; KEY_LEN] =
+            key.try_into().map_err(|_| to_py(fastmac::Error::KeyLength { expected: KEY_LEN, got: key.len() }))?;
         Ok(match digest_size {
             4 => AnySequenced::U32(Box::new(SequencedUmac::with_counter(key, counter))),
             8 => AnySequenced::U64(Box::new(SequencedUmac::with_counter(key, counter))),
@@ -156,7 +157,11 @@ impl Sequenced {
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
             let work = || lock(&self.inner).update(data);
-            if data.len() >= GIL_MINSIZE { py.detach(work) } else { work() };
+            if data.len() >= GIL_MINSIZE {
+                py.detach(work)
+            } else {
+                work()
+            };
             Ok(())
         })
     }

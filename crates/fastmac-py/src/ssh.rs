@@ -30,9 +30,9 @@ pub struct SshMac {
 
 /// The sequence number as a u32, or a typed error naming the range.
 fn sequence_number(seq: &Bound<'_, PyAny>) -> PyResult<u32> {
-    let int = seq.cast::<PyInt>().map_err(|_| {
-        PyTypeError::new_err(format!("sequence number must be an int, not {}", type_name(seq)))
-    })?;
+    let int = seq
+        .cast::<PyInt>()
+        .map_err(|_| PyTypeError::new_err(format!("sequence number must be an int, not {}", type_name(seq))))?;
     int.extract::<u32>().map_err(|_| SequenceNumberError::new_err("sequence number must be in 0 .. 2**32 - 1"))
 }
 
@@ -52,7 +52,12 @@ impl SshMac {
     ///
     /// The tag of packet number ``seq`` (0 .. 2**32 - 1); ``packet`` is any
     /// buffer.
-    fn compute<'py>(&self, py: Python<'py>, seq: &Bound<'py, PyAny>, packet: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn compute<'py>(
+        &self,
+        py: Python<'py>,
+        seq: &Bound<'py, PyAny>,
+        packet: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let seq = sequence_number(seq)?;
         with_bytes(packet, |packet| {
             let work = || {
@@ -68,7 +73,13 @@ impl SshMac {
     ///
     /// Checks ``tag`` in constant time; raises ``fastmac.InvalidTag`` if it
     /// does not authenticate packet number ``seq``.
-    fn verify(&self, py: Python<'_>, seq: &Bound<'_, PyAny>, packet: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn verify(
+        &self,
+        py: Python<'_>,
+        seq: &Bound<'_, PyAny>,
+        packet: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let seq = sequence_number(seq)?;
         with_bytes(tag, |tag| {
             with_bytes(packet, |packet| {

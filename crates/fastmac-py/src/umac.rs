@@ -72,7 +72,12 @@ impl Umac {
     ///
     /// The tag of ``data`` under ``nonce`` (1 to 16 bytes). Both accept any
     /// buffer (bytes, bytearray, memoryview, numpy arrays, ...).
-    fn mac<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn mac<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let tag = with_bytes(nonce, |nonce| {
             with_bytes(data, |data| {
                 maybe_detached(py, data.len(), || lock(&self.inner).mac(nonce, data)).map_err(to_py)
@@ -86,7 +91,13 @@ impl Umac {
     /// Checks ``tag`` in constant time; raises ``fastmac.InvalidTag`` if it
     /// does not authenticate ``data`` under ``nonce``, and
     /// ``fastmac.TagLengthError`` if it has the wrong length.
-    fn verify(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn verify(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         with_bytes(nonce, |nonce| {
             with_bytes(tag, |tag| {
                 with_bytes(data, |data| {

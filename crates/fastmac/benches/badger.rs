@@ -123,8 +123,7 @@ fn tag_lengths(c: &mut Criterion) {
     let msg = message(65536);
     group.throughput(Throughput::Bytes(msg.len() as u64));
     let nonce = 5u64.to_le_bytes();
-    let (b32, b96, b128, b160) =
-        (Badger32::new(&KEY), Badger96::new(&KEY), Badger128::new(&KEY), Badger160::new(&KEY));
+    let (b32, b96, b128, b160) = (Badger32::new(&KEY), Badger96::new(&KEY), Badger128::new(&KEY), Badger160::new(&KEY));
     group.bench_function("badger-32 65536", |b| b.iter(|| b32.mac(&nonce, black_box(&msg)).unwrap()));
     group.bench_function("badger-96 65536", |b| b.iter(|| b96.mac(&nonce, black_box(&msg)).unwrap()));
     group.bench_function("badger-128 65536", |b| b.iter(|| b128.mac(&nonce, black_box(&msg)).unwrap()));

@@ -61,15 +61,27 @@ fn message(len: usize) -> Vec<u8> {
 
 fn main() {
     let mut m = Meter { ghz: 0.0 };
-    let key_setup = m.ns(20, || { black_box(Badger64::new(black_box(&KEY))); });
-    let key_setup_v8 = m.ns(50, || { black_box(Badger64::with_levels(black_box(&KEY), 8).unwrap()); });
+    let key_setup = m.ns(20, || {
+        black_box(Badger64::new(black_box(&KEY)));
+    });
+    let key_setup_v8 = m.ns(50, || {
+        black_box(Badger64::with_levels(black_box(&KEY), 8).unwrap());
+    });
     let mac = Badger64::new(&KEY);
     let (kib, k64) = (message(1024), message(65536));
-    let hash_1k = m.ns(100, || { black_box(mac.hash(black_box(&kib)).unwrap()); });
-    let hash_64k = m.ns(3, || { black_box(mac.hash(black_box(&k64)).unwrap()); });
-    let f_only = m.ns(1000, || { black_box(mac.hash(black_box(b"")).unwrap()); });
+    let hash_1k = m.ns(100, || {
+        black_box(mac.hash(black_box(&kib)).unwrap());
+    });
+    let hash_64k = m.ns(3, || {
+        black_box(mac.hash(black_box(&k64)).unwrap());
+    });
+    let f_only = m.ns(1000, || {
+        black_box(mac.hash(black_box(b"")).unwrap());
+    });
     let mut sender = BadgerSender::<8>::new(&KEY);
-    let fin_no_iv = m.ns(1000, || { black_box(sender.tag(black_box(b"")).unwrap()); });
+    let fin_no_iv = m.ns(1000, || {
+        black_box(sender.tag(black_box(b"")).unwrap());
+    });
     let mut nonce = 1u64;
     let fin_iv = m.ns(300, || {
         nonce += 1;
@@ -87,15 +99,28 @@ fn main() {
     let row = |name: &str, ns: f64| println!("{name:<44} {ns:>9.1} {:>11.0}", ns * g);
     row("key setup (v = 58, 976 B of keys)", key_setup);
     row("key setup (v = 8, messages <= 2 KiB)", key_setup_v8);
-    println!("{:<44} {:>9.3} {:>11.3}  (per byte)", "universal hash, 1 KiB (incl. F)", hash_1k / 1024.0, hash_1k * g / 1024.0);
-    println!("{:<44} {:>9.3} {:>11.3}  (per byte)", "universal hash, 64 KiB (incl. F)", hash_64k / 65536.0, hash_64k * g / 65536.0);
+    println!(
+        "{:<44} {:>9.3} {:>11.3}  (per byte)",
+        "universal hash, 1 KiB (incl. F)",
+        hash_1k / 1024.0,
+        hash_1k * g / 1024.0
+    );
+    println!(
+        "{:<44} {:>9.3} {:>11.3}  (per byte)",
+        "universal hash, 64 KiB (incl. F)",
+        hash_64k / 65536.0,
+        hash_64k * g / 65536.0
+    );
     row("F only (hash of the empty message)", f_only);
     row("finalization without IV (F + stream pad)", fin_no_iv);
     row("finalization with IV (F + Rabbit setup + pad)", fin_iv);
     row("  of which Rabbit key + IV setup + 8 B", rabbit_setup);
 
     println!("\nper message: ns (cycles)");
-    println!("{:>7} {:>18} {:>18} {:>18} {:>18}", "bytes", "badger-64 nonce", "badger-64 seq", "badger-64 hash", "umac-64");
+    println!(
+        "{:>7} {:>18} {:>18} {:>18} {:>18}",
+        "bytes", "badger-64 nonce", "badger-64 seq", "badger-64 hash", "umac-64"
+    );
     let mut umac = Umac64::new(&KEY);
     for len in [32usize, 64, 256, 1500, 65536] {
         let msg = message(len);
@@ -104,8 +129,12 @@ fn main() {
             nonce += 1;
             black_box(mac.mac(&nonce.to_le_bytes(), black_box(&msg)).unwrap());
         });
-        let sequential = m.ns(reps, || { black_box(sender.tag(black_box(&msg)).unwrap()); });
-        let hash = m.ns(reps, || { black_box(mac.hash(black_box(&msg)).unwrap()); });
+        let sequential = m.ns(reps, || {
+            black_box(sender.tag(black_box(&msg)).unwrap());
+        });
+        let hash = m.ns(reps, || {
+            black_box(mac.hash(black_box(&msg)).unwrap());
+        });
         let umac_ns = m.ns(reps, || {
             nonce += 1;
             black_box(umac.mac(&nonce.to_be_bytes(), black_box(&msg)).unwrap());

@@ -6,8 +6,8 @@ use alloc::boxed::Box;
 
 use crate::Error;
 use crate::UnknownName;
-use crate::hmac::{HashFunction, Hmac};
 use crate::badger::{self, Badger};
+use crate::hmac::{HashFunction, Hmac};
 use crate::umac::{self, Umac};
 
 /// A MAC algorithm fastmac implements.

@@ -123,7 +123,6 @@ impl fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
-
 /// Why an NH backend cannot be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

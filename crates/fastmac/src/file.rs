@@ -76,7 +76,13 @@ pub(crate) fn read_to_end(file: &mut File, buf: &mut ReadBuf, mut sink: impl FnM
 /// most [`PIECE`] bytes, with positioned reads (the file position is
 /// neither used nor moved, so several threads can read one file).
 #[cfg(feature = "parallel")]
-pub(crate) fn read_span(file: &File, offset: u64, len: u64, buf: &mut ReadBuf, mut sink: impl FnMut(&[u8])) -> io::Result<()> {
+pub(crate) fn read_span(
+    file: &File,
+    offset: u64,
+    len: u64,
+    buf: &mut ReadBuf,
+    mut sink: impl FnMut(&[u8]),
+) -> io::Result<()> {
     let piece = buf.piece();
     let mut done = 0u64;
     while done < len {
@@ -99,7 +105,9 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
             Ok(0) => {
                 return Err(io::Error::new(
                     io::ErrorKind::UnexpectedEof,
-                    format!("the file shrank while being read: it ends at byte {at}, before its size when reading began"),
+                    format!(
+                        "the file shrank while being read: it ends at byte {at}, before its size when reading began"
+                    ),
                 ));
             }
             Ok(n) => filled += n,

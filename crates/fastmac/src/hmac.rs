@@ -25,8 +25,8 @@
 //! are hashed at construction, and every message after that costs only its
 //! own compression calls plus two (the reuse OpenSSH adopted in 2007).
 
-use hmac::digest::{FixedOutputReset, KeyInit, Reset, Update};
 use hmac::HmacReset;
+use hmac::digest::{FixedOutputReset, KeyInit, Reset, Update};
 use zeroize::Zeroize;
 
 use crate::Error;

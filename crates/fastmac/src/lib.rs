@@ -12,12 +12,12 @@ mod file;
 pub mod hmac;
 pub mod nonce;
 pub mod ssh;
+mod tag;
 mod traits;
 pub mod umac;
-mod tag;
 
 pub use algorithm::{Algorithm, DynMac};
-pub use error::{BackendError, Error, UnknownName};
 /// The RustCrypto key traits fastmac's keyed types implement (the
 /// `crypto-common` version of the `aes` crate): see the crate docs.
 pub use crypto_common::{self, KeyInit, KeySizeUser};
+pub use error::{BackendError, Error, UnknownName};

@@ -36,11 +36,11 @@ use core::ops::Deref;
 
 use zeroize::Zeroize;
 
-use crate::{Error, UnknownName};
 use crate::algorithm::{DynMac, check_no_nonce};
 use crate::hmac::{HashFunction, Hmac, MAX_TAG_LEN};
 use crate::tag::verify_tag;
 use crate::umac::{Umac64, Umac128};
+use crate::{Error, UnknownName};
 
 mod sequenced;
 pub use sequenced::{INBOUND_PACKET_LIMIT, InboundMac, OutboundMac, REKEY_AFTER_PACKETS};

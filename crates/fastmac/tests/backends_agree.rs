@@ -31,7 +31,12 @@ fn agree<const N: usize>(backends: &[Backend], data: &[u8]) -> usize {
             let expected = portable.mac(NONCE, msg).unwrap();
             for (mac, backend) in simd.iter_mut().zip(backends) {
                 assert_eq!(mac.backend(), *backend);
-                assert_eq!(mac.mac(NONCE, msg).unwrap(), expected, "UMAC-{} {backend} len {len} offset {offset}", N * 8);
+                assert_eq!(
+                    mac.mac(NONCE, msg).unwrap(),
+                    expected,
+                    "UMAC-{} {backend} len {len} offset {offset}",
+                    N * 8
+                );
                 checked += 1;
             }
         }

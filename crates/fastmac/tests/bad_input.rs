@@ -114,7 +114,8 @@ fn refused_calls_consume_nothing() {
         }
         assert!(mac.verify_reset(&bad_nonce, &right).is_err(), "{}", info.name);
         assert!(mac.finalize_reset_into(&bad_nonce, &mut vec![0u8; info.tag_len]).is_err(), "{}", info.name);
-        mac.verify_reset(&nonce, &right).unwrap_or_else(|e| panic!("{}: a refused call consumed the message: {e}", info.name));
+        mac.verify_reset(&nonce, &right)
+            .unwrap_or_else(|e| panic!("{}: a refused call consumed the message: {e}", info.name));
     }
 }
 

@@ -235,10 +235,7 @@ const NONCE: [u8; 8] = 0x0123_4567_89AB_CDEFu64.to_le_bytes();
 /// `S^1..S^u` of a nonce-mode tag: the tag XOR the IV stream.
 fn unpadded(tag: &[u8]) -> Vec<u32> {
     let pad = reference::iv_stream(&KEY, &NONCE, tag.len());
-    tag.chunks(4)
-        .zip(pad.chunks(4))
-        .map(|(t, p)| u32::from_le_bytes(core::array::from_fn(|b| t[b] ^ p[b])))
-        .collect()
+    tag.chunks(4).zip(pad.chunks(4)).map(|(t, p)| u32::from_le_bytes(core::array::from_fn(|b| t[b] ^ p[b]))).collect()
 }
 
 #[test]
@@ -283,7 +280,8 @@ fn every_unpadded_chunk_is_below_p() {
 fn hash_is_the_tag_before_the_pad() {
     let mac = Badger::<16>::new(&KEY);
     let msg = b"the pad is the only difference";
-    let hashed: Vec<u32> = mac.hash(msg).unwrap().chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    let hashed: Vec<u32> =
+        mac.hash(msg).unwrap().chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     assert_eq!(hashed, unpadded(&mac.mac(&NONCE, msg).unwrap()));
 }
 
@@ -457,7 +455,9 @@ fn registry_names_and_dyn_mac_match_the_typed_api() {
     use fastmac::Algorithm;
     use fastmac::badger::forgery_bound_log2;
     let msg = b"registry message, longer than one block";
-    for (name, tag_len) in [("badger-32", 4), ("badger-64", 8), ("badger-96", 12), ("badger-128", 16), ("BADGER-160", 20)] {
+    for (name, tag_len) in
+        [("badger-32", 4), ("badger-64", 8), ("badger-96", 12), ("badger-128", 16), ("BADGER-160", 20)]
+    {
         let alg = Algorithm::from_name(name).unwrap();
         let info = alg.info();
         assert_eq!((info.key_len, info.min_nonce_len, info.max_nonce_len, info.tag_len), (16, 8, 8, tag_len));

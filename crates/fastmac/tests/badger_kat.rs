@@ -23,8 +23,37 @@ fn message(len: usize) -> Vec<u8> {
 }
 
 const LENGTHS: [usize; 31] = [
-    0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 1000, 1023, 1024, 1025,
-    1500, 4096, 65536, 65537, 1 << 20 | 3,
+    0,
+    1,
+    3,
+    7,
+    8,
+    9,
+    15,
+    16,
+    17,
+    31,
+    32,
+    33,
+    63,
+    64,
+    65,
+    100,
+    127,
+    128,
+    129,
+    255,
+    256,
+    257,
+    1000,
+    1023,
+    1024,
+    1025,
+    1500,
+    4096,
+    65536,
+    65537,
+    1 << 20 | 3,
 ];
 
 const KEYS: [&str; 2] = ["000102030405060708090a0b0c0d0e0f", "91281329 2e3d36fe 3bfc62f1 dc51c3ac"];
@@ -57,7 +86,8 @@ fn generate() -> String {
                 writeln!(out, "nonce {u} {} {len} {}", hex::encode(nonce), hex::encode(tag)).unwrap();
             }
         }
-        for (u, v, max_len) in [(1, 58, usize::MAX), (2, 58, usize::MAX), (3, 58, 4096), (4, 58, 4096), (5, 58, 4096), (2, 12, 32768)]
+        for (u, v, max_len) in
+            [(1, 58, usize::MAX), (2, 58, usize::MAX), (3, 58, 4096), (4, 58, 4096), (5, 58, 4096), (2, 12, 32768)]
         {
             let msgs: Vec<Vec<u8>> = LENGTHS.iter().filter(|&&len| len <= max_len).map(|&len| message(len)).collect();
             let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();

@@ -99,7 +99,12 @@ fn umac_tags_of_files_equal_the_one_shot_tags() {
 
                 mac.update(streamed);
                 mac.update_from_file(&mut file.open_at(2000), threads(n)).unwrap();
-                assert_eq!(mac.finalize_reset(nonce).unwrap(), after_streamed, "UMAC-{} len {len} after 1000 B, threads {n}", 8 * tag_len);
+                assert_eq!(
+                    mac.finalize_reset(nonce).unwrap(),
+                    after_streamed,
+                    "UMAC-{} len {len} after 1000 B, threads {n}",
+                    8 * tag_len
+                );
             }
         }
     }

@@ -32,7 +32,13 @@ fn rows() -> Vec<Row> {
                 "sha512" => HashFunction::Sha512,
                 other => panic!("unknown hash {other}"),
             };
-            Row { case: format!("{} case {} {}", f[0], f[1], f[2]), hash, key: unhex(f[3]), data: unhex(f[4]), tag: unhex(f[5]) }
+            Row {
+                case: format!("{} case {} {}", f[0], f[1], f[2]),
+                hash,
+                key: unhex(f[3]),
+                data: unhex(f[4]),
+                tag: unhex(f[5]),
+            }
         })
         .collect()
 }
@@ -107,8 +113,5 @@ fn wrong_tags_and_lengths_are_typed_errors() {
     assert!(Hmac::new_truncated(HashFunction::Sha1, b"k", 21).is_err());
     // HMAC takes no nonce.
     let mut dynmac = Algorithm::from_name("hmac-sha1").unwrap().new_mac(b"k").unwrap();
-    assert_eq!(
-        dynmac.finalize_reset_into(b"n", &mut [0u8; 20]),
-        Err(Error::NonceLength { min: 0, max: 0, got: 1 })
-    );
+    assert_eq!(dynmac.finalize_reset_into(b"n", &mut [0u8; 20]), Err(Error::NonceLength { min: 0, max: 0, got: 1 }));
 }

@@ -98,7 +98,12 @@ impl Path {
 }
 
 fn umacs(key: &[u8; 16]) -> Vec<Box<dyn Stream + Send>> {
-    vec![Box::new(Umac::<4>::new(key)), Box::new(Umac::<8>::new(key)), Box::new(Umac::<12>::new(key)), Box::new(Umac::<16>::new(key))]
+    vec![
+        Box::new(Umac::<4>::new(key)),
+        Box::new(Umac::<8>::new(key)),
+        Box::new(Umac::<12>::new(key)),
+        Box::new(Umac::<16>::new(key)),
+    ]
 }
 
 /// xorshift64: cheap, deterministic, no byte pattern shorter than the slice.
@@ -119,7 +124,11 @@ fn parallel_equals_sequential_and_nettle_above_4_gib() {
     let mut paths = [
         Path::new("parallel", threads, umacs(&key)),
         Path::new("sequential", 1, umacs(&key)),
-        Path::new("nettle", 1, [4, 8, 12, 16].map(|n| Box::new(NettleUmac::new(n, &key)) as Box<dyn Stream + Send>).into()),
+        Path::new(
+            "nettle",
+            1,
+            [4, 8, 12, 16].map(|n| Box::new(NettleUmac::new(n, &key)) as Box<dyn Stream + Send>).into(),
+        ),
     ];
     let mut buf = vec![0u8; SLICE];
     fill_pseudo_random(&mut buf);

@@ -73,7 +73,8 @@ fn umac_names_equal_nettle_with_the_sequence_number_as_nonce() {
         let mut ours = SshMac::new(name, &key).unwrap();
         let mut theirs = NettleUmac::new(ours.tag_len(), &key);
         // Consecutive sequence numbers (the pad cache), wrap-around, random.
-        let seqs = (0..300u32).chain(u32::MAX - 5..=u32::MAX).chain((0..300).map(|_| rng.random::<u32>()).collect::<Vec<_>>());
+        let seqs =
+            (0..300u32).chain(u32::MAX - 5..=u32::MAX).chain((0..300).map(|_| rng.random::<u32>()).collect::<Vec<_>>());
         for seq in seqs {
             let len = rng.random_range(0..=buf.len());
             rng.fill(&mut buf[..len]);
@@ -144,7 +145,10 @@ fn verify_rejects_wrong_tags_sequence_numbers_and_lengths() {
 
 #[test]
 fn bad_names_and_keys_are_typed_errors() {
-    assert_eq!(SshMac::new("umac-32@openssh.com", &[0; 16]).unwrap_err(), Error::UnknownAlgorithm("umac-32@openssh.com".into()));
+    assert_eq!(
+        SshMac::new("umac-32@openssh.com", &[0; 16]).unwrap_err(),
+        Error::UnknownAlgorithm("umac-32@openssh.com".into())
+    );
     // SSH names are case-sensitive.
     assert!(matches!(SshMac::new("HMAC-SHA1", &[0; 20]), Err(Error::UnknownAlgorithm(_))));
     assert_eq!(SshMac::new("umac-64@openssh.com", &[0; 15]).unwrap_err(), Error::KeyLength { expected: 16, got: 15 });

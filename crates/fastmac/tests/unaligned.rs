@@ -10,8 +10,8 @@
 
 mod common;
 
-use fastmac::umac::Umac;
 use fastmac::Algorithm;
+use fastmac::umac::Umac;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 /// Every offset from a 64-byte boundary: a cache line, and the widest vector
@@ -108,8 +108,7 @@ fn rfc_vectors_at_every_offset() {
 }
 
 /// Lengths on both sides of the NH block and the L1 chunk boundaries.
-const LENGTHS: [usize; 20] =
-    [1, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 95, 1023, 1024, 1025, 1056, 2049, 3000];
+const LENGTHS: [usize; 20] = [1, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 95, 1023, 1024, 1025, 1056, 2049, 3000];
 
 fn random_messages_at_every_offset<const N: usize>() -> usize {
     let mut rng = StdRng::seed_from_u64(0x0a11_9e00 + N as u64);

@@ -38,10 +38,7 @@ impl Family {
             Family::Umac => ("UMAC prefixes", Style::Line),
             Family::Badger => ("Badger-160 trees", Style::Dashed),
             Family::Hmac => ("H128 (HMAC, own key)", Style::Points),
-            Family::Sample => (
-                "S-L: no forgery bound",
-                Style::Rings,
-            ),
+            Family::Sample => ("S-L: no forgery bound", Style::Rings),
         }
     }
 }
@@ -63,11 +60,7 @@ pub fn strength_chart(cal: &[Calibration]) -> Chart {
         .enumerate()
         .map(|(i, len)| Panel {
             title: format!("{len}-byte datagrams"),
-            x: Axis {
-                label: "receiver's verification cost, ns per datagram".into(),
-                scale: Scale::Log,
-                ticks: vec![],
-            },
+            x: Axis { label: "receiver's verification cost, ns per datagram".into(), scale: Scale::Log, ticks: vec![] },
             y: Axis {
                 label: "bits: -log2 forgery bound per attempt (S-L at 0)".into(),
                 scale: Scale::Linear,
@@ -81,30 +74,16 @@ pub fn strength_chart(cal: &[Calibration]) -> Chart {
                     let mut points: Vec<(f64, f64, Option<String>)> = cal
                         .iter()
                         .filter(|c| Family::of(&c.gear) == family)
-                        .map(|c| {
-                            (
-                                c.verify_ns[i],
-                                bits(c.gear.strength),
-                                Some(c.gear.name.to_owned()),
-                            )
-                        })
+                        .map(|c| (c.verify_ns[i], bits(c.gear.strength), Some(c.gear.name.to_owned())))
                         .collect();
                     points.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0)));
-                    Series {
-                        name: name.into(),
-                        style,
-                        points,
-                    }
+                    Series { name: name.into(), style, points }
                 })
                 .collect(),
             markers: vec![],
         })
         .collect();
-    Chart {
-        id: "gears-strength",
-        title: "fastmac gears: strength vs verification cost (this machine)".into(),
-        panels,
-    }
+    Chart { id: "gears-strength", title: "fastmac gears: strength vs verification cost (this machine)".into(), panels }
 }
 
 #[cfg(test)]
@@ -118,46 +97,24 @@ mod tests {
         let cal: Vec<Calibration> = gears()
             .into_iter()
             .enumerate()
-            .map(|(i, gear)| Calibration {
-                gear,
-                verify_ns: LENGTHS.map(|l| (l + i) as f64),
-                model: CostModel::ZERO,
-            })
+            .map(|(i, gear)| Calibration { gear, verify_ns: LENGTHS.map(|l| (l + i) as f64), model: CostModel::ZERO })
             .collect();
         let chart = strength_chart(&cal);
         assert_eq!(chart.panels.len(), LENGTHS.len());
         for (panel, len) in chart.panels.iter().zip(LENGTHS) {
-            let mut labels: Vec<&str> = panel
-                .series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.2.as_deref().unwrap()))
-                .collect();
+            let mut labels: Vec<&str> =
+                panel.series.iter().flat_map(|s| s.points.iter().map(|p| p.2.as_deref().unwrap())).collect();
             labels.sort_unstable();
             let mut names: Vec<&str> = cal.iter().map(|c| c.gear.name).collect();
             names.sort_unstable();
             assert_eq!(labels, names);
-            let u32 = panel.series[0]
-                .points
-                .iter()
-                .find(|p| p.2.as_deref() == Some("U32"))
-                .unwrap();
+            let u32 = panel.series[0].points.iter().find(|p| p.2.as_deref() == Some("U32")).unwrap();
             assert_eq!(u32.0, len as f64 + 3.0);
-            assert_eq!(
-                panel.series[0].points[0].2.as_deref(),
-                Some("U32"),
-                "the line starts at its weakest point"
-            );
+            assert_eq!(panel.series[0].points[0].2.as_deref(), Some("U32"), "the line starts at its weakest point");
         }
-        let rings = chart.panels[0]
-            .series
-            .iter()
-            .find(|s| s.style == Style::Rings)
-            .unwrap();
+        let rings = chart.panels[0].series.iter().find(|s| s.style == Style::Rings).unwrap();
         assert!(rings.points.iter().all(|p| p.1 == 0.0));
         let svg = chart.to_svg();
-        assert_eq!(
-            svg.matches(r#"class="point-label""#).count(),
-            LENGTHS.len() * cal.len()
-        );
+        assert_eq!(svg.matches(r#"class="point-label""#).count(), LENGTHS.len() * cal.len());
     }
 }

@@ -33,10 +33,8 @@ pub struct Calibration {
 /// per gear and length, the gears of one length interleaved.
 pub fn calibrate(round: Duration) -> Result<Vec<Calibration>, String> {
     let table = gears();
-    let mut subjects: Vec<Subject> = table
-        .iter()
-        .map(|gear| work_subject(gear.name, Work::of(gear)))
-        .collect::<Result<_, _>>()?;
+    let mut subjects: Vec<Subject> =
+        table.iter().map(|gear| work_subject(gear.name, Work::of(gear))).collect::<Result<_, _>>()?;
     let mut rows = Vec::new();
     for len in LENGTHS {
         let mut batch: Vec<&mut Subject> = subjects.iter_mut().collect();
@@ -52,17 +50,10 @@ fn fit_all(table: Vec<Gear>, rows: &[Row]) -> Vec<Calibration> {
     table
         .into_iter()
         .map(|gear| {
-            let verify_ns = LENGTHS.map(|len| {
-                rows.iter()
-                    .find(|r| r.alg == gear.name && r.size == len)
-                    .map_or(0.0, |r| r.ns_per_msg)
-            });
+            let verify_ns = LENGTHS
+                .map(|len| rows.iter().find(|r| r.alg == gear.name && r.size == len).map_or(0.0, |r| r.ns_per_msg));
             let points: Vec<(usize, f64)> = LENGTHS.iter().copied().zip(verify_ns).collect();
-            Calibration {
-                gear,
-                verify_ns,
-                model: CostModel::fit(&points),
-            }
+            Calibration { gear, verify_ns, model: CostModel::fit(&points) }
         })
         .collect()
 }
@@ -149,19 +140,10 @@ pub fn measure_ratios(len: usize, round: Duration) -> Result<Ratios, String> {
 
 /// [`Ratios`] from the rows of the four sides.
 fn ratios(rows: &[Row]) -> Result<Ratios, String> {
-    let ns = |alg: &str| {
-        rows.iter()
-            .find(|r| r.alg == alg)
-            .map(|r| r.ns_per_msg)
-            .ok_or_else(|| format!("no row for {alg}"))
-    };
+    let ns =
+        |alg: &str| rows.iter().find(|r| r.alg == alg).map(|r| r.ns_per_msg).ok_or_else(|| format!("no row for {alg}"));
     let [field, umac, depth1, depth4] = RATIO_SIDES;
-    Ok(Ratios {
-        field_ns: ns(field)?,
-        umac128_ns: ns(umac)?,
-        depth1_ns: ns(depth1)?,
-        depth4_ns: ns(depth4)?,
-    })
+    Ok(Ratios { field_ns: ns(field)?, umac128_ns: ns(umac)?, depth1_ns: ns(depth1)?, depth4_ns: ns(depth4)? })
 }
 
 #[cfg(test)]
@@ -187,17 +169,13 @@ mod tests {
     #[test]
     fn each_gear_gets_its_rows_and_the_line_through_them() {
         let table = gears();
-        let rows: Vec<Row> = LENGTHS
-            .iter()
-            .flat_map(|&len| [row("U64", len, 100.0 + len as f64), row("H128", len, 7.0)])
-            .collect();
+        let rows: Vec<Row> =
+            LENGTHS.iter().flat_map(|&len| [row("U64", len, 100.0 + len as f64), row("H128", len, 7.0)]).collect();
         let cal = fit_all(table.clone(), &rows);
         assert_eq!(cal.len(), table.len());
         let u64 = cal.iter().find(|c| c.gear.name == "U64").unwrap();
         assert_eq!(u64.verify_ns, LENGTHS.map(|len| 100.0 + len as f64));
-        assert!(
-            (u64.model.a_ns - 100.0).abs() < 1e-6 && (u64.model.b_ns_per_byte - 1.0).abs() < 1e-9
-        );
+        assert!((u64.model.a_ns - 100.0).abs() < 1e-6 && (u64.model.b_ns_per_byte - 1.0).abs() < 1e-9);
         let u32 = cal.iter().find(|c| c.gear.name == "U32").unwrap();
         assert_eq!((u32.verify_ns, u32.model), ([0.0; 4], CostModel::ZERO));
         // U128+H128 costs U128 plus H128; U64 its own line.
@@ -211,21 +189,9 @@ mod tests {
 
     #[test]
     fn ratios_take_each_side_by_name() {
-        let rows = [
-            row("U128", 1500, 40.0),
-            row(FIELD, 1500, 10.0),
-            row("U32", 1500, 30.0),
-            row("umac-128", 1500, 20.0),
-        ];
-        assert_eq!(
-            ratios(&rows),
-            Ok(Ratios {
-                field_ns: 10.0,
-                umac128_ns: 20.0,
-                depth1_ns: 30.0,
-                depth4_ns: 40.0
-            })
-        );
+        let rows =
+            [row("U128", 1500, 40.0), row(FIELD, 1500, 10.0), row("U32", 1500, 30.0), row("umac-128", 1500, 20.0)];
+        assert_eq!(ratios(&rows), Ok(Ratios { field_ns: 10.0, umac128_ns: 20.0, depth1_ns: 30.0, depth4_ns: 40.0 }));
         assert!(ratios(&rows[1..]).unwrap_err().contains("U128"));
     }
 }

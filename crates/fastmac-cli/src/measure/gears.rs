@@ -3,8 +3,8 @@
 //! strength at once), and the receiver's check at each level and each
 //! sample rate.
 
-use fastmac_gears::wire::{HEADER_LEN, group_nonce};
 use fastmac_gears::table::Gear;
+use fastmac_gears::wire::{HEADER_LEN, group_nonce};
 use fastmac_gears::{Check, EpochKeys, NonceMode, Profile, SampleRate, SessionSecret};
 
 use super::{Imp, Subject};
@@ -26,17 +26,8 @@ const SAMPLES: &[(&str, SampleRate)] =
     &[("gear-s-8", SampleRate::L8), ("gear-s-64", SampleRate::L64), ("gear-s-512", SampleRate::L512)];
 
 /// Every gear subject's name, sender first.
-pub const GEAR_NAMES: &[&str] = &[
-    FIELD,
-    "gear-u32",
-    "gear-u64",
-    "gear-u96",
-    "gear-u128",
-    "gear-u128+h128",
-    "gear-s-8",
-    "gear-s-64",
-    "gear-s-512",
-];
+pub const GEAR_NAMES: &[&str] =
+    &[FIELD, "gear-u32", "gear-u64", "gear-u96", "gear-u128", "gear-u128+h128", "gear-s-8", "gear-s-64", "gear-s-512"];
 
 /// How a row is printed.
 pub fn display(alg: &str) -> Option<String> {

@@ -230,7 +230,11 @@ fn mac_ctx(lib: &OpenSsl, name: &'static CStr, what: &'static str) -> Result<Own
     let f = &lib.functions;
     // SAFETY: name is NUL-terminated; a null library context and property
     // query select the default provider.
-    let mac = Owned::new(unsafe { (f.mac_fetch)(ptr::null_mut(), name.as_ptr(), ptr::null()) }, f.mac_free, OpenSslError::NoAlgorithm(what))?;
+    let mac = Owned::new(
+        unsafe { (f.mac_fetch)(ptr::null_mut(), name.as_ptr(), ptr::null()) },
+        f.mac_free,
+        OpenSslError::NoAlgorithm(what),
+    )?;
     // SAFETY: mac is a live EVP_MAC; the context holds its own reference,
     // so freeing `mac` when this returns is allowed.
     Owned::new(unsafe { (f.mac_ctx_new)(mac.ptr.as_ptr()) }, f.mac_ctx_free, OpenSslError::Failed("EVP_MAC_CTX_new"))
@@ -271,11 +275,13 @@ impl ChaChaKeys {
             OpenSslError::NoAlgorithm("ChaCha20"),
         )?;
         // SAFETY: EVP_CIPHER_CTX_new takes no arguments.
-        let ctx = Owned::new(unsafe { (f.cipher_ctx_new)() }, f.cipher_ctx_free, OpenSslError::Failed("EVP_CIPHER_CTX_new"))?;
+        let ctx =
+            Owned::new(unsafe { (f.cipher_ctx_new)() }, f.cipher_ctx_free, OpenSslError::Failed("EVP_CIPHER_CTX_new"))?;
         // SAFETY: ctx and cipher are live (the context keeps its own
         // reference to the cipher); key is 32 readable bytes, ChaCha20's
         // key length; a null IV is set per message.
-        let ok = unsafe { (f.encrypt_init)(ctx.ptr.as_ptr(), cipher.ptr.as_ptr(), key.as_ptr(), ptr::null(), ptr::null()) };
+        let ok =
+            unsafe { (f.encrypt_init)(ctx.ptr.as_ptr(), cipher.ptr.as_ptr(), key.as_ptr(), ptr::null(), ptr::null()) };
         if ok != 1 {
             return Err(OpenSslError::Failed("EVP_EncryptInit_ex2"));
         }
@@ -441,7 +447,8 @@ mod tests {
         // AADlen 128, Taglen 128, Count 0.
         let mut mac = OpenSslGmac::new(lib(), &hex::<16>("77be63708971c4e240d1cb79e8d77feb")).unwrap();
         let mut tag = [0u8; 16];
-        mac.mac(&hex::<12>("e0e00f19fed7ba0136a797f3"), &hex::<16>("7a43ec1d9c0a5a78a0b16533a6213cab"), &mut tag).unwrap();
+        mac.mac(&hex::<12>("e0e00f19fed7ba0136a797f3"), &hex::<16>("7a43ec1d9c0a5a78a0b16533a6213cab"), &mut tag)
+            .unwrap();
         assert_eq!(tag, hex::<16>("209fcc8d3675ed938e9c7166709dd946"));
     }
 
@@ -466,7 +473,9 @@ mod tests {
 
     #[test]
     fn a_wrong_soname_is_a_clear_error_not_a_panic() {
-        let Err(error) = OpenSsl::load("libcrypto.so.0-not-here") else { panic!("loaded a library that does not exist") };
+        let Err(error) = OpenSsl::load("libcrypto.so.0-not-here") else {
+            panic!("loaded a library that does not exist")
+        };
         assert!(matches!(error, OpenSslError::Absent { .. }), "{error:?}");
         assert!(error.to_string().starts_with("libcrypto.so.0-not-here not loaded: "), "{error}");
     }

@@ -12,8 +12,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fastmac::badger::{Badger64, BadgerSender};
-use fastmac::umac::Umac;
 use fastmac::umac::__bench::NhCeiling;
+use fastmac::umac::Umac;
 use fastmac::{Algorithm, DynMac};
 use hmac::{Hmac, KeyInit as _, Mac as _};
 use poly1305::Poly1305;
@@ -27,7 +27,6 @@ use super::read_limit::ReadKernel;
 
 /// The benchmark key (the RFC 4418 test key): speed does not depend on it.
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
-
 
 /// The comparator Poly1305 (RustCrypto, OpenSSL).
 pub const POLY1305: &str = "poly1305";
@@ -121,7 +120,10 @@ impl Subject {
         match pool {
             Some((pool, _)) => std::thread::scope(|scope| {
                 let pool: &rayon::ThreadPool = pool;
-                scope.spawn(|| pool.install(|| timed(1))).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                scope
+                    .spawn(|| pool.install(|| timed(1)))
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             }),
             None => timed(0),
         }
@@ -164,7 +166,11 @@ pub fn registry() -> Vec<Entry> {
     }
     entries.push(Entry::new(BADGER_KEY_SETUP, Imp::Fastmac, badger_key_setup));
     entries.push(Entry::new(BADGER_SEQUENTIAL, Imp::Fastmac, badger_sequential));
-    entries.extend(super::gears::GEAR_NAMES.iter().map(|&name| Entry::new(name, Imp::Fastmac, move || super::gears::subject(name))));
+    entries.extend(
+        super::gears::GEAR_NAMES
+            .iter()
+            .map(|&name| Entry::new(name, Imp::Fastmac, move || super::gears::subject(name))),
+    );
     entries.push(Entry::new("umac-32", Imp::FastmacParallel, || umac::<4>("umac-32", true)));
     entries.push(Entry::new("umac-64", Imp::FastmacParallel, || umac::<8>("umac-64", true)));
     entries.push(Entry::new("umac-96", Imp::FastmacParallel, || umac::<12>("umac-96", true)));
@@ -251,7 +257,9 @@ fn badger_key_setup() -> Result<Subject, String> {
 /// Badger-64 without IV setup: the next message of a sequential sender.
 fn badger_sequential() -> Result<Subject, String> {
     let mut sender = BadgerSender::<8>::new(KEY);
-    Ok(Subject::per_message(BADGER_SEQUENTIAL, Imp::Fastmac, move |msg| sender.tag(msg).map_or(0, |t| first_byte_of(&t))))
+    Ok(Subject::per_message(BADGER_SEQUENTIAL, Imp::Fastmac, move |msg| {
+        sender.tag(msg).map_or(0, |t| first_byte_of(&t))
+    }))
 }
 
 /// The NH ceiling of UMAC with `tag_len`-byte tags: a bare NH pass of the
@@ -300,9 +308,17 @@ fn poly1305() -> Subject {
 /// what a protocol would pay per message, and what the row counts of it.
 /// The first field is an algorithm name or, for Nettle, the family prefix.
 const KEYING: &[(&str, Imp, &str)] = &[
-    ("umac", Imp::Nettle, "one key; set_nonce with the 8-byte counter, update, digest per message, as fastmac's UMAC rows"),
+    (
+        "umac",
+        Imp::Nettle,
+        "one key; set_nonce with the 8-byte counter, update, digest per message, as fastmac's UMAC rows",
+    ),
     ("hmac-sha2-256", Imp::RustCrypto, "one key; the keyed state (ipad and opad hashed once) cloned per message"),
-    (POLY1305, Imp::RustCrypto, "one key for every message, the keyed state cloned: the one-time key per message a protocol needs is not counted (the OpenSSL row counts it)"),
+    (
+        POLY1305,
+        Imp::RustCrypto,
+        "one key for every message, the keyed state cloned: the one-time key per message a protocol needs is not counted (the OpenSSL row counts it)",
+    ),
     (POLY1305, Imp::OpenSsl, openssl::POLY1305_KEYING),
     (GMAC, Imp::OpenSsl, openssl::GMAC_KEYING),
     (BLAKE3_KEYED, Imp::Blake3, keyed_blake3::KEYING),
@@ -391,7 +407,8 @@ mod tests {
     #[test]
     fn every_comparator_says_how_it_is_keyed() {
         for entry in registry() {
-            let comparator = !matches!(entry.imp, Imp::Fastmac | Imp::FastmacParallel | Imp::NhCeiling | Imp::ReadLimit);
+            let comparator =
+                !matches!(entry.imp, Imp::Fastmac | Imp::FastmacParallel | Imp::NhCeiling | Imp::ReadLimit);
             assert_eq!(keying(entry.alg, entry.imp).is_some(), comparator, "{} ({})", entry.alg, entry.imp.name());
         }
     }

@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 use super::{Row, Subject};
 
 /// How time is measured, for the report.
-pub const METHOD: &str =
-    "std::time::Instant (CLOCK_MONOTONIC); loops >= 0.5 ms; subjects interleaved; multi-core loops after one untimed message; medians";
+pub const METHOD: &str = "std::time::Instant (CLOCK_MONOTONIC); loops >= 0.5 ms; subjects interleaved; multi-core loops after one untimed message; medians";
 
 /// Shortest timed loop.
 const MIN_LOOP: Duration = Duration::from_micros(500);

@@ -75,10 +75,11 @@ fn prepare(jobs: &[Job], registry: &[Entry]) -> (Vec<Subject>, Vec<Missing>) {
         };
         match made {
             Ok(subject) => subjects.push(subject.only_at(sizes)),
-            Err(reason) => missing.extend(sizes.into_iter().map(|size| Missing {
-                job: Job { alg: alg.to_owned(), imp, size },
-                reason: reason.clone(),
-            })),
+            Err(reason) => missing.extend(
+                sizes
+                    .into_iter()
+                    .map(|size| Missing { job: Job { alg: alg.to_owned(), imp, size }, reason: reason.clone() }),
+            ),
         }
     }
     (subjects, missing)
@@ -222,12 +223,12 @@ mod tests {
         assert!(text.contains("UMAC-64") && text.contains("Badger-64: not in this build"));
         let dir = std::env::temp_dir().join(format!("fastmac-report-unit-{}", std::process::id()));
         let files = report.write(&dir).unwrap();
-        let names: Vec<String> =
-            files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
         assert_eq!(names, ["index.html", "figure1.svg", "figure6.svg", "strength.svg", "results.json"]);
         let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
         assert_eq!(html.matches("<svg").count(), 3);
-        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
         assert_eq!(json["results"].as_array().unwrap().len(), report.results.rows.len());
         assert_eq!(json["missing"][0]["reason"], "not in this build");
         std::fs::remove_dir_all(&dir).unwrap();
@@ -241,14 +242,25 @@ mod tests {
         let (absent, rows): (Vec<Row>, Vec<Row>) = full.rows.into_iter().partition(|r| r.imp == Imp::OpenSsl);
         assert!(!absent.is_empty());
         let mut missing = full.missing;
-        missing.extend(absent.into_iter().map(|r| Missing { job: Job { alg: r.alg, imp: r.imp, size: r.size }, reason: why.clone() }));
+        missing.extend(
+            absent
+                .into_iter()
+                .map(|r| Missing { job: Job { alg: r.alg, imp: r.imp, size: r.size }, reason: why.clone() }),
+        );
         let mut machine = full.machine;
         machine.openssl = format!("absent: {why}");
         let text = Report::new(Results::new(machine, rows, missing, "synthetic".into())).to_text();
         assert!(text.contains("OpenSSL:    absent: libcrypto.so.0-absent not loaded: "), "{text}");
         let table8 = &text[text.find("8. fastmac against the MACs").unwrap()..];
-        assert!(table8.contains(&format!("Poly1305 (OpenSSL): {why}")) && table8.contains(&format!("AES-128-GMAC (OpenSSL): {why}")), "{table8}");
-        assert!(table8.lines().any(|l| l.starts_with("Poly1305 (OpenSSL)") && l.contains(model::NOT_MEASURED)), "{table8}");
+        assert!(
+            table8.contains(&format!("Poly1305 (OpenSSL): {why}"))
+                && table8.contains(&format!("AES-128-GMAC (OpenSSL): {why}")),
+            "{table8}"
+        );
+        assert!(
+            table8.lines().any(|l| l.starts_with("Poly1305 (OpenSSL)") && l.contains(model::NOT_MEASURED)),
+            "{table8}"
+        );
     }
 
     #[test]
@@ -263,7 +275,8 @@ mod tests {
     #[test]
     fn a_job_without_a_subject_is_missing_with_a_reason() {
         let job = |alg: &str, size| Job { alg: alg.into(), imp: Imp::Fastmac, size };
-        let (subjects, missing) = prepare(&[job("umac-64", 32), job("md4", 32), job("md4", 64)], &crate::measure::registry());
+        let (subjects, missing) =
+            prepare(&[job("umac-64", 32), job("md4", 32), job("md4", 64)], &crate::measure::registry());
         assert_eq!(subjects.len(), 1);
         assert!(subjects[0].applies_to(32) && !subjects[0].applies_to(64));
         assert_eq!(missing.len(), 2);

@@ -18,7 +18,13 @@ const BAR: usize = 30;
 impl Progress {
     /// A bar for `total` steps.
     pub fn new(total: usize) -> Progress {
-        Progress { total: total.max(1), done: 0, started: Instant::now(), terminal: std::io::stderr().is_terminal(), last_tenth: 0 }
+        Progress {
+            total: total.max(1),
+            done: 0,
+            started: Instant::now(),
+            terminal: std::io::stderr().is_terminal(),
+            last_tenth: 0,
+        }
     }
 
     /// Marks one step done; `what` names the step that follows.
@@ -49,7 +55,12 @@ impl Progress {
     /// Ends the bar's line.
     pub fn finish(&self) {
         if self.terminal {
-            let _ = writeln!(std::io::stderr(), "\r\x1b[2Kmeasured {} jobs in {:.1} s", self.done, self.started.elapsed().as_secs_f64());
+            let _ = writeln!(
+                std::io::stderr(),
+                "\r\x1b[2Kmeasured {} jobs in {:.1} s",
+                self.done,
+                self.started.elapsed().as_secs_f64()
+            );
         }
     }
 }

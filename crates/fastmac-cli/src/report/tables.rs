@@ -144,7 +144,10 @@ pub fn sweep(results: &Results) -> Table {
             (kind(imp), cells)
         })
         .collect();
-    let mut notes = vec!["ms for 1000 MACs (= microseconds per MAC); the paper's figure 1 shows the same sweep on a Pentium 4".to_owned()];
+    let mut notes = vec![
+        "ms for 1000 MACs (= microseconds per MAC); the paper's figure 1 shows the same sweep on a Pentium 4"
+            .to_owned(),
+    ];
     notes.extend(missing_note(results, &algs));
     Table {
         id: "sweep",
@@ -157,13 +160,16 @@ pub fn sweep(results: &Results) -> Table {
 }
 
 /// A line per (algorithm, implementation) over `sizes`, valued by `value`.
-fn lines(results: &Results, algs: &[(&str, Imp, String)], sizes: &[usize], value: impl Fn(&Row) -> Option<f64>) -> Vec<Series> {
+fn lines(
+    results: &Results,
+    algs: &[(&str, Imp, String)],
+    sizes: &[usize],
+    value: impl Fn(&Row) -> Option<f64>,
+) -> Vec<Series> {
     algs.iter()
         .filter_map(|(alg, imp, name)| {
-            let points: Vec<_> = sizes
-                .iter()
-                .filter_map(|&s| Some((s as f64, value(results.get(alg, *imp, s)?)?, None)))
-                .collect();
+            let points: Vec<_> =
+                sizes.iter().filter_map(|&s| Some((s as f64, value(results.get(alg, *imp, s)?)?, None))).collect();
             let style = if *imp == Imp::Fastmac { Style::Line } else { Style::Dashed };
             (!points.is_empty()).then(|| Series { name: name.clone(), style, points })
         })
@@ -253,7 +259,10 @@ pub fn acsa(results: &Results) -> Table {
     let refs: Vec<(&str, Imp)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
     let mut notes = vec![
         cycles_note(results),
-        format!("paper columns: {}; its UMAC-MMX-60/30 rows are the 1999 drafts of the same collision bound as UMAC-64/32", paper::ACSA_MACHINE),
+        format!(
+            "paper columns: {}; its UMAC-MMX-60/30 rows are the 1999 drafts of the same collision bound as UMAC-64/32",
+            paper::ACSA_MACHINE
+        ),
     ];
     notes.extend(missing_note(results, &refs));
     Table {
@@ -296,9 +305,10 @@ pub struct BadgerCosts {
 pub fn badger_costs(results: &Results) -> Result<BadgerCosts, String> {
     let ghz = results.machine.core_clock_ghz.ok_or("the core clock was not measured")?;
     let ns = |alg: &str, size| {
-        results.get(alg, Imp::Fastmac, size).map(|r| r.ns_per_msg).ok_or_else(|| {
-            results.why_missing(alg, Imp::Fastmac).unwrap_or("not measured").to_owned()
-        })
+        results
+            .get(alg, Imp::Fastmac, size)
+            .map(|r| r.ns_per_msg)
+            .ok_or_else(|| results.why_missing(alg, Imp::Fastmac).unwrap_or("not measured").to_owned())
     };
     let empty = ns(plan::BADGER_TABLE_ALG, 0)?;
     let long = ns(plan::BADGER_TABLE_ALG, plan::BADGER_HASH_SIZE)?;
@@ -318,12 +328,8 @@ pub fn badger(results: &Results) -> Table {
         Err(reason) => (None, Some(reason.as_str())),
     };
     let ours = |f: fn(&BadgerCosts) -> f64| costs.as_ref().map(f);
-    let values = [
-        ours(|c| c.key_setup),
-        ours(|c| c.hash_per_byte),
-        ours(|c| c.finalize_no_iv),
-        ours(|c| c.finalize_iv),
-    ];
+    let values =
+        [ours(|c| c.key_setup), ours(|c| c.hash_per_byte), ours(|c| c.finalize_no_iv), ours(|c| c.finalize_iv)];
     let rows = paper::BADGER_TABLE1
         .iter()
         .zip(values)
@@ -405,7 +411,8 @@ pub fn go(results: &Results) -> Table {
             )
         })
         .collect();
-    let mut notes = vec![format!("MB/s = 10^6 bytes per second, as Go prints it; paper columns: {}", paper::GO_MACHINE)];
+    let mut notes =
+        vec![format!("MB/s = 10^6 bytes per second, as Go prints it; paper columns: {}", paper::GO_MACHINE)];
     notes.extend(missing_note(results, &listed));
     Table {
         id: "go",
@@ -454,7 +461,10 @@ fn strength_algs(results: &Results) -> Vec<(String, Imp)> {
     }
     algs.push((plan::BADGER_SEQUENTIAL.to_owned(), Imp::Fastmac));
     algs.extend(
-        plan::COMPARATORS.iter().filter(|c| !matches!(c.1, Imp::ReadLimit | Imp::NhCeiling)).map(|&(a, i)| (a.to_owned(), i)),
+        plan::COMPARATORS
+            .iter()
+            .filter(|c| !matches!(c.1, Imp::ReadLimit | Imp::NhCeiling))
+            .map(|&(a, i)| (a.to_owned(), i)),
     );
     algs
 }
@@ -494,7 +504,11 @@ pub fn strength(results: &Results) -> Table {
     Table {
         id: "strength",
         title: format!("6. Strength vs. performance at {size} bytes"),
-        source: format!("{}, \"Strength vs. Performance\" chart; UMAC bounds from {}", paper::ACSA.cite(), paper::RFC4418.cite()),
+        source: format!(
+            "{}, \"Strength vs. Performance\" chart; UMAC bounds from {}",
+            paper::ACSA.cite(),
+            paper::RFC4418.cite()
+        ),
         header: vec!["algorithm".into(), "strength (bits)".into(), format!("c/B {size} B"), format!("GB/s {size} B")],
         rows,
         notes,
@@ -649,7 +663,9 @@ pub fn picked(results: &Results) -> Table {
             cells.extend(plan::COMPARATOR_SIZES.iter().map(|&size| {
                 let ns = results.get(alg, imp, size).map(|r| r.ns_per_msg);
                 match (ns, results.get(ours, Imp::Fastmac, size).map(|r| r.ns_per_msg)) {
-                    (Some(ns), Some(ours)) if imp != Imp::Fastmac => format!("{} ({})", sig3(ns), times(Some(ns / ours))),
+                    (Some(ns), Some(ours)) if imp != Imp::Fastmac => {
+                        format!("{} ({})", sig3(ns), times(Some(ns / ours)))
+                    }
                     _ => opt(ns),
                 }
             }));

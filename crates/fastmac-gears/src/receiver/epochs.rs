@@ -44,14 +44,23 @@ pub(super) struct SenderStream {
 
 impl EpochSlot {
     pub(super) fn new(keys: EpochKeys, now: Duration) -> Self {
-        EpochSlot { keys, activated: now, superseded: None, accepted: 0, forgery_sum: 0.0, retired: false, senders: HashMap::new() }
+        EpochSlot {
+            keys,
+            activated: now,
+            superseded: None,
+            accepted: 0,
+            forgery_sum: 0.0,
+            retired: false,
+            senders: HashMap::new(),
+        }
     }
 
     /// Whether the epoch refuses packets at `now`: retired by its forgery
     /// budget, or past its usage limits. A next epoch's limits start when
     /// it is adopted.
     pub(super) fn refuses(&self, slot: Slot, limits: &RekeyLimits, now: Duration) -> bool {
-        self.retired || (slot != Slot::Next && limits.receiver_refuses(self.accepted, now.saturating_sub(self.activated)))
+        self.retired
+            || (slot != Slot::Next && limits.receiver_refuses(self.accepted, now.saturating_sub(self.activated)))
     }
 
     /// Adds a failed verification whose forgery bound is `2^bound_log2` to
@@ -100,7 +109,13 @@ impl Epochs {
     /// The slot of a packet of `epoch` at `now`: the current epoch, the
     /// previous one within `grace` of being superseded, or the next one
     /// (its keys derived from `secret` if it is new).
-    pub(super) fn choose(&mut self, secret: &SessionSecret, epoch: u16, now: Duration, grace: Duration) -> Option<Slot> {
+    pub(super) fn choose(
+        &mut self,
+        secret: &SessionSecret,
+        epoch: u16,
+        now: Duration,
+        grace: Duration,
+    ) -> Option<Slot> {
         if epoch == self.current() {
             return Some(Slot::Current);
         }
@@ -179,7 +194,8 @@ mod tests {
     fn the_forgery_budget_retires_once_and_limits_refuse() {
         let s = secret();
         let mut slot = EpochSlot::new(EpochKeys::derive(&s, 0), Duration::ZERO);
-        let limits = RekeyLimits { forgery_budget: 2f64.powi(-20), time: Duration::from_secs(10), ..RekeyLimits::default() };
+        let limits =
+            RekeyLimits { forgery_budget: 2f64.powi(-20), time: Duration::from_secs(10), ..RekeyLimits::default() };
         for _ in 0..1023 {
             assert!(!slot.charge_forgery(-30.0, limits.forgery_budget));
         }

@@ -114,7 +114,8 @@ impl Receiver {
     /// the previous epoch once its grace period is over.
     pub fn tick(&mut self, now: Duration) {
         let (budget, tick) = (self.config.budget_ns_per_s, self.config.tick);
-        let obs = Observation::Tick { now, packets: self.tick_packets, bytes: self.tick_bytes, budget_ns_per_s: budget };
+        let obs =
+            Observation::Tick { now, packets: self.tick_packets, bytes: self.tick_bytes, budget_ns_per_s: budget };
         self.policy = step(&self.config.policy, &self.policy, &obs);
         let elapsed = self.last_tick.map_or(tick, |t| now.saturating_sub(t));
         self.budget.refill(budget, tick, elapsed);
@@ -163,7 +164,8 @@ impl Receiver {
         };
 
         // 3. Choose the check, and whether a secret audit adds the full one.
-        let choice = steps::choose_check(h.profile, self.policy.depth, jump, self.config.jump_limit, slot == Slot::Next);
+        let choice =
+            steps::choose_check(h.profile, self.policy.depth, jump, self.config.jump_limit, slot == Slot::Next);
         self.counters.forced_full += u64::from(choice.forced);
         let auditor = self.auditor.as_ref();
         let audit = steps::audit_check(h.profile, choice.check, || {

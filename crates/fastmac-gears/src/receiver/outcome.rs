@@ -173,7 +173,10 @@ mod tests {
             assert_eq!(c.received, i as u64 + 1);
             assert!(c.conserved(), "{c}");
         }
-        assert_eq!((c.delivered, c.dropped_overload, c.rejected_auth, c.rejected_replay, c.rejected_format), (4, 1, 1, 1, 1));
+        assert_eq!(
+            (c.delivered, c.dropped_overload, c.rejected_auth, c.rejected_replay, c.rejected_format),
+            (4, 1, 1, 1, 1)
+        );
         let by: Vec<(&str, u64)> = c.delivered_by_check.iter().map(|(n, k)| (n.as_str(), *k)).collect();
         assert_eq!(by, [("U64", 2), ("B160", 1), ("s-64", 1)]);
         assert!(c.to_string().ends_with("by_check=[U64:2 B160:1 s-64:1]"), "{c}");

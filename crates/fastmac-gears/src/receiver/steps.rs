@@ -186,7 +186,10 @@ mod tests {
     use crate::{SampleRate, Sender, SenderConfig, SessionSecret};
 
     fn config(floor: Check) -> ReceiverConfig {
-        let costs = Check::all().into_iter().map(|c| (c, CostModel { a_ns: c.umac_bytes() as f64, b_ns_per_byte: 1.0 })).collect();
+        let costs = Check::all()
+            .into_iter()
+            .map(|c| (c, CostModel { a_ns: c.umac_bytes() as f64, b_ns_per_byte: 1.0 }))
+            .collect();
         ReceiverConfig::new(PolicyConfig::new(floor, Check::U128H128, costs), 1e9)
     }
 
@@ -282,13 +285,22 @@ mod tests {
     /// A sealed datagram of `profile`, and the keys and pads to check it.
     fn sealed(profile: Profile) -> (Vec<u8>, EpochKeys, NestedPads) {
         let secret = SessionSecret::new(&[9u8; 32]).unwrap();
-        let datagram = Sender::new(secret.clone(), SenderConfig::new(profile), Duration::ZERO).unwrap().seal(Duration::ZERO, b"payload").unwrap();
+        let datagram = Sender::new(secret.clone(), SenderConfig::new(profile), Duration::ZERO)
+            .unwrap()
+            .seal(Duration::ZERO, b"payload")
+            .unwrap();
         let keys = EpochKeys::derive(&secret, 0);
         let pads = keys.pads(NonceMode::Group);
         (datagram, keys, pads)
     }
 
-    fn verify_datagram(datagram: &[u8], keys: &EpochKeys, pads: &mut NestedPads, check: Check, audit: Option<Check>) -> Verified {
+    fn verify_datagram(
+        datagram: &[u8],
+        keys: &EpochKeys,
+        pads: &mut NestedPads,
+        check: Check,
+        audit: Option<Check>,
+    ) -> Verified {
         let packet = parse(datagram).unwrap();
         let nonce = packet.header.nonce(NonceMode::Group);
         verify(keys, pads, nonce.as_bytes(), &packet, check, audit)

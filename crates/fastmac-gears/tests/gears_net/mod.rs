@@ -6,7 +6,7 @@
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
-use fastmac_gears::{CostModel, Counters, Check, PolicyConfig, Receiver, ReceiverConfig, SessionSecret, Verdict};
+use fastmac_gears::{Check, CostModel, Counters, PolicyConfig, Receiver, ReceiverConfig, SessionSecret, Verdict};
 
 pub const MAX_PACKETS: u64 = 200_000;
 

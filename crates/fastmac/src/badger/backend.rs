@@ -8,9 +8,9 @@
 
 #![allow(unsafe_code)]
 
-use super::tree::{NODE_SLOTS, absorb_portable};
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use super::tree::absorb_with;
+use super::tree::{NODE_SLOTS, absorb_portable};
 
 type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8]);
 
@@ -46,8 +46,8 @@ fn chosen() -> AbsorbFn {
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86 {
     use core::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mul_epu32, _mm512_permutex2var_epi64,
-        _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+        __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mul_epu32, _mm512_permutex2var_epi64, _mm512_set1_epi64,
+        _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
     };
 
     use super::super::enh::{self, MAX_LEVEL_ONE};
@@ -184,7 +184,17 @@ mod tests {
         }
         let keys: Vec<u64> = (1..=58u64).map(|k| k.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (k << 40)).collect();
         let data: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8).collect();
-        for (start, blocks) in [(0u64, 8000usize), (0, 1), (1, 511), (3, 1500), (512, 4096), (1000, 17), (4095, 8193), (0, 20_000), (2048, 6144)] {
+        for (start, blocks) in [
+            (0u64, 8000usize),
+            (0, 1),
+            (1, 511),
+            (3, 1500),
+            (512, 4096),
+            (1000, 17),
+            (4095, 8193),
+            (0, 20_000),
+            (2048, 6144),
+        ] {
             let bytes = &data[..8 * blocks];
             let mut expect = [0u64; NODE_SLOTS];
             absorb_portable(&keys, &mut expect, start, bytes);
@@ -194,7 +204,10 @@ mod tests {
                 let end = start + blocks as u64;
                 for height in 0..64 - end.leading_zeros() as usize {
                     if end >> height & 1 == 1 {
-                        assert_eq!(nodes[height], expect[height], "{name}: start {start}, {blocks} blocks, height {height}");
+                        assert_eq!(
+                            nodes[height], expect[height],
+                            "{name}: start {start}, {blocks} blocks, height {height}"
+                        );
                     }
                 }
             }

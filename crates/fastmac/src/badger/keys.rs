@@ -23,7 +23,6 @@ pub(crate) trait KeyStream {
         word.zeroize();
         value
     }
-
 }
 
 impl KeyStream for RabbitKeyOnly {

@@ -235,9 +235,8 @@ impl<const TAG_LEN: usize> Badger<TAG_LEN> {
     /// with `nonce` (figure 4; docs/badger.md section 3.7). The crate's state
     /// cannot be cloned, so the key setup is repeated for every message.
     fn pad(&self, nonce: &[u8]) -> Result<Zeroizing<[u8; TAG_LEN]>, Error> {
-        let nonce: &[u8; NONCE_LEN] = nonce
-            .try_into()
-            .map_err(|_| Error::NonceLength { min: NONCE_LEN, max: NONCE_LEN, got: nonce.len() })?;
+        let nonce: &[u8; NONCE_LEN] =
+            nonce.try_into().map_err(|_| Error::NonceLength { min: NONCE_LEN, max: NONCE_LEN, got: nonce.len() })?;
         if *nonce == [0; NONCE_LEN] {
             return Err(Error::ZeroNonce);
         }

@@ -92,8 +92,7 @@ impl AnyUmac {
         if !TAG_LENS.contains(&tag_len) {
             return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got: tag_len });
         }
-        let key: &[u8; KEY_LEN] =
-            key.try_into().map_err(|_| Error::KeyLength { expected: KEY_LEN, got: key.len() })?;
+        let key: &[u8; KEY_LEN] = key.try_into().map_err(|_| Error::KeyLength { expected: KEY_LEN, got: key.len() })?;
         Self::new(key, tag_len)
     }
 

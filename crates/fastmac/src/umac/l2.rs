@@ -59,7 +59,8 @@ impl L2Key {
             let mult = [k64, k64_squared];
             key.k64[i] = k64;
             key.k64_squared[i] = k64_squared;
-            key.two_words[i] = core::array::from_fn(|c| reduce_p64(u128::from(mult[c / 2]) * u128::from(first_offset[c % 2])));
+            key.two_words[i] =
+                core::array::from_fn(|c| reduce_p64(u128::from(mult[c / 2]) * u128::from(first_offset[c % 2])));
             let k128 = u128::from_be_bytes(bytes[8..24].try_into().expect("16 bytes"))
                 & 0x01ff_ffff_01ff_ffff_01ff_ffff_01ff_ffff;
             key.k128[i] = k128;
@@ -389,11 +390,7 @@ impl Poly {
     fn finish_poly128(&self, key: &L2Key, i: usize, count: u64) -> u128 {
         debug_assert!(count > POLY64_WORDS);
         // Append the byte 0x80, then zeros to a whole 16-byte word.
-        let m = if (count - POLY64_WORDS) % 2 == 1 {
-            (u128::from(self.high_half) << 64) | (1 << 63)
-        } else {
-            1 << 127
-        };
+        let m = if (count - POLY64_WORDS) % 2 == 1 { (u128::from(self.high_half) << 64) | (1 << 63) } else { 1 << 127 };
         canonical_p128(poly128_step(key.k128[i], key.k128_squared[i], self.y128, m))
     }
 }
@@ -657,7 +654,8 @@ mod tests {
         let k_squared = mul_add_slow_p128(k, k, 0);
         // y lazily reduced too (at or above p), as the word loop leaves it.
         for y in [0, 1, P128 - 1, P128 + 3, u128::MAX, 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978] {
-            for m in [0, 7, (1 << 127) + 5, u128::MAX - (1 << 96), u128::MAX - (1 << 96) + 1, P128 - 1, P128, u128::MAX] {
+            for m in [0, 7, (1 << 127) + 5, u128::MAX - (1 << 96), u128::MAX - (1 << 96) + 1, P128 - 1, P128, u128::MAX]
+            {
                 let expect = if m > u128::MAX - (1 << 96) {
                     mul_add_slow_p128(k, mul_add_slow_p128(k, y, P128 - 1), m - 159)
                 } else {
@@ -690,7 +688,20 @@ mod tests {
             &[0xffff_ffff_0000_0001, 5, u64::MAX, u64::MAX, 7],
             &[u64::MAX, 0, 1 << 63],
             &[0xffff_ffff_ffff_ffff],
-            &[3, 4, 0xffff_ffff_0000_0000, 0, 9, u64::MAX, 0xffff_fffe_ffff_ffff, u64::MAX, u64::MAX, u64::MAX, 1 << 63, 42],
+            &[
+                3,
+                4,
+                0xffff_ffff_0000_0000,
+                0,
+                9,
+                u64::MAX,
+                0xffff_fffe_ffff_ffff,
+                u64::MAX,
+                u64::MAX,
+                u64::MAX,
+                1 << 63,
+                42,
+            ],
         ];
         for tail in tails {
             let words: Vec<u64> = head.iter().chain(tail).copied().collect();
@@ -737,7 +748,8 @@ mod tests {
                 })
             })
             .collect();
-        let finish = |mut l2: L2Hash, last: &[u64; 4]| -> [u128; 4] { core::array::from_fn(|i| l2.finish(&key, i, last[i])) };
+        let finish =
+            |mut l2: L2Hash, last: &[u64; 4]| -> [u128; 4] { core::array::from_fn(|i| l2.finish(&key, i, last[i])) };
         let (last, rest) = outputs.split_last().unwrap();
         let mut one_by_one = L2Hash::default();
         for words in rest {
@@ -747,7 +759,9 @@ mod tests {
         let mut at_once = L2Hash::default();
         at_once.absorb_hashed(&key, 4, rest);
         assert_eq!(finish(at_once, last), expect, "one call");
-        for split in [POLY64_WORDS as usize - 1, POLY64_WORDS as usize, POLY64_WORDS as usize + 1, POLY64_WORDS as usize + 2] {
+        for split in
+            [POLY64_WORDS as usize - 1, POLY64_WORDS as usize, POLY64_WORDS as usize + 1, POLY64_WORDS as usize + 2]
+        {
             for piece in 1..6 {
                 let mut pieces = L2Hash::default();
                 pieces.absorb_hashed(&key, 4, &rest[..split]);
@@ -769,7 +783,17 @@ mod tests {
     #[test]
     fn fold_p64_and_canonical_match_u128_remainder() {
         let near_p = u128::from(P64);
-        let cases = [0, 1, near_p - 1, near_p, near_p + 58, u128::from(u64::MAX), u128::MAX, (1 << 70) + 12345, near_p * near_p - 1];
+        let cases = [
+            0,
+            1,
+            near_p - 1,
+            near_p,
+            near_p + 58,
+            u128::from(u64::MAX),
+            u128::MAX,
+            (1 << 70) + 12345,
+            near_p * near_p - 1,
+        ];
         for x in cases {
             let folded = fold_p64(x);
             assert_eq!(u128::from(folded) % near_p, x % near_p, "x={x:x}");
@@ -779,7 +803,14 @@ mod tests {
 
     #[test]
     fn top_range_mask_marks_exactly_the_top_range() {
-        for (m, top) in [(0, false), (0xffff_fffe_ffff_ffff, false), (0xffff_ffff_0000_0000, true), (u64::MAX, true), (P64 - 1, true), (1 << 63, false)] {
+        for (m, top) in [
+            (0, false),
+            (0xffff_fffe_ffff_ffff, false),
+            (0xffff_ffff_0000_0000, true),
+            (u64::MAX, true),
+            (P64 - 1, true),
+            (1 << 63, false),
+        ] {
             assert_eq!(top_range_mask(m), if top { u64::MAX } else { 0 }, "m={m:x}");
         }
     }
@@ -800,7 +831,21 @@ mod tests {
     #[test]
     fn reduce_p64_matches_u128_remainder() {
         let near_p = u128::from(P64);
-        let cases = [0, 1, 58, near_p - 1, near_p, near_p + 58, u128::from(u64::MAX), (1 << 64) + 4000, u128::MAX, u128::MAX - 59, (1 << 70) + 12345, near_p * near_p - 1, near_p * near_p];
+        let cases = [
+            0,
+            1,
+            58,
+            near_p - 1,
+            near_p,
+            near_p + 58,
+            u128::from(u64::MAX),
+            (1 << 64) + 4000,
+            u128::MAX,
+            u128::MAX - 59,
+            (1 << 70) + 12345,
+            near_p * near_p - 1,
+            near_p * near_p,
+        ];
         for x in cases {
             assert_eq!(u128::from(reduce_p64(x)), x % near_p, "x={x:x}");
         }
@@ -846,17 +891,23 @@ mod tests {
                 canonical_p64(mul_add_mod_p64(k, y, m))
             }
         };
-        let words = [0, 1, 7, 0xffff_fffe_ffff_ffff, 0xffff_ffff_0000_0000, P64 - 1, P64, u64::MAX, 0x0123_4567_89ab_cdef];
+        let words =
+            [0, 1, 7, 0xffff_fffe_ffff_ffff, 0xffff_ffff_0000_0000, P64 - 1, P64, u64::MAX, 0x0123_4567_89ab_cdef];
         for k in [0x01ab_cdef_0123_4567, 0x01ff_ffff_01ff_ffff, 1, 0] {
             let k_squared = reduce_p64(u128::from(k) * u128::from(k));
             let offsets = [k, reduce_p64(u128::from(k_squared) + u128::from(P64 - 59 - k))];
             let mult = [k, k_squared];
-            let two_words: [u64; 4] = core::array::from_fn(|c| reduce_p64(u128::from(mult[c / 2]) * u128::from(offsets[c % 2])));
+            let two_words: [u64; 4] =
+                core::array::from_fn(|c| reduce_p64(u128::from(mult[c / 2]) * u128::from(offsets[c % 2])));
             for m1 in words {
                 for m2 in words {
                     let expect = rfc_step(k, rfc_step(k, 1, m1), m2);
                     assert_eq!(poly64_two(k, k_squared, &two_words, m1, m2), expect, "k={k:x} m1={m1:x} m2={m2:x}");
-                    assert_eq!(poly64_last(k, k_squared, poly64_first(k, k_squared, m1), m2), expect, "k={k:x} m1={m1:x} m2={m2:x}");
+                    assert_eq!(
+                        poly64_last(k, k_squared, poly64_first(k, k_squared, m1), m2),
+                        expect,
+                        "k={k:x} m1={m1:x} m2={m2:x}"
+                    );
                 }
             }
         }

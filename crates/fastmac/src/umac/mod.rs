@@ -33,19 +33,19 @@
 // RFC 4418 in its order: KDF (section 3.2), PDF (3.3), UHASH (5.1) with its
 // layers L1-HASH (5.2.1) over NH (5.2.2), L2-HASH with POLY (5.3) and
 // L3-HASH (5.4); UMAC itself (section 4) is this file.
-mod kdf;
-mod pdf;
-mod uhash;
-mod l1;
-mod nh;
-mod l2;
-mod l3;
-#[cfg(feature = "parallel")]
-mod parallel;
 mod any;
 mod ceiling;
+mod kdf;
+mod l1;
+mod l2;
+mod l3;
 mod nested;
+mod nh;
+#[cfg(feature = "parallel")]
+mod parallel;
+mod pdf;
 mod sequenced;
+mod uhash;
 
 use aes::Aes128;
 use aes::cipher::{Array, KeyInit};
@@ -53,9 +53,9 @@ use zeroize::Zeroize;
 
 use crate::Error;
 use crate::tag::verify_tag;
-pub use pdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use any::{AnyUmac, TAG_LENS, UmacTag};
 pub use nh::Backend;
+pub use pdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 /// For `fastmac bench` only (the NH ceiling of each tag length); not part
 /// of the API, may change in any release.
 #[doc(hidden)]
@@ -63,8 +63,8 @@ pub mod __bench {
     pub use super::ceiling::NhCeiling;
 }
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
-pub use sequenced::{SequencedUmac, counter_nonce};
 use pdf::{Pdf, check_nonce};
+pub use sequenced::{SequencedUmac, counter_nonce};
 use uhash::{UhashKey, UhashState, output_bytes};
 
 /// UMAC key length in bytes (an AES-128 key).
@@ -138,8 +138,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
 
     /// Like [`Umac::new`], for a key of unchecked length.
     pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
-        let key: &[u8; KEY_LEN] =
-            key.try_into().map_err(|_| Error::KeyLength { expected: KEY_LEN, got: key.len() })?;
+        let key: &[u8; KEY_LEN] = key.try_into().map_err(|_| Error::KeyLength { expected: KEY_LEN, got: key.len() })?;
         Ok(Self::new(key))
     }
 

@@ -17,8 +17,8 @@ use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use zeroize::Zeroize;
 
-use super::pdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
 use super::nh::MAX_ITERS;
+use super::pdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
 use super::uhash::{UhashKey, uhash};
 use super::{Backend, KEY_LEN};
 use crate::Error;
@@ -54,10 +54,7 @@ impl NestedUmac {
         let mut key_bytes = Array::from(*key);
         let cipher = Aes128::new(&key_bytes);
         key_bytes.zeroize();
-        NestedUmac {
-            key: UhashKey::derive(&cipher, MAX_ITERS, Backend::detect()),
-            pad_cipher: pdf_cipher(&cipher),
-        }
+        NestedUmac { key: UhashKey::derive(&cipher, MAX_ITERS, Backend::detect()), pad_cipher: pdf_cipher(&cipher) }
     }
 
     /// The whole 16-byte field: exactly the RFC 4418 UMAC-128 tag.

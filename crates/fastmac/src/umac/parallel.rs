@@ -144,7 +144,8 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
         file::read_span(file, start, head, &mut buf, |piece| self.update(piece))?;
         let whole = (len - head).saturating_sub(1) / L1_CHUNK as u64 * L1_CHUNK as u64;
         if whole > 0 {
-            let l2 = self.stream.l2_on_chunk_boundary(&self.key, Self::ITERS).expect("the head ends on a chunk boundary");
+            let l2 =
+                self.stream.l2_on_chunk_boundary(&self.key, Self::ITERS).expect("the head ends on a chunk boundary");
             let key = &self.key;
             l1_from_file(&key.l1, Self::ITERS, file, start + head, whole, threads.get(), |outputs| {
                 l2.absorb_hashed(&key.l2, Self::ITERS, outputs);
@@ -266,7 +267,8 @@ impl<F: FnMut(&[L1Output])> InOrder<F> {
             if state.next < state.absorbed + self.most_ahead {
                 let unit = state.next;
                 state.next += 1;
-                let outputs = state.spare.pop().unwrap_or_else(|| Vec::with_capacity((UNIT / L1_CHUNK as u64) as usize));
+                let outputs =
+                    state.spare.pop().unwrap_or_else(|| Vec::with_capacity((UNIT / L1_CHUNK as u64) as usize));
                 return Some((unit, outputs));
             }
             state.waiting += 1;
@@ -325,7 +327,13 @@ mod tests {
 
     /// The L1 outputs of `data` (whole chunks) from a file, on `threads`
     /// threads, in the order `absorb` received them.
-    fn outputs_from_file(mac: &Umac64, file: &File, offset: u64, len: u64, threads: usize) -> io::Result<Vec<L1Output>> {
+    fn outputs_from_file(
+        mac: &Umac64,
+        file: &File,
+        offset: u64,
+        len: u64,
+        threads: usize,
+    ) -> io::Result<Vec<L1Output>> {
         let mut seen = Vec::new();
         l1_from_file(&mac.key.l1, 2, file, offset, len, threads, |outputs| seen.extend_from_slice(outputs))?;
         Ok(seen)
@@ -345,7 +353,8 @@ mod tests {
         let mac = Umac64::new(&[9; 16]);
         let offset = L1_CHUNK as u64;
         let len = data.len() as u64 - offset;
-        let expected: Vec<L1Output> = data[L1_CHUNK..].chunks_exact(L1_CHUNK).map(|c| l1_hash_chunk(&mac.key.l1, 2, c)).collect();
+        let expected: Vec<L1Output> =
+            data[L1_CHUNK..].chunks_exact(L1_CHUNK).map(|c| l1_hash_chunk(&mac.key.l1, 2, c)).collect();
         for threads in [1, 2, 3, 8] {
             assert_eq!(outputs_from_file(&mac, &file, offset, len, threads).unwrap(), expected, "{threads} threads");
         }

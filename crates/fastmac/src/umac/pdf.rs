@@ -101,7 +101,10 @@ pub(crate) fn nonce_block(nonce: &[u8]) -> u128 {
     let word = |bytes: &[u8]| u64::from_be_bytes(bytes.try_into().expect("8 bytes"));
     match nonce.len() {
         8 => u128::from(word(nonce)) << 64,
-        12 => u128::from(word(&nonce[..8])) << 64 | u128::from(u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"))) << 32,
+        12 => {
+            u128::from(word(&nonce[..8])) << 64
+                | u128::from(u32::from_be_bytes(nonce[8..].try_into().expect("4 bytes"))) << 32
+        }
         16 => u128::from(word(&nonce[..8])) << 64 | u128::from(word(&nonce[8..])),
         _ => u128::from_be_bytes(padded(nonce)),
     }

@@ -136,9 +136,13 @@ mod tests {
     #[test]
     fn refuses_at_the_limit_and_keeps_refusing() {
         for limit in [1u64, 1 << 31, u64::MAX] {
-            let mut sender = SequencedUmac::<16>::with_counter(KEY, NonceCounter::starting_at(limit - 1, limit).unwrap());
+            let mut sender =
+                SequencedUmac::<16>::with_counter(KEY, NonceCounter::starting_at(limit - 1, limit).unwrap());
             let (nonce, tag) = sender.tag(b"last").unwrap();
-            assert_eq!((nonce, tag), (limit - 1, Umac::<16>::new(KEY).mac(&counter_nonce(limit - 1), b"last").unwrap()));
+            assert_eq!(
+                (nonce, tag),
+                (limit - 1, Umac::<16>::new(KEY).mac(&counter_nonce(limit - 1), b"last").unwrap())
+            );
             assert_eq!(sender.tag(b"one more"), Err(Error::NonceExhausted { limit }));
             sender.update(b"streamed");
             assert_eq!(sender.finalize_reset(), Err(Error::NonceExhausted { limit }));

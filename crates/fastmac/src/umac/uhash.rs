@@ -41,7 +41,11 @@ impl UhashKey {
     /// L1Key laid out for `backend` (which the caller checked is supported).
     pub(crate) fn derive(cipher: &Aes128, iters: usize, backend: Backend) -> Self {
         debug_assert!((1..=MAX_ITERS).contains(&iters));
-        UhashKey { l1: l1_key(cipher, iters, backend), l2: L2Key::derive(cipher, iters), l3: L3Key::derive(cipher, iters) }
+        UhashKey {
+            l1: l1_key(cipher, iters, backend),
+            l2: L2Key::derive(cipher, iters),
+            l3: L3Key::derive(cipher, iters),
+        }
     }
 }
 

@@ -108,9 +108,7 @@ pub fn f(keys: &RefKeys, i: usize, bits: u64, hash: u64) -> u64 {
 
 /// `LE32(S^1) || ... || LE32(S^u)` before the pad.
 pub fn hash(keys: &RefKeys, msg: &[u8]) -> Vec<u8> {
-    (0..keys.u)
-        .flat_map(|i| (f(keys, i, 8 * msg.len() as u64, tree_hash(keys, i, msg)) as u32).to_le_bytes())
-        .collect()
+    (0..keys.u).flat_map(|i| (f(keys, i, 8 * msg.len() as u64, tree_hash(keys, i, msg)) as u32).to_le_bytes()).collect()
 }
 
 fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
@@ -127,8 +125,5 @@ pub fn tag_nonce(key: &[u8; 16], u: usize, nonce: &[u8; 8], msg: &[u8]) -> Vec<u
 pub fn tags_sequential(key: &[u8; 16], u: usize, v: usize, msgs: &[&[u8]]) -> Vec<Vec<u8>> {
     let keys = key_setup(key, u, v);
     let ks = key_only_stream(key, keys.p0 + 4 * u * msgs.len());
-    msgs.iter()
-        .enumerate()
-        .map(|(s, msg)| xor(&hash(&keys, msg), &ks[keys.p0 + 4 * u * s..]))
-        .collect()
+    msgs.iter().enumerate().map(|(s, msg)| xor(&hash(&keys, msg), &ks[keys.p0 + 4 * u * s..])).collect()
 }

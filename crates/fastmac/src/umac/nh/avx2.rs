@@ -13,12 +13,12 @@
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm_unpackhi_epi64,
     _mm_unpacklo_epi64, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256,
-    _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256, _mm256_setzero_si256,
+    _mm256_shuffle_epi32,
 };
 
-use super::{BLOCK, NhKey};
 use super::sse2::tail_quads;
+use super::{BLOCK, NhKey};
 
 const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
@@ -30,14 +30,23 @@ const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     // SAFETY: AVX2 is enabled here, as both layouts need.
     unsafe {
-        if T.is_multiple_of(2) { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }
+        if T.is_multiple_of(2) {
+            iteration_parallel::<T>(key, first_block, data, acc)
+        } else {
+            xy::<T>(key, first_block, data, acc)
+        }
     }
 }
 
 /// # Safety
 /// AVX2; `T` is 2 or 4.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+pub(super) unsafe fn iteration_parallel<const T: usize>(
+    key: &NhKey,
+    first_block: usize,
+    data: &[u8],
+    acc: &mut [u64; T],
+) {
     let blocks = data.chunks_exact(BLOCK);
     let rest = blocks.remainder();
     // sums[p][s]: iteration pair p, accumulator s (even/odd products).
@@ -73,7 +82,13 @@ pub(super) unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block
 /// AVX2; `index` is below 32.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn pair_block<const T: usize>(key: &NhKey, index: usize, low: __m128i, high: __m128i, sums: &mut [[__m256i; 2]; 2]) {
+unsafe fn pair_block<const T: usize>(
+    key: &NhKey,
+    index: usize,
+    low: __m128i,
+    high: __m128i,
+    sums: &mut [[__m256i; 2]; 2],
+) {
     // SAFETY: key words 8 * index + 8 * p + 4 + 8 <= 8 * 31 + 20 < KEY_WORDS + 4.
     unsafe {
         let low = _mm256_broadcastsi128_si256(low);
@@ -140,7 +155,11 @@ pub(super) fn xy_keys(key: &NhKey, b: usize, t: usize) -> (*const u32, *const u3
     let (even, odd) = (key.even.as_ptr().cast::<u32>(), key.odd.as_ptr().cast::<u32>());
     // SAFETY of the offsets: b + t / 2 + 1 < TABLE_QUADS, checked by callers.
     let q = |table: *const u32, quad: usize| table.wrapping_add(4 * quad);
-    if t.is_multiple_of(2) { (q(even, b + t / 2), q(odd, b + t / 2)) } else { (q(odd, b + t / 2), q(even, b + t / 2 + 1)) }
+    if t.is_multiple_of(2) {
+        (q(even, b + t / 2), q(odd, b + t / 2))
+    } else {
+        (q(odd, b + t / 2), q(even, b + t / 2 + 1))
+    }
 }
 
 /// The sums of the two qwords of each 128-bit lane of `v`, taken out of

@@ -16,10 +16,10 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __cpuid, __m512i, __mmask8, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8, _mm512_add_epi32,
-    _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_extracti32x4_epi32, _mm512_loadu_si512,
-    _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32, _mm512_reduce_add_epi64, _mm512_setzero_si512,
-    _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _MM_PERM_BADC, _MM_PERM_DDBB,
+    __cpuid, __m512i, __mmask8, _MM_PERM_BADC, _MM_PERM_DDBB, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8,
+    _mm512_add_epi32, _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_extracti32x4_epi32,
+    _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32, _mm512_reduce_add_epi64,
+    _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_shuffle_i64x2,
 };
 
 use core::sync::atomic::{AtomicU8, Ordering};
@@ -73,7 +73,12 @@ fn splits_512_bit_ops() -> bool {
 /// # Safety
 /// AVX-512 F/BW/VL; `T` is 4.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(super) unsafe fn iteration_parallel<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+pub(super) unsafe fn iteration_parallel<const T: usize>(
+    key: &NhKey,
+    first_block: usize,
+    data: &[u8],
+    acc: &mut [u64; T],
+) {
     // Two accumulator sets (alternate blocks) times even/odd products: four
     // independent add chains hide the 2-cycle `vpaddq` latency.
     let mut sums = [_mm512_setzero_si512(); 4];
@@ -188,7 +193,8 @@ unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: 
     let groups = data.len() / (4 * BLOCK);
     for g in 0..groups {
         // SAFETY: 128 bytes at 128 * g are inside `data`.
-        let (a, c) = unsafe { (_mm512_loadu_si512(ptr.add(128 * g).cast()), _mm512_loadu_si512(ptr.add(128 * g + 64).cast())) };
+        let (a, c) =
+            unsafe { (_mm512_loadu_si512(ptr.add(128 * g).cast()), _mm512_loadu_si512(ptr.add(128 * g + 64).cast())) };
         // SAFETY: table quads up to b + 1 + 1 + 3 < TABLE_QUADS for b <= 31.
         unsafe { xy_group(key, first_block + 4 * g, a, c, 0xff, &mut even, &mut odd) };
     }

@@ -68,12 +68,8 @@ impl NhKey {
     pub(crate) fn new(words: &[u32; KEY_WORDS], backend: Backend) -> Self {
         debug_assert!(backend.is_supported(), "callers check support first");
         let backend = if backend.is_supported() { backend } else { Backend::Portable };
-        let mut key = NhKey {
-            words: [0; KEY_WORDS + 4],
-            even: [[0; 4]; TABLE_QUADS],
-            odd: [[0; 4]; TABLE_QUADS],
-            backend,
-        };
+        let mut key =
+            NhKey { words: [0; KEY_WORDS + 4], even: [[0; 4]; TABLE_QUADS], odd: [[0; 4]; TABLE_QUADS], backend };
         key.words[..KEY_WORDS].copy_from_slice(words);
         for (q, quad) in words.chunks_exact(4).enumerate() {
             let table = if q % 2 == 0 { &mut key.even } else { &mut key.odd };

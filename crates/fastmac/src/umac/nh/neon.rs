@@ -20,8 +20,8 @@
 compile_error!("the NEON NH backend assumes little-endian AArch64");
 
 use core::arch::aarch64::{
-    uint32x4_t, uint64x2_t, vaddq_u32, vaddq_u64, vaddvq_u64, vdupq_n_u32, vdupq_n_u64, vget_low_u32, vld1q_u32,
-    vld1q_u8, vmlal_high_u32, vmlal_u32, vreinterpretq_u32_u8,
+    uint32x4_t, uint64x2_t, vaddq_u32, vaddq_u64, vaddvq_u64, vdupq_n_u32, vdupq_n_u64, vget_low_u32, vld1q_u8,
+    vld1q_u32, vmlal_high_u32, vmlal_u32, vreinterpretq_u32_u8,
 };
 
 use super::{BLOCK, CHUNK_BLOCKS, MAX_ITERS, NhKey, split_tail};

@@ -9,7 +9,8 @@
 //! memory (as a call's would, each store read back right after: a
 //! store-forwarding stall on a short message). Elsewhere
 //! (`x86_64-unknown-none`) they enable SSE2 themselves and stay calls.
-#![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
+#![allow(unsafe_code)]
+// SIMD intrinsics; each block states its safety
 // With SSE2 enabled per function, the unsafe blocks around intrinsics are
 // redundant there; they are needed where it comes from the target.
 #![cfg_attr(not(target_feature = "sse2"), allow(unused_unsafe))]

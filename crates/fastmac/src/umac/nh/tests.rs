@@ -76,9 +76,7 @@ fn portable_matches_rfc_formula_on_one_block() {
             let k = &words[4 * t..];
             let mut y = (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15); // as `run` seeds it
             for j in 0..4 {
-                y = y.wrapping_add(
-                    u64::from(m[j].wrapping_add(k[j])) * u64::from(m[j + 4].wrapping_add(k[j + 4])),
-                );
+                y = y.wrapping_add(u64::from(m[j].wrapping_add(k[j])) * u64::from(m[j + 4].wrapping_add(k[j + 4])));
             }
             assert_eq!(got[t], y, "iteration {t}");
         }
