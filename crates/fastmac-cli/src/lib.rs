@@ -50,7 +50,12 @@ pub enum Command {
         tag: String,
     },
     /// List the algorithms with their key, nonce and tag lengths and forgery bounds.
-    List,
+    List {
+        /// Instead, print the NH backends this CPU runs, one name per line,
+        /// fastest last (the names `FASTMAC_BACKEND` takes).
+        #[arg(long)]
+        backends: bool,
+    },
     /// Measure. With no options: the source papers' tables and charts on
     /// this machine (printed, and written as a report folder). With --algs,
     /// --sizes, --seconds or --json: fastmac against Nettle, OpenSSL's
@@ -188,11 +193,22 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
             gears::run(command)?;
             Ok(Outcome::Done)
         }
-        Command::List => {
+        Command::List { backends: true } => {
+            list_backends()?;
+            Ok(Outcome::Done)
+        }
+        Command::List { backends: false } => {
             list()?;
             Ok(Outcome::Done)
         }
     }
+}
+
+fn list_backends() -> Result<(), CliError> {
+    for backend in fastmac::umac::Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+        outln!("{backend}")?;
+    }
+    Ok(())
 }
 
 fn list() -> Result<(), CliError> {

@@ -139,6 +139,29 @@ fn bad_input_exits_2_with_a_clear_message() {
 }
 
 #[test]
+fn list_backends_names_the_backends_this_cpu_runs() {
+    let out = fastmac(&["list", "--backends"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let names: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+    let expected: Vec<String> =
+        fastmac::umac::Backend::ALL.into_iter().filter(|b| b.is_supported()).map(|b| b.name().to_owned()).collect();
+    assert_eq!(names, expected);
+    assert_eq!(names.first().map(String::as_str), Some("portable"));
+    // Every name listed is one the tool accepts as a forced backend, and
+    // gives the library's tag.
+    for name in &names {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastmac"))
+            .args(["tag", "--alg", "umac-64", "--key", KEY, "--nonce", NONCE, "--threads", "1"])
+            .env("FASTMAC_BACKEND", name)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        assert_eq!(stdout(&out).trim(), library_tag("umac-64", b""), "{name}");
+    }
+}
+
+#[test]
 fn list_names_every_algorithm_with_lengths_and_bounds() {
     let out = fastmac(&["list"], b"");
     assert_eq!(out.status.code(), Some(0));
