@@ -2,8 +2,11 @@
 //! take it as a parameter (a Python `digest_size`, a C `tag_len`, OpenSSH's
 //! two widths behind one context type).
 
-use super::{Backend, KEY_LEN, Umac32, Umac64, Umac96, Umac128};
-use crate::{DynMac, Error};
+use super::kdf::KEY_LEN;
+use super::mac::{Umac32, Umac64, Umac96, Umac128};
+use super::nh::Backend;
+use crate::algorithm::DynMac;
+use crate::error::Error;
 
 /// UMAC's tag lengths in bytes: UMAC-32, -64, -96 and -128 (RFC 4418
 /// section 4).
@@ -37,7 +40,7 @@ impl AsRef<[u8]> for UmacTag {
     }
 }
 
-/// A [`Umac`](super::Umac) whose tag length (4, 8, 12 or 16 bytes) is a
+/// A [`Umac`](super::mac::Umac) whose tag length (4, 8, 12 or 16 bytes) is a
 /// run-time value; every method forwards to the UMAC of that length.
 ///
 /// ```
@@ -111,32 +114,32 @@ impl AnyUmac {
         dispatch!(&self.0, m => m.backend())
     }
 
-    /// See [`Umac::mac`](super::Umac::mac).
+    /// See [`Umac::mac`](super::mac::Umac::mac).
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<UmacTag, Error> {
         dispatch!(&mut self.0, m => m.mac(nonce, msg).map(UmacTag::from))
     }
 
-    /// See [`Umac::verify`](super::Umac::verify).
+    /// See [`Umac::verify`](super::mac::Umac::verify).
     pub fn verify(&mut self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
         dispatch!(&mut self.0, m => m.verify(nonce, msg, tag))
     }
 
-    /// See [`Umac::update`](super::Umac::update).
+    /// See [`Umac::update`](super::mac::Umac::update).
     pub fn update(&mut self, data: &[u8]) {
         dispatch!(&mut self.0, m => m.update(data))
     }
 
-    /// See [`Umac::finalize_reset`](super::Umac::finalize_reset).
+    /// See [`Umac::finalize_reset`](super::mac::Umac::finalize_reset).
     pub fn finalize_reset(&mut self, nonce: &[u8]) -> Result<UmacTag, Error> {
         dispatch!(&mut self.0, m => m.finalize_reset(nonce).map(UmacTag::from))
     }
 
-    /// See [`Umac::verify_reset`](super::Umac::verify_reset).
+    /// See [`Umac::verify_reset`](super::mac::Umac::verify_reset).
     pub fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         dispatch!(&mut self.0, m => m.verify_reset(nonce, tag))
     }
 
-    /// See [`Umac::reset`](super::Umac::reset).
+    /// See [`Umac::reset`](super::mac::Umac::reset).
     pub fn reset(&mut self) {
         dispatch!(&mut self.0, m => m.reset())
     }

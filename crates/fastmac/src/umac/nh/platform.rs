@@ -15,7 +15,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use crate::{BackendError, Error, UnknownName};
+use crate::error::{BackendError, Error, UnknownName};
 
 /// An NH implementation, one per instruction set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,15 +89,9 @@ impl Backend {
         if self.is_supported() { Ok(self) } else { Err(Error::Backend(BackendError::Unsupported(self))) }
     }
 
-    /// Inputs up to this many bytes are hashed with the SSE2 kernel, which
-    /// is faster for them than the backend's own (see `NhKey::hash`).
-    #[cfg(target_arch = "x86_64")]
-    pub(super) fn small_input(self) -> usize {
-        match self {
-            Backend::Avx512 => 64,
-            Backend::Avx2 => 32,
-            _ => 0,
-        }
+    /// The backends this CPU (and this build's target) runs, slowest first.
+    pub fn supported() -> impl Iterator<Item = Backend> {
+        Backend::ALL.into_iter().filter(|b| b.is_supported())
     }
 
     /// The fastest backend this CPU supports.
@@ -153,5 +147,87 @@ impl Backend {
 impl core::fmt::Display for Backend {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Which backend's NH code hashes an input under a key laid out for
+/// `backend`: that backend's, but for two measured cases
+/// (`docs/performance.md` sections 3 and 7), decided once, at key setup.
+///
+/// * One or two blocks do not fill a wide register, and the 128-bit code
+///   has the shortest path for them: inputs up to 64 bytes under AVX-512
+///   and up to 32 under AVX2 go to SSE2, whose code inlines into the
+///   short-message path.
+/// * On a core that executes 512-bit operations as two 256-bit halves
+///   ([`splits_512_bit_ops`]), AVX-512's T = 4 layout loses to AVX2's,
+///   which runs instead.
+///
+/// Each choice names a backend the CPU runs whenever it runs `backend`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct KernelChoice {
+    backend: Backend,
+    /// Inputs up to this many bytes go to SSE2 (a `u8`, so that the
+    /// compiler knows a whole chunk never does).
+    small_input: u8,
+    /// The backend for four iterations.
+    four_iterations: Backend,
+}
+
+impl KernelChoice {
+    pub(super) fn new(backend: Backend) -> Self {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        let (small_input, four_iterations) = match backend {
+            Backend::Avx512 if splits_512_bit_ops() => (64, Backend::Avx2),
+            Backend::Avx512 => (64, Backend::Avx512),
+            Backend::Avx2 => (32, Backend::Avx2),
+            other => (0, other),
+        };
+        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+        let (small_input, four_iterations) = (0, backend);
+        KernelChoice { backend, small_input, four_iterations }
+    }
+
+    /// The backend the key was laid out for.
+    pub(super) fn backend(self) -> Backend {
+        self.backend
+    }
+
+    /// The backend whose code hashes `len` bytes for `T` iterations.
+    #[inline(always)]
+    pub(super) fn kernel<const T: usize>(self, len: usize) -> Backend {
+        if len <= usize::from(self.small_input) {
+            Backend::Sse2
+        } else if T == 4 {
+            self.four_iterations
+        } else {
+            self.backend
+        }
+    }
+}
+
+/// Whether this CPU executes a 512-bit vector operation as two 256-bit
+/// halves, as AMD's Zen 4 does (family 19h; its Zen 3 siblings have no
+/// AVX-512): the only x86-64 cores with AVX-512 but 256-bit datapaths.
+/// Cores with full 512-bit datapaths (Zen 5, Intel) answer no. Asked once,
+/// the answer kept in a static.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[allow(unsafe_code)] // CPUID
+fn splits_512_bit_ops() -> bool {
+    // 0: not asked yet; 1: no; 2: yes.
+    static SPLITS: AtomicU8 = AtomicU8::new(0);
+    match SPLITS.load(Ordering::Relaxed) {
+        0 => {
+            use core::arch::x86_64::__cpuid;
+            #[allow(unused_unsafe)] // `__cpuid` is a safe function in newer Rust
+            // SAFETY: CPUID and its leaves 0 and 1 exist on every x86-64 CPU.
+            let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1)) };
+            let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
+            // The base family field (bits 8-11) plus the extended one (bits 20-27).
+            let family = ((signature.eax >> 8) & 0xf) + ((signature.eax >> 20) & 0xff);
+            let splits = amd && family == 0x19;
+            SPLITS.store(if splits { 2 } else { 1 }, Ordering::Relaxed);
+            splits
+        }
+        answer => answer == 2,
     }
 }
