@@ -22,7 +22,7 @@
 use alloc::boxed::Box;
 use core::ffi::{c_int, c_long, c_uchar};
 
-use fastmac::umac::{KEY_LEN, Umac, Umac64, Umac128};
+use fastmac::umac::{AnyUmac, KEY_LEN};
 
 use crate::boundary::guard_or;
 use crate::ffi;
@@ -32,43 +32,7 @@ const NONCE_LEN: usize = 8;
 
 /// `struct umac_ctx`: a keyed UMAC-64 (from `umac_new`) or UMAC-128 (from
 /// `umac128_new`) and its message so far. Opaque to C.
-pub struct UmacCtx {
-    mac: Width,
-}
-
-/// The UMAC object of a context, in one of OpenSSH's two widths.
-enum Width {
-    Umac64(Umac64),
-    Umac128(Umac128),
-}
-
-/// A width the exported functions name (`umac_*`: UMAC-64, `umac128_*`:
-/// UMAC-128), so that each function works on its width's object directly,
-/// with the tag length a constant.
-trait OpensshWidth: Sized {
-    /// The context's object, if the context has this width.
-    fn of(width: &mut Width) -> Option<&mut Self>;
-    /// A context of this width.
-    fn wrap(self) -> Width;
-}
-
-impl OpensshWidth for Umac64 {
-    fn of(width: &mut Width) -> Option<&mut Self> {
-        if let Width::Umac64(mac) = width { Some(mac) } else { None }
-    }
-    fn wrap(self) -> Width {
-        Width::Umac64(self)
-    }
-}
-
-impl OpensshWidth for Umac128 {
-    fn of(width: &mut Width) -> Option<&mut Self> {
-        if let Width::Umac128(mac) = width { Some(mac) } else { None }
-    }
-    fn wrap(self) -> Width {
-        Width::Umac128(self)
-    }
-}
+pub struct UmacCtx(AnyUmac);
 
 /// OpenSSH's success value.
 const OK: c_int = 1;
@@ -77,7 +41,7 @@ const FAILED: c_int = 0;
 
 /// # Safety
 /// `key`: NULL or 16 readable bytes.
-unsafe fn new<W: OpensshWidth>(key: *const c_uchar, expand: fn(&[u8; KEY_LEN]) -> W) -> *mut UmacCtx {
+unsafe fn new<const N: usize>(key: *const c_uchar) -> *mut UmacCtx {
     guard_or(core::ptr::null_mut(), || {
         // SAFETY: OpenSSH's contract: key points to a 16-byte key.
         let Ok(key) = (unsafe { ffi::input(key, KEY_LEN) }) else {
@@ -86,24 +50,24 @@ unsafe fn new<W: OpensshWidth>(key: *const c_uchar, expand: fn(&[u8; KEY_LEN]) -
         let Ok(key) = <&[u8; KEY_LEN]>::try_from(key) else {
             return core::ptr::null_mut();
         };
-        Box::into_raw(Box::new(UmacCtx { mac: expand(key).wrap() }))
+        match AnyUmac::new(key, N) {
+            Ok(mac) => Box::into_raw(Box::new(UmacCtx(mac))),
+            Err(_) => core::ptr::null_mut(),
+        }
     })
 }
 
 /// # Safety
 /// `ctx`: NULL or a live context; `input`: `len` readable bytes.
 #[inline(always)] // into each exported function, where the width is a type
-unsafe fn update<const N: usize>(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int
-where
-    Umac<N>: OpensshWidth,
-{
+unsafe fn update<const N: usize>(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int {
     guard_or(FAILED, || {
         let Ok(len) = usize::try_from(len) else { return FAILED };
         // SAFETY: OpenSSH's contract on ctx and input.
         let (Ok(ctx), Ok(input)) = (unsafe { ffi::handle(ctx) }, unsafe { ffi::input(input, len) }) else {
             return FAILED;
         };
-        let Some(mac) = Umac::<N>::of(&mut ctx.mac) else { return FAILED };
+        let Some(mac) = ctx.0.as_fixed_mut::<N>() else { return FAILED };
         mac.update(input);
         OK
     })
@@ -113,10 +77,7 @@ where
 /// `ctx`: NULL or a live context; `tag`: `N` writable bytes; `nonce`: 8
 /// readable bytes.
 #[inline(always)] // into each exported function, where the width is a type
-unsafe fn finalize<const N: usize>(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int
-where
-    Umac<N>: OpensshWidth,
-{
+unsafe fn finalize<const N: usize>(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
     guard_or(FAILED, || {
         // SAFETY: OpenSSH's contract on ctx, tag and nonce.
         let (Ok(ctx), Ok(tag), Ok(nonce)) =
@@ -124,7 +85,7 @@ where
         else {
             return FAILED;
         };
-        let Some(mac) = Umac::<N>::of(&mut ctx.mac) else { return FAILED };
+        let Some(mac) = ctx.0.as_fixed_mut::<N>() else { return FAILED };
         // An 8-byte nonce is always in RFC 4418's 1..=16 range.
         let Ok(computed) = mac.finalize_reset(nonce) else { return FAILED };
         tag.copy_from_slice(&computed);
@@ -151,7 +112,7 @@ unsafe fn delete(ctx: *mut UmacCtx) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac_new(key: *const c_uchar) -> *mut UmacCtx {
     // SAFETY: the caller's guarantee.
-    unsafe { new(key, Umac64::new) }
+    unsafe { new::<8>(key) }
 }
 
 /// `int umac_update(struct umac_ctx *ctx, const u_char *input, long len)`.
@@ -193,7 +154,7 @@ pub unsafe extern "C" fn umac_delete(ctx: *mut UmacCtx) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac128_new(key: *const c_uchar) -> *mut UmacCtx {
     // SAFETY: the caller's guarantee.
-    unsafe { new(key, Umac128::new) }
+    unsafe { new::<16>(key) }
 }
 
 /// `int umac128_update(struct umac_ctx *ctx, const u_char *input, long len)`.

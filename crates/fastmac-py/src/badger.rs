@@ -6,77 +6,14 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use fastmac::badger::{Badger as BadgerN, BadgerReceiver, BadgerSender, KEY_LEN, MAX_LEVELS, MAX_TREES, NONCE_LEN};
+use fastmac::badger::{AnyBadger, AnyBadgerReceiver, AnyBadgerSender, KEY_LEN, MAX_LEVELS, MAX_TREES, NONCE_LEN};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::GIL_MINSIZE;
 use crate::args::usize_in_range;
 use crate::buffer::with_bytes;
-use crate::errors::{TagLengthError, to_py};
-
-/// One of Badger's five tag lengths (4 to 20 bytes, one tree per 4 bytes)
-/// over a type generic in it.
-macro_rules! by_tag_len {
-    ($any:ident, $generic:ident) => {
-        enum $any {
-            B32(Box<$generic<4>>),
-            B64(Box<$generic<8>>),
-            B96(Box<$generic<12>>),
-            B128(Box<$generic<16>>),
-            B160(Box<$generic<20>>),
-        }
-
-        impl $any {
-            fn new(key: &[u8], digest_size: usize, levels: usize) -> PyResult<$any> {
-                let key: &[u8; KEY_LEN] = key
-                    .try_into()
-                    .map_err(|_| to_py(fastmac::Error::KeyLength { expected: KEY_LEN, got: key.len() }))?;
-                Ok(match digest_size {
-                    4 => $any::B32(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    8 => $any::B64(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    12 => $any::B96(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    16 => $any::B128(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    20 => $any::B160(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    other => {
-                        return Err(TagLengthError::new_err(format!(
-                            "digest_size must be 4, 8, 12, 16 or 20, got {other}"
-                        )));
-                    }
-                })
-            }
-        }
-    };
-}
-
-/// Runs `$body` with `$m` bound to the concrete object, for every variant.
-macro_rules! each {
-    ($any:ident, $value:expr, $m:ident => $body:expr) => {
-        match $value {
-            $any::B32($m) => $body,
-            $any::B64($m) => $body,
-            $any::B96($m) => $body,
-            $any::B128($m) => $body,
-            $any::B160($m) => $body,
-        }
-    };
-}
-
-by_tag_len!(AnyBadger, BadgerN);
-by_tag_len!(AnySender, BadgerSender);
-by_tag_len!(AnyReceiver, BadgerReceiver);
-
-impl Clone for AnyBadger {
-    fn clone(&self) -> Self {
-        match self {
-            AnyBadger::B32(m) => AnyBadger::B32(m.clone()),
-            AnyBadger::B64(m) => AnyBadger::B64(m.clone()),
-            AnyBadger::B96(m) => AnyBadger::B96(m.clone()),
-            AnyBadger::B128(m) => AnyBadger::B128(m.clone()),
-            AnyBadger::B160(m) => AnyBadger::B160(m.clone()),
-        }
-    }
-}
+use crate::errors::{digest_size_error, to_py};
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // No code path panics while holding the lock; recover anyway.
@@ -123,7 +60,7 @@ impl Badger {
     #[pyo3(signature = (key, digest_size = 8, *, levels = None))]
     fn py_new(key: &Bound<'_, PyAny>, digest_size: usize, levels: Option<&Bound<'_, PyAny>>) -> PyResult<Badger> {
         let levels = levels_arg(levels)?;
-        let inner = with_bytes(key, |key| AnyBadger::new(key, digest_size, levels))?;
+        let inner = with_bytes(key, |key| AnyBadger::new(key, digest_size, levels).map_err(digest_size_error))?;
         Ok(Badger { inner: Mutex::new(inner), digest_size })
     }
 
@@ -138,7 +75,7 @@ impl Badger {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let tag = with_bytes(nonce, |nonce| {
             with_bytes(data, |data| {
-                let work = || each!(AnyBadger, &*lock(&self.inner), m => m.mac(nonce, data).map(|t| t.to_vec()));
+                let work = || lock(&self.inner).mac(nonce, data).map(|t| t.as_slice().to_vec());
                 maybe_detached(py, data.len(), work).map_err(to_py)
             })
         })?;
@@ -182,7 +119,7 @@ impl Badger {
     #[pyo3(name = "new", signature = (data = None))]
     fn new_state(&self, py: Python<'_>, data: Option<&Bound<'_, PyAny>>) -> PyResult<BadgerState> {
         let mut badger = lock(&self.inner).clone();
-        each!(AnyBadger, &mut badger, m => m.reset());
+        badger.reset();
         let state = BadgerState { inner: Mutex::new(badger), digest_size: self.digest_size };
         if let Some(data) = data {
             state.update(py, data)?;
@@ -199,7 +136,7 @@ impl Badger {
     /// Longest message accepted, in bytes.
     #[getter]
     fn max_message_len(&self) -> u64 {
-        each!(AnyBadger, &*lock(&self.inner), m => m.max_message_len())
+        lock(&self.inner).max_message_len()
     }
 
     /// ``"badger-64"`` etc.
@@ -225,7 +162,7 @@ impl Badger {
         with_bytes(nonce, |nonce| {
             with_bytes(tag, |tag| {
                 with_bytes(data, |data| {
-                    let work = || each!(AnyBadger, &*lock(&self.inner), m => m.verify_prefix(nonce, data, tag, trees));
+                    let work = || lock(&self.inner).verify_prefix(nonce, data, tag, trees);
                     maybe_detached(py, data.len(), work).map_err(to_py)
                 })
             })
@@ -250,7 +187,7 @@ impl BadgerState {
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
-            maybe_detached(py, data.len(), || each!(AnyBadger, &mut *lock(&self.inner), m => m.update(data)));
+            maybe_detached(py, data.len(), || lock(&self.inner).update(data));
             Ok(())
         })
     }
@@ -262,7 +199,7 @@ impl BadgerState {
         let tag = with_bytes(nonce, |nonce| {
             // Finalize a copy: the state itself goes on (PEP 452).
             let mut copy = lock(&self.inner).clone();
-            each!(AnyBadger, &mut copy, m => m.finalize_reset(nonce).map(|t| t.to_vec())).map_err(to_py)
+            copy.finalize_reset(nonce).map(|t| t.as_slice().to_vec()).map_err(to_py)
         })?;
         Ok(PyBytes::new(py, &tag))
     }
@@ -282,7 +219,7 @@ impl BadgerState {
         with_bytes(nonce, |nonce| {
             with_bytes(tag, |tag| {
                 let mut copy = lock(&self.inner).clone();
-                each!(AnyBadger, &mut copy, m => m.verify_prefix_reset(nonce, tag, trees)).map_err(to_py)
+                copy.verify_prefix_reset(nonce, tag, trees).map_err(to_py)
             })
         })
     }
@@ -314,7 +251,7 @@ impl BadgerState {
 /// the same ``levels`` (sequential tags depend on it). Thread-safe.
 #[pyclass(module = "fastmac.badger", name = "BadgerSender", frozen)]
 pub struct Sender {
-    inner: Mutex<AnySender>,
+    inner: Mutex<AnyBadgerSender>,
     digest_size: usize,
 }
 
@@ -324,7 +261,7 @@ impl Sender {
     #[pyo3(signature = (key, digest_size = 8, *, levels = None))]
     fn py_new(key: &Bound<'_, PyAny>, digest_size: usize, levels: Option<&Bound<'_, PyAny>>) -> PyResult<Sender> {
         let levels = levels_arg(levels)?;
-        let inner = with_bytes(key, |key| AnySender::new(key, digest_size, levels))?;
+        let inner = with_bytes(key, |key| AnyBadgerSender::new(key, digest_size, levels).map_err(digest_size_error))?;
         Ok(Sender { inner: Mutex::new(inner), digest_size })
     }
 
@@ -334,7 +271,7 @@ impl Sender {
     #[pyo3(signature = (data, /))]
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
         let tag = with_bytes(data, |data| {
-            let work = || each!(AnySender, &mut *lock(&self.inner), m => m.tag(data).map(|t| t.to_vec()));
+            let work = || lock(&self.inner).tag(data).map(|t| t.as_slice().to_vec());
             maybe_detached(py, data.len(), work).map_err(to_py)
         })?;
         Ok(PyBytes::new(py, &tag))
@@ -346,7 +283,7 @@ impl Sender {
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
-            maybe_detached(py, data.len(), || each!(AnySender, &mut *lock(&self.inner), m => m.update(data)));
+            maybe_detached(py, data.len(), || lock(&self.inner).update(data));
             Ok(())
         })
     }
@@ -355,8 +292,7 @@ impl Sender {
     ///
     /// Tags the streamed message as the next message and starts another.
     fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let tag =
-            each!(AnySender, &mut *lock(&self.inner), m => m.finalize_reset().map(|t| t.to_vec())).map_err(to_py)?;
+        let tag = lock(&self.inner).finalize_reset().map(|t| t.as_slice().to_vec()).map_err(to_py)?;
         Ok(PyBytes::new(py, &tag))
     }
 
@@ -364,13 +300,13 @@ impl Sender {
     ///
     /// Discards streamed input; the position does not change.
     fn reset(&self) {
-        each!(AnySender, &mut *lock(&self.inner), m => m.reset());
+        lock(&self.inner).reset();
     }
 
     /// Number of the next message (how many were tagged).
     #[getter]
     fn position(&self) -> u64 {
-        each!(AnySender, &*lock(&self.inner), m => m.position())
+        lock(&self.inner).position()
     }
 
     /// Tag length in bytes.
@@ -391,7 +327,7 @@ impl Sender {
 /// ``BadgerReceiver(key, digest_size=8, *, levels=58)``. Thread-safe.
 #[pyclass(module = "fastmac.badger", name = "BadgerReceiver", frozen)]
 pub struct Receiver {
-    inner: Mutex<AnyReceiver>,
+    inner: Mutex<AnyBadgerReceiver>,
     digest_size: usize,
 }
 
@@ -401,7 +337,7 @@ impl Receiver {
     #[pyo3(signature = (key, digest_size = 8, *, levels = None))]
     fn py_new(key: &Bound<'_, PyAny>, digest_size: usize, levels: Option<&Bound<'_, PyAny>>) -> PyResult<Receiver> {
         let levels = levels_arg(levels)?;
-        let inner = with_bytes(key, |key| AnyReceiver::new(key, digest_size, levels))?;
+        let inner = with_bytes(key, |key| AnyBadgerReceiver::new(key, digest_size, levels).map_err(digest_size_error))?;
         Ok(Receiver { inner: Mutex::new(inner), digest_size })
     }
 
@@ -421,7 +357,7 @@ impl Receiver {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
         with_bytes(tag, |tag| {
             with_bytes(data, |data| {
-                let work = || each!(AnyReceiver, &mut *lock(&self.inner), m => m.verify_prefix(data, tag, trees));
+                let work = || lock(&self.inner).verify_prefix(data, tag, trees);
                 maybe_detached(py, data.len(), work).map_err(to_py)
             })
         })
@@ -433,7 +369,7 @@ impl Receiver {
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         with_bytes(data, |data| {
-            maybe_detached(py, data.len(), || each!(AnyReceiver, &mut *lock(&self.inner), m => m.update(data)));
+            maybe_detached(py, data.len(), || lock(&self.inner).update(data));
             Ok(())
         })
     }
@@ -444,22 +380,20 @@ impl Receiver {
     #[pyo3(signature = (tag, trees = None))]
     fn verify_streamed(&self, tag: &Bound<'_, PyAny>, trees: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
-        with_bytes(tag, |tag| {
-            each!(AnyReceiver, &mut *lock(&self.inner), m => m.verify_prefix_reset(tag, trees)).map_err(to_py)
-        })
+        with_bytes(tag, |tag| lock(&self.inner).verify_prefix_reset(tag, trees).map_err(to_py))
     }
 
     /// reset() -> None
     ///
     /// Discards streamed input; the position does not change.
     fn reset(&self) {
-        each!(AnyReceiver, &mut *lock(&self.inner), m => m.reset());
+        lock(&self.inner).reset();
     }
 
     /// Number of the next message expected (how many verified).
     #[getter]
     fn position(&self) -> u64 {
-        each!(AnyReceiver, &*lock(&self.inner), m => m.position())
+        lock(&self.inner).position()
     }
 
     /// Tag length in bytes.

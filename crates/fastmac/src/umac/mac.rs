@@ -167,7 +167,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
         self.stream.reset();
     }
 
-    /// [`crate::DynMac::update_from_file`] for UMAC: a large regular file
+    /// [`DynMac::update_from_file`](crate::DynMac::update_from_file) for UMAC: a large regular file
     /// on up to `threads` threads (`parallel_file.rs`); on an error the
     /// streamed input is discarded.
     #[cfg(feature = "parallel")]

@@ -44,7 +44,7 @@ mod l2;
 mod l3;
 mod mac;
 mod nested;
-mod nh;
+pub(crate) mod nh;
 mod parallel;
 #[cfg(feature = "parallel")]
 mod parallel_file;
@@ -52,7 +52,7 @@ mod pdf;
 mod sequenced;
 mod uhash;
 
-pub use any::{AnyUmac, TAG_LENS, UmacTag};
+pub use any::{AnySequencedUmac, AnyUmac, TAG_LENS, UmacTag};
 pub use kdf::KEY_LEN;
 pub use mac::{Umac, Umac32, Umac64, Umac96, Umac128};
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};

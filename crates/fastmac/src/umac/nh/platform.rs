@@ -1,63 +1,24 @@
-//! Picks the NH backend: the fastest one the CPU has, detected at run time
-//! without `std` (the `cpufeatures` crate, whose answer is cached in a
-//! static, as RustCrypto's crates do), unless the application chose one:
-//! per key with `Umac::with_backend`, or for the whole process with
+//! Every choice of NH backend, in one place: the fastest one this CPU runs
+//! (`backend.rs` says which it runs), unless the application chose one: per
+//! key with `Umac::with_backend`, or for the whole process with
 //! [`Backend::set_default`] (how the `fastmac` tool applies its
-//! `FASTMAC_BACKEND` variable).
+//! `FASTMAC_BACKEND` variable); and, for a key, which backend's code hashes
+//! an input of a given length and iteration count ([`KernelChoice`]).
 //!
 //! The library itself reads no environment variable. Only a build with
 //! `--cfg fastmac_backend_env` (the test harness: the root Makefile runs the
 //! suites once per backend that way) takes `FASTMAC_BACKEND` as the default.
-//!
-//! Under Miri only the portable backend exists: the interpreter runs no
-//! SIMD intrinsics worth checking, and the portable code is the
-//! specification the others are tested against.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+use super::backend::Backend;
 use crate::error::{BackendError, Error, UnknownName};
-
-/// An NH implementation, one per instruction set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// Plain Rust, any CPU: the specification.
-    Portable,
-    /// x86-64 SSE2 (128-bit), present on every x86-64 CPU.
-    Sse2,
-    /// x86-64 AVX2 (256-bit).
-    Avx2,
-    /// x86-64 AVX-512 F + BW + VL (512-bit, masked tails).
-    Avx512,
-    /// AArch64 NEON (128-bit).
-    Neon,
-}
-
-// Run-time detection of the x86-64 extensions beyond the SSE2 baseline.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-cpufeatures::new!(has_avx2, "avx2");
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
 
 /// The process-wide choice of [`Backend::set_default`]: 0 for none, else
 /// the index in [`Backend::ALL`] plus one.
 static DEFAULT: AtomicU8 = AtomicU8::new(0);
 
 impl Backend {
-    /// Every backend, slowest first.
-    pub const ALL: [Backend; 5] = [Backend::Portable, Backend::Sse2, Backend::Avx2, Backend::Avx512, Backend::Neon];
-
-    /// The backend's name: `portable`, `sse2`, `avx2`, `avx512` or `neon`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            Backend::Sse2 => "sse2",
-            Backend::Avx2 => "avx2",
-            Backend::Avx512 => "avx512",
-            Backend::Neon => "neon",
-        }
-    }
-
     /// The backend of this name, whether or not this CPU has it.
     pub fn from_name(name: &str) -> Result<Backend, Error> {
         Backend::ALL
@@ -66,32 +27,9 @@ impl Backend {
             .ok_or(Error::Backend(BackendError::Unknown(UnknownName::new(name))))
     }
 
-    /// Whether this CPU (and this build's target) can run the backend.
-    pub fn is_supported(self) -> bool {
-        match self {
-            Backend::Portable => true,
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Backend::Sse2 => cfg!(target_feature = "sse2"),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Backend::Avx2 => has_avx2::get(),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Backend::Avx512 => has_avx512::get(),
-            // NEON is part of every AArch64 target Rust builds for.
-            #[cfg(all(target_arch = "aarch64", not(miri)))]
-            Backend::Neon => cfg!(target_feature = "neon"),
-            #[allow(unreachable_patterns)] // the other architecture's backends
-            _ => false,
-        }
-    }
-
     /// `Ok` when this CPU can run the backend, else the typed error.
     pub(crate) fn check_supported(self) -> Result<Backend, Error> {
         if self.is_supported() { Ok(self) } else { Err(Error::Backend(BackendError::Unsupported(self))) }
-    }
-
-    /// The backends this CPU (and this build's target) runs, slowest first.
-    pub fn supported() -> impl Iterator<Item = Backend> {
-        Backend::ALL.into_iter().filter(|b| b.is_supported())
     }
 
     /// The fastest backend this CPU supports.
@@ -141,12 +79,6 @@ impl Backend {
     fn harness_choice() -> Option<Backend> {
         let value = std::env::var("FASTMAC_BACKEND").ok()?;
         Backend::from_name(value.trim()).and_then(Backend::check_supported).ok()
-    }
-}
-
-impl core::fmt::Display for Backend {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
     }
 }
 
