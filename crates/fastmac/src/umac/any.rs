@@ -4,9 +4,9 @@
 //! for the nonce-owning form. The tag length becomes a type here only
 //! ([`by_tag_len!`]).
 
+use super::backend::Backend;
 use super::kdf::KEY_LEN;
 use super::mac::{Umac32, Umac64, Umac96, Umac128};
-use super::nh::Backend;
 use super::sequenced::SequencedUmac;
 use crate::dyn_mac::DynMac;
 use crate::error::Error;

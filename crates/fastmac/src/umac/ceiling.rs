@@ -12,10 +12,11 @@ use aes::cipher::{Array, KeyInit};
 use zeroize::Zeroize;
 
 use super::any::TAG_LENS;
+use super::backend::Backend;
 use super::iters::{iters_for, with_iters};
 use super::kdf::KEY_LEN;
 use super::l1::{L1_CHUNK, l1_key};
-use super::nh::{Backend, NhKey};
+use super::nh::NhKey;
 use crate::error::Error;
 
 /// A bare NH pass at the iteration count of one UMAC tag length.

@@ -7,8 +7,9 @@
 use aes::Aes128;
 use zeroize::Zeroize;
 
+use super::backend::Backend;
 use super::kdf::kdf;
-use super::nh::{self, Backend, NhKey};
+use super::nh::{self, NhKey};
 
 /// L1-HASH chunk: 1024 bytes of message.
 pub(crate) const L1_CHUNK: usize = 1024;

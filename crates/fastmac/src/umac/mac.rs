@@ -6,9 +6,9 @@ use aes::Aes128;
 use aes::cipher::{Array, KeyInit};
 use zeroize::Zeroize;
 
+use super::backend::Backend;
 use super::iters::{iters_for, with_iters};
 use super::kdf::KEY_LEN;
-use super::nh::Backend;
 #[cfg(feature = "parallel")]
 use super::parallel;
 #[cfg(feature = "parallel")]

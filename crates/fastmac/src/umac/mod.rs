@@ -36,6 +36,7 @@
 // engine (uhash.rs): the multi-core drivers, then the MAC and the types
 // built on it.
 mod any;
+pub(crate) mod backend;
 mod ceiling;
 mod iters;
 mod kdf;
@@ -44,7 +45,7 @@ mod l2;
 mod l3;
 mod mac;
 mod nested;
-pub(crate) mod nh;
+mod nh;
 mod parallel;
 #[cfg(feature = "parallel")]
 mod parallel_file;
@@ -53,10 +54,10 @@ mod sequenced;
 mod uhash;
 
 pub use any::{AnySequencedUmac, AnyUmac, TAG_LENS, UmacTag};
+pub use backend::Backend;
 pub use kdf::KEY_LEN;
 pub use mac::{Umac, Umac32, Umac64, Umac96, Umac128};
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
-pub use nh::Backend;
 pub use parallel::PARALLEL_MIN;
 pub use pdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use sequenced::{SequencedUmac, counter_nonce};

@@ -17,9 +17,9 @@ use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use zeroize::Zeroize;
 
+use super::backend::Backend;
 use super::iters::{MAX_ITERS, iters_for, with_iters};
 use super::kdf::KEY_LEN;
-use super::nh::Backend;
 use super::pdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
 use super::uhash::{UhashKey, uhash};
 use crate::error::Error;

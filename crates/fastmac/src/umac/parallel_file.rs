@@ -243,7 +243,7 @@ mod tests {
     use aes::cipher::KeyInit;
 
     use super::*;
-    use crate::umac::nh::Backend;
+    use crate::umac::backend::Backend;
 
     fn key() -> UhashKey {
         UhashKey::derive(&Aes128::new(&[9; 16].into()), 2, Backend::detect())

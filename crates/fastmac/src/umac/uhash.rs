@@ -23,11 +23,12 @@
 use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use super::backend::Backend;
 use super::iters::MAX_ITERS;
 use super::l1::{L1_CHUNK, add_bit_length, l1_hash, l1_key};
 use super::l2::{L2Hash, L2Key};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
-use super::nh::{BLOCK, Backend, NhKey};
+use super::nh::{BLOCK, NhKey};
 
 /// All keys UHASH needs, derived once (section 5.1: L1Key, L2Key, L3Key1,
 /// L3Key2).

@@ -4,9 +4,9 @@
 
 use zeroize::Zeroize;
 
-use super::backend::Backend;
 use super::block::{BLOCK, CHUNK_BLOCKS};
 use super::platform::KernelChoice;
+use crate::umac::backend::Backend;
 use crate::umac::iters::MAX_ITERS;
 
 /// L1 key words: 1024 bytes plus 16 more per extra iteration (Toeplitz).

@@ -16,7 +16,6 @@
 //! low and high 16-byte halves of several blocks gathered into two
 //! registers, key pre-arranged to match in [`NhKey`]) otherwise.
 
-pub(crate) mod backend;
 mod block;
 mod key;
 mod platform;
@@ -31,8 +30,7 @@ mod neon;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 
-pub use backend::Backend;
-
+use super::backend::Backend;
 pub(crate) use block::BLOCK;
 pub(crate) use key::{KEY_WORDS, NhKey};
 

@@ -102,9 +102,9 @@ mod tests {
 
     use rand::{Rng, SeedableRng, rngs::StdRng};
 
-    use super::super::backend::Backend;
     use super::super::block::{BLOCK, CHUNK_BLOCKS};
     use super::super::key::{KEY_WORDS, NhKey};
+    use crate::umac::backend::Backend;
 
     const CHUNK: usize = CHUNK_BLOCKS * BLOCK;
 

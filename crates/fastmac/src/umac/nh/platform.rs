@@ -11,8 +11,8 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::backend::Backend;
 use crate::error::{BackendError, Error, UnknownName};
+use crate::umac::backend::Backend;
 
 /// The process-wide choice of [`Backend::set_default`]: 0 for none, else
 /// the index in [`Backend::ALL`] plus one.

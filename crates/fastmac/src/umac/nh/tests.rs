@@ -2,7 +2,8 @@
 //! specification) for every iteration count, every start block, every
 //! length in a chunk, and unaligned data.
 
-use super::{Backend, CHUNK_BLOCKS, KEY_WORDS, NhKey};
+use super::{CHUNK_BLOCKS, KEY_WORDS, NhKey};
+use crate::umac::backend::Backend;
 
 /// A deterministic pseudo-random byte stream (xorshift64*), so that a
 /// failure reproduces.

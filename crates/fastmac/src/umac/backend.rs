@@ -1,7 +1,7 @@
 //! The NH backends, one per instruction set, and which of them this CPU
 //! (and this build's target) runs: detected at run time without `std` (the
 //! `cpufeatures` crate, whose answer is cached in a static, as RustCrypto's
-//! crates do). Which one a key uses is `platform.rs`'s choice.
+//! crates do). Which one a key uses is `nh/platform.rs`'s choice.
 //!
 //! Under Miri only the portable backend exists: the interpreter runs no
 //! SIMD intrinsics worth checking, and the portable code is the
