@@ -17,7 +17,7 @@ endef
 
 .PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
 
-test: check-references deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh test-crate
+test: check-references lint check-module-graph deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh test-crate
 
 deps: deps-nettle deps-chromium deps-openssl
 
@@ -132,6 +132,8 @@ include crates/fastmac-c/tests/ct/ct.mk
 include fuzz/fuzz.mk
 # The reference check (scripts/check_references.py): check-references.
 include scripts/check-references.mk
+# Style and structure: lint (rustfmt, clippy), check-module-graph.
+include scripts/lint.mk
 # The crate as published: test-crate (no_std builds, the packaged crate's
 # tests and dry-run publish, Miri, the public API baseline).
 include crates/fastmac/crate.mk

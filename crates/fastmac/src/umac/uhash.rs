@@ -179,7 +179,7 @@ impl UhashState {
     /// NH backend's own code out of line (as in the one-shot path).
     #[inline(always)]
     pub(crate) fn update<const ITERS: usize>(&mut self, key: &UhashKey, data: &[u8]) {
-        if self.len % BLOCK == 0 && data.len() <= L1_CHUNK - self.len {
+        if self.len.is_multiple_of(BLOCK) && data.len() <= L1_CHUNK - self.len {
             self.extend_chunk::<ITERS>(key, data);
         } else {
             self.update_across::<ITERS>(key, data);
@@ -190,7 +190,7 @@ impl UhashState {
     /// block boundary, a partial last block zero-padded and kept.
     #[inline(always)]
     fn extend_chunk<const ITERS: usize>(&mut self, key: &UhashKey, data: &[u8]) {
-        debug_assert!(self.len % BLOCK == 0 && self.len + data.len() <= L1_CHUNK);
+        debug_assert!(self.len.is_multiple_of(BLOCK) && self.len + data.len() <= L1_CHUNK);
         if data.is_empty() {
             return;
         }

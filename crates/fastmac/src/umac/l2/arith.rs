@@ -13,10 +13,10 @@ pub(super) const P64: u64 = 0u64.wrapping_sub(59);
 /// `p128 = 2^128 - 159`.
 pub(super) const P128: u128 = 0u128.wrapping_sub(159);
 
-/// All ones when the 64-bit word `m` is in POLY64's top range (`m >= 2^64
-/// - 2^32`, its high half all ones), else zero. Adding one to the high half
-/// reaches bit 32 only then, and an arithmetic shift spreads that bit over
-/// the word: no comparison for LLVM to turn into a jump.
+/// All ones when the 64-bit word `m` is in POLY64's top range
+/// (`m >= 2^64 - 2^32`, its high half all ones), else zero. Adding one to
+/// the high half reaches bit 32 only then, and an arithmetic shift spreads
+/// that bit over the word: no comparison for LLVM to turn into a jump.
 #[inline(always)]
 pub(super) fn top_range_mask_64(m: u64) -> u64 {
     ((((m >> 32) + 1) << 31) as i64 >> 63) as u64
@@ -62,9 +62,10 @@ pub(super) fn reduce_p64(x: u128) -> u64 {
     (v as u64).wrapping_add(59 * at_least_p)
 }
 
-/// The canonical residue mod p64 of a lazily reduced `y`: `y - p` when `y
-/// >= p`, that is when `y + 59` carries out of 64 bits; the carry is used as
-/// a number (one subtraction of p times it), with no comparison or select.
+/// The canonical residue mod p64 of a lazily reduced `y`: `y - p` when
+/// `y >= p`, that is when `y + 59` carries out of 64 bits; the carry is used
+/// as a number (one subtraction of p times it), with no comparison or
+/// select.
 #[inline]
 pub(super) fn canonical_p64(y: u64) -> u64 {
     let at_least_p = ((u128::from(y) + 59) >> 64) as u64;

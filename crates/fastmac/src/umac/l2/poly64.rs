@@ -9,9 +9,10 @@ use super::arith::{fold_p64, reduce_p64, top_range_mask_64};
 
 /// One word `m` as the map `y -> mult * y + add (mod p64)` that POLY applies
 /// for it, `(mult, add)`. A word in the top range is hashed as the marker
-/// `p - 1`, then `m - 59`: `k * (k * y + p - 1) + m - 59 = k^2 * y + (m - 59
-/// - k)`. So a marked word is one multiply-add too, with `k^2` and `m - 59 -
-/// k` chosen by a mask instead of a branch on `m`, which depends on the key.
+/// `p - 1`, then `m - 59`:
+/// `k * (k * y + p - 1) + m - 59 = k^2 * y + (m - 59 - k)`. So a marked word
+/// is one multiply-add too, with `k^2` and `m - 59 - k` chosen by a mask
+/// instead of a branch on `m`, which depends on the key.
 #[inline(always)]
 pub(super) fn poly64_word(k: u64, k_squared: u64, m: u64) -> (u64, u64) {
     let top = top_range_mask_64(m);

@@ -77,7 +77,7 @@ pub(super) fn l2_hash(k64: u64, k128: u128, outputs: &[u64]) -> u128 {
         m2.extend_from_slice(&w.to_be_bytes());
     }
     m2.push(0x80);
-    while m2.len() % 16 != 0 {
+    while !m2.len().is_multiple_of(16) {
         m2.push(0);
     }
     let words: Vec<u128> = m2.chunks_exact(16).map(|b| u128::from_be_bytes(b.try_into().expect("16 bytes"))).collect();
