@@ -205,7 +205,7 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
 }
 
 fn list_backends() -> Result<(), CliError> {
-    for backend in fastmac::umac::Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    for backend in fastmac::umac::Backend::supported() {
         outln!("{backend}")?;
     }
     Ok(())
@@ -308,9 +308,14 @@ pub fn keyed(args: &MacArgs) -> Result<Keyed, CliError> {
     Ok(Keyed::Plain { mac: alg.new_mac(&key)?, nonce })
 }
 
-// The repository README's Rust examples, compiled and run as doc tests here:
-// the fastmac crate's own front page is crates/fastmac/README.md, and the
-// published package holds no file outside its folder.
+// The repository README's and docs/usage.md's Rust examples, compiled and run
+// as doc tests here: the fastmac crate's own front page is
+// crates/fastmac/README.md, and the published package holds no file outside
+// its folder.
 #[doc = include_str!("../../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+#[doc = include_str!("../../../docs/usage.md")]
+#[cfg(doctest)]
+pub struct UsageDoctests;

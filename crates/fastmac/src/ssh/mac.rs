@@ -165,7 +165,7 @@ impl SshMac {
     /// The sequence number is the caller's responsibility (kept for
     /// interop: OpenSSH counts its packets itself): it must never repeat
     /// under this key, so rekey within 2^32 packets (for UMAC it is the
-    /// nonce). [`OutboundMac`] counts and stops at the rekey point.
+    /// nonce). [`OutboundMac`](crate::ssh::OutboundMac) counts and stops at the rekey point.
     pub fn compute(&mut self, seq: u32, packet: &[u8]) -> SshTag {
         let mut stream = self.start(seq);
         stream.update(packet);
@@ -173,7 +173,7 @@ impl SshMac {
     }
 
     /// Checks `tag` for packet number `seq` in constant time. Which number
-    /// to expect is the caller's responsibility; [`InboundMac`] counts.
+    /// to expect is the caller's responsibility; [`InboundMac`](crate::ssh::InboundMac) counts.
     pub fn verify(&mut self, seq: u32, packet: &[u8], tag: &[u8]) -> Result<(), Error> {
         let mut stream = self.start(seq);
         stream.update(packet);

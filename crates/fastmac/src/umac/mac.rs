@@ -89,7 +89,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     ///
     /// The nonce is the caller's responsibility: it must never repeat under
     /// this key (kept for interop, e.g. OpenSSH drives its own sequence
-    /// numbers); [`SequencedUmac`] owns a counter instead.
+    /// numbers); [`SequencedUmac`](crate::umac::SequencedUmac) owns a counter instead.
     ///
     /// Leaves any streamed input (see [`Umac::update`]) untouched.
     #[inline]
@@ -128,7 +128,11 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     }
 
     /// Streams more of the message.
-    #[inline]
+    ///
+    /// Inlined into the caller (as [`Umac::finalize_reset`] is), so that a
+    /// message streamed in one piece costs the calls of [`Umac::mac`]: the
+    /// NH backend's and the pad's.
+    #[inline(always)]
     pub fn update(&mut self, data: &[u8]) {
         with_iters!(Self::ITERS, ITERS => {
             #[cfg(feature = "parallel")]
@@ -143,7 +147,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// (OpenSSH's `umac_final`). On a bad nonce the streamed input is kept.
     /// As with [`Umac::mac`], a nonce that never repeats under this key is
     /// the caller's responsibility.
-    #[inline]
+    #[inline(always)]
     pub fn finalize_reset(&mut self, nonce: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
         let hash = with_iters!(Self::ITERS, ITERS => self.stream.finalize::<ITERS>(&self.key));
