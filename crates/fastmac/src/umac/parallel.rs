@@ -3,9 +3,12 @@
 //!
 //! L1-HASH hashes each 1024-byte chunk independently (RFC 4418 section
 //! 5.2.1), so the chunks of a large input are NH-hashed on all cores of the
-//! current rayon pool; L2-HASH (section 5.3) is a polynomial evaluated in
-//! chunk order, so it stays sequential and overlaps the NH of later
-//! chunks: in batches, while the pool hashes batch n + 1, one task absorbs
+//! current rayon pool. L2-HASH (section 5.3) is a polynomial evaluated in
+//! chunk order. While it is POLY64 (the first 2^14 chunks, 16 MiB), each
+//! task hashes its chunks through NH and through POLY64 as a map
+//! (`l2::Poly64Map`: Horner's steps compose), and L2 absorbs the maps in
+//! order, one multiply-add each, so POLY64 runs on every core with NH.
+//! Past that, batches: while the pool hashes batch n + 1, one task absorbs
 //! the L1 outputs of batch n into L2 as a run, and rayon's work stealing
 //! gives the rest of the pool to NH. Inside a one-thread rayon pool the
 //! engine's own loop runs instead, which is how the benchmark compares the
@@ -22,7 +25,7 @@ use zeroize::Zeroizing;
 #[cfg(feature = "parallel")]
 use super::l1::{L1_CHUNK, l1_hash};
 #[cfg(feature = "parallel")]
-use super::l2::L2Hash;
+use super::l2::{L2Hash, Poly64Map};
 #[cfg(feature = "parallel")]
 use super::uhash::{UhashKey, UhashState};
 
@@ -73,12 +76,37 @@ pub(crate) fn update<const ITERS: usize>(key: &UhashKey, state: &mut UhashState,
 }
 
 /// L1-HASH of `data` (whole chunks, none of them the message's last) on
-/// all cores, absorbed into `l2` in order, batch by batch: each batch's
-/// outputs are absorbed while the next batch is hashed. The outputs are
-/// wiped when the buffers are dropped.
+/// all cores, absorbed into `l2` in order: the chunks within POLY64's range
+/// as one [`Poly64Map`] per task, the rest in batches
+/// ([`absorb_in_batches`]).
 #[cfg(feature = "parallel")]
 fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
     debug_assert_eq!(data.len() % L1_CHUNK, 0);
+    let (in_poly64, rest) = data.split_at((data.len() / L1_CHUNK).min(l2.poly64_room()) * L1_CHUNK);
+    let maps: Vec<Poly64Map<ITERS>> = in_poly64
+        .par_chunks(TASK_CHUNKS * L1_CHUNK)
+        .map(|task| {
+            let mut map = Poly64Map::default();
+            for chunk in task.as_chunks::<L1_CHUNK>().0 {
+                map.absorb(&key.l2, l1_hash(&key.l1, chunk));
+            }
+            map
+        })
+        .collect();
+    for map in &maps {
+        l2.absorb_run(&key.l2, map);
+    }
+    if !rest.is_empty() {
+        absorb_in_batches::<ITERS>(key, l2, rest);
+    }
+}
+
+/// L1-HASH of `data` (whole chunks past POLY64's range) on all cores,
+/// absorbed into `l2` in order, batch by batch: each batch's outputs are
+/// absorbed while the next batch is hashed. The outputs are wiped when the
+/// buffers are dropped.
+#[cfg(feature = "parallel")]
+fn absorb_in_batches<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
     let mut current = Zeroizing::new(vec![[0u64; ITERS]; BATCH_CHUNKS]);
     let mut previous = Zeroizing::new(vec![[0u64; ITERS]; BATCH_CHUNKS]);
     let mut previous_len = 0;

@@ -34,14 +34,18 @@
 //!   steps;
 //! * `poly128.rs`: the same for POLY128, and its word pairs in registers;
 //! * `key.rs`: L2Key and the values derived from it once;
+//! * `map.rs`: POLY64 over a run of words as the map it applies, so that a
+//!   run hashed on another core is absorbed in one multiply-add;
 //! * `state.rs`: [`L2Hash`], the L2-HASH of a message in progress, which
-//!   absorbs one word or a run of words.
+//!   absorbs one word or a run of words (given as the words or as their
+//!   map).
 //!
 //! Arithmetic on key-dependent values is branch-free: every select is a
 //! mask, every carry a number (`make test-ct` checks the compiled code).
 
 mod arith;
 mod key;
+mod map;
 mod poly128;
 mod poly64;
 #[cfg(test)]
@@ -49,4 +53,5 @@ mod reference;
 mod state;
 
 pub(crate) use key::L2Key;
+pub(crate) use map::Poly64Map;
 pub(crate) use state::L2Hash;

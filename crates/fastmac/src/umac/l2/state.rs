@@ -6,8 +6,9 @@
 
 use zeroize::Zeroize;
 
-use super::arith::canonical_p64;
+use super::arith::{canonical_p64, fold_p64};
 use super::key::L2Key;
+use super::map::Poly64Map;
 use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two};
 use super::poly128::{pair_word, poly128_end, poly128_pairs, poly128_start, poly128_step};
 use crate::umac::iters::MAX_ITERS;
@@ -76,14 +77,22 @@ impl L2Hash {
         self.absorb_run(key, core::iter::once(word));
     }
 
-    /// Absorbs a run of words: the L1 outputs of the next chunks, in order,
-    /// which `words` may compute as they are taken (each chunk's NH). Within
-    /// POLY64's range (every message up to 16 MiB) one multiply-add per word
-    /// and iteration with the accumulators in registers for the whole run,
-    /// so that one chunk's step overlaps the next chunk's NH; past it,
-    /// POLY128 out of line ([`poly128_pairs`]).
+    /// Absorbs a run of words, the L1 outputs of the next chunks in order:
+    /// the words themselves ([`L2Hash::absorb_words`]), or, within POLY64's
+    /// range, their [`Poly64Map`] computed on another core
+    /// ([`L2Hash::absorb_map`]).
     #[inline(always)]
-    pub(crate) fn absorb_run<const ITERS: usize>(
+    pub(crate) fn absorb_run<const ITERS: usize>(&mut self, key: &L2Key, run: impl Run<ITERS>) {
+        run.absorb_into(self, key);
+    }
+
+    /// A run given as its words, which `words` may compute as they are
+    /// taken (each chunk's NH). Within POLY64's range (every message up to
+    /// 16 MiB) one multiply-add per word and iteration with the accumulators
+    /// in registers for the whole run, so that one chunk's step overlaps the
+    /// next chunk's NH; past it, POLY128 out of line ([`poly128_pairs`]).
+    #[inline(always)]
+    fn absorb_words<const ITERS: usize>(
         &mut self,
         key: &L2Key,
         mut words: impl ExactSizeIterator<Item = [u64; ITERS]>,
@@ -118,6 +127,28 @@ impl L2Hash {
             // registers leaves the inlined code.
             *self = self.clone().absorb_poly128(key, words);
         }
+    }
+
+    /// A run given as its POLY64 map (within POLY64's range): the state's
+    /// accumulator so far (1 before any word, POLY64's first step after one
+    /// word kept as it came) through `mult * y + value`.
+    fn absorb_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly64Map<ITERS>) {
+        debug_assert!(map.words <= self.poly64_room() as u64, "a map within POLY64's range");
+        if map.words == 0 {
+            return;
+        }
+        for i in 0..ITERS {
+            let y = match self.words {
+                0 => 1,
+                1 => poly64_first(key.k64[i], key.k64_squared[i], self.first[i]),
+                _ => self.y64[i],
+            };
+            self.y64[i] = fold_p64(u128::from(map.mult[i]) * u128::from(y) + u128::from(map.value[i]));
+        }
+        if self.words == 0 {
+            self.first[..ITERS].copy_from_slice(&map.first);
+        }
+        self.words += map.words;
     }
 
     /// Absorbs words past POLY64's range: POLY128's first word from
@@ -183,6 +214,26 @@ impl L2Hash {
             let half = half_word_left.then_some(poly128.high_half[i]);
             poly128_end(key.k128[i], key.k128_squared[i], poly128.y[i], half)
         })
+    }
+}
+
+/// A run of words that [`L2Hash::absorb_run`] takes: any exact-size
+/// iterator of words, or a [`Poly64Map`] of words hashed elsewhere.
+pub(crate) trait Run<const ITERS: usize> {
+    /// Absorbs the run into `l2`.
+    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key);
+}
+
+impl<I: ExactSizeIterator<Item = [u64; ITERS]>, const ITERS: usize> Run<ITERS> for I {
+    #[inline(always)]
+    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
+        l2.absorb_words(key, self);
+    }
+}
+
+impl<const ITERS: usize> Run<ITERS> for &Poly64Map<ITERS> {
+    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
+        l2.absorb_map(key, self);
     }
 }
 
@@ -268,6 +319,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Runs of several lengths, marked words among them, absorbed as maps
+    /// from the start and after other runs and words, against the state fed
+    /// the same words one by one; and a map of one word then the last word
+    /// (the two-word step from the map's first word).
+    #[test]
+    fn maps_absorbed_in_order_equal_word_by_word_absorbing() {
+        let key = key(7, 3);
+        let word = |n: u64| match n % 7 {
+            3 => u64::MAX - n,
+            5 => 0xffff_ffff_0000_0000 + n,
+            _ => n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        };
+        let words: Vec<[u64; 3]> = (0..41).map(|n| [word(n), word(n + 1), word(3 * n)]).collect();
+        let (last, rest) = words.split_last().unwrap();
+        let expect = through_state(&key, &words, |l2, rest| {
+            for &w in rest {
+                l2.absorb(&key, w);
+            }
+        });
+        let map_of = |run: &[[u64; 3]]| {
+            let mut map = Poly64Map::<3>::default();
+            for &w in run {
+                map.absorb(&key, w);
+            }
+            map
+        };
+        let mut got = L2Hash::default();
+        for run in [&rest[..1], &rest[1..9], &rest[9..10], &rest[10..40]] {
+            got.absorb_run(&key, &map_of(run));
+        }
+        assert_eq!(got.words, 40);
+        assert_eq!(got.finish_poly64(&key, *last).map(u128::from), expect, "maps from the start");
+        let mut mixed = L2Hash::default();
+        mixed.absorb(&key, rest[0]);
+        mixed.absorb_run(&key, &map_of(&rest[1..20]));
+        mixed.absorb_run(&key, rest[20..].iter().copied());
+        assert_eq!(mixed.finish_poly64(&key, *last).map(u128::from), expect, "a word, a map, words");
+        let mut two = L2Hash::default();
+        two.absorb_run(&key, &map_of(&rest[..1]));
+        assert_eq!(two.finish_poly64(&key, rest[1]).map(u128::from), rfc(&key, &rest[..2]), "a map of one word");
     }
 
     #[test]
