@@ -95,14 +95,14 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     #[inline]
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
-        let hash = self.hash(msg);
+        let hash = self.uhash_value(msg);
         Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
     }
 
     /// UHASH of `msg` in one call, on all cores when that pays (feature
     /// `parallel`), held as one number (`uhash::output_bytes`).
     #[inline(always)]
-    fn hash(&self, msg: &[u8]) -> u128 {
+    fn uhash_value(&self, msg: &[u8]) -> u128 {
         with_iters!(Self::ITERS, ITERS => {
             #[cfg(feature = "parallel")]
             if parallel::worth_it(msg.len()) {
@@ -124,7 +124,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// one in crates/fastmac-gears that pad it themselves.
     #[inline]
     pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
-        output_bytes(self.hash(msg))
+        output_bytes(self.uhash_value(msg))
     }
 
     /// Streams more of the message.
