@@ -127,7 +127,8 @@ impl KernelChoice {
     /// The backend whose code hashes `len` bytes for `T` iterations.
     #[inline(always)]
     pub(super) fn kernel<const T: usize>(self, len: usize) -> Backend {
-        if len <= usize::from(self.small_input) {
+        // 1 to `small_input` bytes (none when it is 0, as off x86-64).
+        if len.wrapping_sub(1) < usize::from(self.small_input) {
             Backend::Sse2
         } else if T == 4 {
             self.four_iterations
