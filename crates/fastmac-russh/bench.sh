@@ -113,6 +113,29 @@ for case in "${cases[@]}"; do
 			russh, mac, mbps, cpu * 1000 / mib, per_packet, share, samples, per_packet * share / 100
 	}' >>"$table"
 done
+
+# CPU-time ratios of two cases within each round, then their median: the
+# load of the moment weighs on both runs of a pair alike.
+round_ratios() {
+	awk -v a="$1" -v b="$2" '{
+		split($4, m, "="); case = $3 " " m[2]
+		for (i = 5; i <= NF; i++) if ($i ~ /^cpu_seconds=/) { split($i, c, "="); cpu[case, $2] = c[2] }
+		rounds[$2] = 1
+	} END { for (r in rounds) if (cpu[b, r] > 0) print cpu[a, r] / cpu[b, r] }' "$runs" | median
+}
+ratios=$out/ratios.txt
+{
+	echo "CPU time per transfer, median of the $rounds per-round ratios:"
+	for pair in \
+		"stock hmac-sha2-256-etm@openssh.com|patched hmac-sha2-256-etm@openssh.com" \
+		"patched hmac-sha2-256-etm@openssh.com|patched umac-64-etm@openssh.com" \
+		"patched hmac-sha2-256-etm@openssh.com|patched umac-128-etm@openssh.com" \
+		"stock hmac-sha2-256-etm@openssh.com|patched umac-64-etm@openssh.com"; do
+		printf '  %s / %s: %.3f\n' "${pair%%|*}" "${pair##*|}" "$(round_ratios "${pair%%|*}" "${pair##*|}")"
+	done
+} >"$ratios"
 echo "load average at end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 echo
 cat "$table"
+echo
+cat "$ratios"
