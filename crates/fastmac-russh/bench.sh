@@ -105,7 +105,8 @@ for case in "${cases[@]}"; do
 	perf record -q -e cpu-clock -F 2999 --call-graph dwarf,16384 -o "$perf_data" -- \
 		"$(binary_of "$russh")" --mac "$mac" --mib "$profile_mib" \
 		--packet-bytes "$packet_bytes" >/dev/null
-	read -r share samples < <(mac_share "$perf_data")
+	profile=$(mac_share "$perf_data")
+	read -r share samples <<<"$profile"
 	awk -v russh="$russh" -v mac="$mac" -v mbps="$mbps" -v cpu="$cpu_s" -v mib="$mib" \
 		-v packet="$packet_bytes" -v share="$share" -v samples="$samples" 'BEGIN {
 		per_packet = cpu * 1e6 / (mib * 1048576 / packet)

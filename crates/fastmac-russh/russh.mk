@@ -69,10 +69,10 @@ RUSSH_TEST_LOG := $(RUSSH_TARGET)/test-russh.log
 test-russh: deps-russh russh-umac
 	@mkdir -p $(RUSSH_TARGET); : > $(RUSSH_TEST_LOG); status=0; \
 	echo "== russh with UMAC against OpenSSH: four MACs, both directions"; \
-	($(RUSSH_CARGO) test --release --locked --test openssh_sessions -- --nocapture) 2>&1 | tee -a $(RUSSH_TEST_LOG); \
+	($(RUSSH_CARGO) test --profile sessions --locked --test openssh_sessions -- --nocapture) 2>&1 | tee -a $(RUSSH_TEST_LOG); \
 	if [ $${PIPESTATUS[0]} -ne 0 ]; then status=1; fi; \
 	echo "== negative control: russh flipping one bit of every UMAC tag it sends"; \
-	($(RUSSH_CARGO) test --release --locked $(RUSSH_FLIP_ARGS) --test openssh_refuses_flipped_tags -- --nocapture) 2>&1 | \
+	($(RUSSH_CARGO) test --profile sessions --locked $(RUSSH_FLIP_ARGS) --test openssh_refuses_flipped_tags -- --nocapture) 2>&1 | \
 		tee -a $(RUSSH_TEST_LOG); \
 	if [ $${PIPESTATUS[0]} -ne 0 ]; then status=1; fi; \
 	if [ "$$(grep -c '^test result:' $(RUSSH_TEST_LOG))" -ne 2 ]; then \

@@ -280,10 +280,12 @@ impl server::Handler for ServerHandler {
         data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let command = match data {
-            _ if data == ECHO_COMMAND.as_bytes() => Command::Echo,
-            _ if data == SINK_COMMAND.as_bytes() => Command::Sink,
-            _ => return session.channel_failure(channel),
+        let command = if data == ECHO_COMMAND.as_bytes() {
+            Command::Echo
+        } else if data == SINK_COMMAND.as_bytes() {
+            Command::Sink
+        } else {
+            return session.channel_failure(channel);
         };
         self.commands.push((channel, command));
         session.channel_success(channel)
