@@ -101,10 +101,14 @@ test-go: deps-go deps-nettle go-xcrypto
 		$(GO_ENV) timeout 600 $(GO) test -count=1 -v -run . ./... | grep -v '^=== RUN' && \
 		$(GO_ENV) timeout 300 $(GO) test -count=1 -v -tags umac_flip_tag ./... | grep -v '^=== RUN'
 
-# UMAC-64/128 side by side with the peer Go package, crypto/hmac SHA-256 and
-# x/crypto Poly1305 in one `go test -bench` run (5 samples each, medians),
-# from a throwaway module under target/ that replaces both packages by
-# their folders.
+# UMAC-64/128 side by side with the peer Go package, from a throwaway
+# module under target/ that replaces both packages by their folders:
+# fastmac's MAC, fastmac's SSHHash (driven as golang.org/x/crypto/ssh drives
+# it) and the peer package interleaved, GO_BENCH_ROUNDS rounds per sample,
+# GO_BENCH_SAMPLES samples, medians (go/bench/sidebyside_test.go); then
+# crypto/hmac SHA-256 and x/crypto Poly1305 alone, for scale.
+GO_BENCH_ROUNDS ?= 2000
+GO_BENCH_SAMPLES ?= 5
 go-bench: deps-go
 	@if [ ! -d "$(GO_UMAC_PEER)" ]; then \
 		echo "go-bench: set GO_UMAC_PEER=DIR to a copy of the Go UMAC package github.com/fakeboboliu/umac to measure against it: skipped"; exit 0; fi; \
@@ -116,6 +120,8 @@ go-bench: deps-go
 		-require=github.com/fakeboboliu/umac@v0.0.0 -replace=github.com/fakeboboliu/umac=$(abspath $(GO_UMAC_PEER)) \
 		-require=golang.org/x/crypto@$(XCRYPTO_VERSION); \
 	$(GO_ENV) $(GO) mod tidy; \
-	$(GO_ENV) $(GO) test -tags sidebyside -run TestUMACAgreesWithPeer -bench . -benchtime 200ms -count 5 | tee bench.txt; \
-	lscpu | sed -n 's/^Model name: *//p'; \
+	$(GO_ENV) $(GO) test -tags sidebyside -run TestUMACAgreesWithPeer -bench Interleaved \
+		-benchtime $(GO_BENCH_ROUNDS)x -count $(GO_BENCH_SAMPLES) | tee bench.txt; \
+	$(GO_ENV) $(GO) test -tags sidebyside -run '^$$' -bench 'HMAC|Poly1305' -benchtime 100ms -count 3 | tee -a bench.txt; \
+	echo "CPU: $$(lscpu | sed -n 's/^Model name: *//p'); $$($(GO) version); load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	awk -f ratios.awk bench.txt
