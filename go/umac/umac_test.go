@@ -297,3 +297,137 @@ func TestSSHHashTakesTheSequenceNumberAsNonce(t *testing.T) {
 		t.Fatal("NewSSH accepted a 15-byte key")
 	}
 }
+
+// pieceSchedules are ways to cut a message into writes: one piece; bytes
+// one at a time; the 5-byte packet header, the body and a few bytes of
+// padding that golang.org/x/crypto/ssh writes; and cuts around the NH
+// block and the L1 chunk.
+var pieceSchedules = [][]int{{1 << 30}, {1}, {5, 1 << 20, 4}, {31}, {32}, {33}, {5, 1019, 4}, {1024}, {1025}, {3, 60, 7}}
+
+// cut splits msg as schedule says, its last entry repeating.
+func cut(msg []byte, schedule []int) [][]byte {
+	var pieces [][]byte
+	for i := 0; len(msg) > 0; i++ {
+		n := min(schedule[min(i, len(schedule)-1)], len(msg))
+		if i == 2 && len(schedule) == 3 {
+			n = max(len(msg)-schedule[2], 0) // the x/crypto shape: padding last
+		}
+		pieces = append(pieces, msg[:n])
+		msg = msg[n:]
+	}
+	return pieces
+}
+
+// streamingSplitsMatchMAC checks Stream, Sequenced and SSHHash, fed a
+// message in pieces, against the one-call MAC of want (a function of the
+// message and its nonce), at lengths around the block and chunk
+// boundaries; SSHHash's Sum after every piece must tag the bytes so far
+// and leave its state alone.
+func streamingSplitsMatchMAC(t *testing.T, want func(u *UMAC, nonce, msg []byte) []byte) {
+	var lengths []int
+	for _, around := range []int{0, 1024, 2048, 3072} {
+		for n := max(around-40, 0); n <= around+40; n++ {
+			lengths = append(lengths, n)
+		}
+	}
+	lengths = append(lengths, 16<<10+100)
+	msg := make([]byte, 20<<10)
+	for i := range msg {
+		msg[i] = byte(i*7 + i>>8)
+	}
+	for _, tagSize := range []int{4, 8, 12, 16} {
+		u := mustNew(t, tagSize)
+		stream := u.NewStream()
+		seqd, _ := NewSequencedFrom(testKey, tagSize, 1000, ^uint64(0))
+		h, _ := NewSSH(testKey, tagSize)
+		for k, n := range lengths {
+			schedule := pieceSchedules[k%len(pieceSchedules)]
+			seq := uint32(1000 + k)
+			nonce := CounterNonce(uint64(seq))
+			expect := want(u, nonce[:], msg[:n])
+			h.Reset()
+			h.Write([]byte{byte(seq >> 24), byte(seq >> 16), byte(seq >> 8), byte(seq)})
+			written := 0
+			for _, piece := range cut(msg[:n], schedule) {
+				stream.Write(piece)
+				seqd.Write(piece)
+				h.Write(piece)
+				written += len(piece)
+				if tagSize == 8 || tagSize == 16 {
+					if got, so := h.Sum(nil), want(u, nonce[:], msg[:written]); !bytes.Equal(got, so) {
+						t.Fatalf("UMAC-%d len %d schedule %v: SSHHash.Sum after %d bytes %x, want %x",
+							8*tagSize, n, schedule, written, got, so)
+					}
+				}
+			}
+			got, _ := stream.Sum(nil, nonce[:])
+			seqN, sequenced, _ := seqd.Sum(nil)
+			if !bytes.Equal(got, expect) || !bytes.Equal(sequenced, expect) || seqN != uint64(seq) {
+				t.Fatalf("UMAC-%d len %d schedule %v: Stream %x, Sequenced %x (nonce %d), want %x",
+					8*tagSize, n, schedule, got, sequenced, seqN, expect)
+			}
+			if tagSize == 8 || tagSize == 16 {
+				if got := h.Sum(nil); !bytes.Equal(got, expect) {
+					t.Fatalf("UMAC-%d len %d schedule %v: SSHHash %x, want %x", 8*tagSize, n, schedule, got, expect)
+				}
+			}
+		}
+	}
+}
+
+func TestStreamingSplitsMatchMAC(t *testing.T) {
+	streamingSplitsMatchMAC(t, func(u *UMAC, nonce, msg []byte) []byte { return mustMAC(t, u, nonce, msg) })
+}
+
+// TestPDFInputMatchesTheRFCText: the AES input block, the pad's offset and
+// the next nonce's block, computed with words and shifts, against RFC 4418
+// section 3.3 followed literally on bytes, for every nonce length and tag
+// size.
+func TestPDFInputMatchesTheRFCText(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for length := 1; length <= 16; length++ {
+		for _, tagSize := range []int{4, 8, 12, 16} {
+			for trial := 0; trial < 50; trial++ {
+				nonce := make([]byte, length)
+				for i := range nonce {
+					nonce[i] = byte(rng.Uint32())
+				}
+				if trial == 0 {
+					for i := range nonce {
+						nonce[i] = 0xff // the next block wraps
+					}
+				}
+				// Nonce = N || zeros; for 4- and 8-byte tags Index = the
+				// nonce's last byte mod 16/taglen, those bits cleared.
+				var block [16]byte
+				copy(block[:], nonce)
+				index := 0
+				if tagSize <= 8 {
+					low := byte(16/tagSize - 1)
+					index = int(block[length-1] & low)
+					block[length-1] &^= low
+				}
+				in, word, step := pdfInput(nonce, tagSize)
+				if in != load128(&block) || word != index*tagSize/4 {
+					t.Fatalf("nonce %x UMAC-%d: block %x word %d, want %x word %d", nonce, 8*tagSize, in, word, block, index*tagSize/4)
+				}
+				// The next block: the nonce plus 16/taglen (or 1) in its
+				// last byte's place, carrying into the bytes before it (a
+				// carry out of the first is dropped: mod 2^128).
+				perBlock := 1
+				if tagSize <= 8 {
+					perBlock = 16 / tagSize
+				}
+				carry := perBlock
+				next := block
+				for i := length - 1; i >= 0 && carry > 0; i-- {
+					sum := int(next[i]) + carry
+					next[i], carry = byte(sum), sum>>8
+				}
+				if got := add128(in, step); got != load128(&next) {
+					t.Fatalf("nonce %x UMAC-%d: next block %x, want %x", nonce, 8*tagSize, got, next)
+				}
+			}
+		}
+	}
+}
