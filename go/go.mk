@@ -1,10 +1,12 @@
-# The Go package (go/, module fastmac.dev/go): test-go and go-bench.
+# The Go package (go/, module fastmac.dev/go): test-go, go-xcrypto and
+# go-bench.
 #
-# test-go installs what it lacks: a Go toolchain (the machine's `go` when it
-# is recent enough, else Debian's golang-go, else the pinned toolchain from
-# the Go module proxy), staticcheck (go install, into target/go/bin),
-# nettle-dev (deps-nettle) and OpenSSH. Modules go to target/go/mod.
-.PHONY: test-go deps-go go-xcrypto go-bench
+# deps-go installs only a Go toolchain: the machine's `go` when it is
+# recent enough, else Debian's golang-go, else the pinned toolchain from the
+# Go module proxy (into target/go/toolchain). test-go also installs
+# staticcheck (go install, into target/go/bin), qemu-user, nettle-dev
+# (deps-nettle) and OpenSSH. Modules go to target/go/mod.
+.PHONY: test-go deps-go deps-go-test go-xcrypto go-bench
 
 GO_DIR := $(CURDIR)/go
 GO_TARGET := $(CURDIR)/target/go
@@ -47,6 +49,9 @@ deps-go:
 	fi; \
 	recent "$$found" || { echo "no usable Go >= $(GO_MIN) (found: $$found)"; exit 1; }; \
 	ln -sf "$$found" $(GO)
+
+# What test-go runs besides Go: staticcheck, qemu-user and OpenSSH.
+deps-go-test: deps-go
 	@[ -x $(GO_TARGET)/bin/staticcheck ] || { echo "installing staticcheck $(STATICCHECK_VERSION) into $(GO_TARGET)/bin"; \
 		$(GO_ENV) GOBIN=$(GO_TARGET)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION); }
 	@if ! command -v qemu-s390x >/dev/null || ! command -v qemu-aarch64 >/dev/null; then \
@@ -74,7 +79,9 @@ $(XCRYPTO_DIR)/.patched: go/ssh/xcrypto-umac.patch | deps-go
 # differential test (cgo, x86_64) and the race detector on the concurrency
 # tests; the tests on s390x and arm64 under qemu-user; the SSH sessions and
 # their negative control (tag umac_flip_tag), bounded in time.
-test-go: deps-go deps-nettle go-xcrypto
+test-go: deps-go-test deps-nettle go-xcrypto
+	@if ! cmp -s tests/vectors/rfc4418.txt go/umac/testdata/rfc4418.txt; then \
+		echo "go/umac/testdata/rfc4418.txt differs from tests/vectors/rfc4418.txt: copy it again"; exit 1; fi
 	cd go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags purego ./...
 	cd go && $(GO_ENV) $(GO_TARGET)/bin/staticcheck ./... && \
 		$(GO_ENV) $(GO_TARGET)/bin/staticcheck -tags purego ./...
@@ -89,6 +96,12 @@ test-go: deps-go deps-nettle go-xcrypto
 	else \
 		echo "Nettle differential test: x86_64 only, not run on $$(uname -m)"; \
 	fi
+	@# The module on its own, outside the repository (as a go.mod replace line or
+	@# the module proxy would give it): its tests read only files of the module.
+	set -o pipefail; rm -rf $(GO_TARGET)/module-alone && mkdir -p $(GO_TARGET)/module-alone && \
+		cp -r go/go.mod go/go.sum go/README.md go/umac $(GO_TARGET)/module-alone/ && \
+		cd $(GO_TARGET)/module-alone && $(GO_ENV) timeout 600 $(GO) test -count=1 -run 'RFC4418|Readme|Example' -v ./umac/ | \
+		grep -E '^(--- |ok|FAIL|PASS)'
 	@# The portable path on a big-endian machine (s390x) and the NEON NH on arm64, under
 	@# qemu-user (static test binaries, run from the package folder).
 	@for arch in s390x arm64; do \
