@@ -75,10 +75,12 @@ $(XCRYPTO_DIR)/.patched: go/ssh/xcrypto-umac.patch | deps-go
 	touch $@
 
 # vet and staticcheck on both paths; the tests with and without purego
-# (each replays the fuzz corpora in umac/testdata/fuzz); the Nettle
-# differential test (cgo, x86_64) and the race detector on the concurrency
-# tests; the tests on s390x and arm64 under qemu-user; the SSH sessions and
-# their negative control (tag umac_flip_tag), bounded in time.
+# (each replays the fuzz corpora in umac/testdata/fuzz); the module's own
+# tests outside the repository; the Nettle differential test (cgo, x86_64)
+# and the race detector on the concurrency tests; the tests on s390x and
+# arm64 under qemu-user; the patched x/crypto/ssh's packet-cipher tests; the
+# SSH sessions and their negative control (tag umac_flip_tag), bounded in
+# time.
 test-go: deps-go-test deps-nettle go-xcrypto
 	@if ! cmp -s tests/vectors/rfc4418.txt go/umac/testdata/rfc4418.txt; then \
 		echo "go/umac/testdata/rfc4418.txt differs from tests/vectors/rfc4418.txt: copy it again"; exit 1; fi
@@ -110,7 +112,10 @@ test-go: deps-go-test deps-nettle go-xcrypto
 		(cd go && $(GO_ENV) GOARCH=$$arch $(GO) test -c -o $(GO_TARGET)/umac-$$arch.test ./umac/) && \
 		(cd go/umac && timeout 600 $$qemu $(GO_TARGET)/umac-$$arch.test -test.count=1) || exit 1; \
 	done
-	set -o pipefail; cd go/ssh && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags umac_flip_tag ./... && \
+	@# The patched package's own packet-cipher tests (every cipher, every MAC,
+	@# UMAC included), then the sessions with OpenSSH.
+	set -o pipefail; cd go/ssh && $(GO_ENV) timeout 600 $(GO) test -count=1 -run 'Cipher|MAC|Mac|Packet' golang.org/x/crypto/ssh && \
+		$(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags umac_flip_tag ./... && \
 		$(GO_ENV) timeout 600 $(GO) test -count=1 -v -run . ./... | grep -v '^=== RUN' && \
 		$(GO_ENV) timeout 300 $(GO) test -count=1 -v -tags umac_flip_tag ./... | grep -v '^=== RUN'
 

@@ -118,18 +118,27 @@ func uhashLastAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint3
 func uhashLastAVX512(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, msg *byte, n int, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
 
 // storeBlockAVX512 writes the n bytes (0 to 32) at src, zero-padded, to
-// dst in one 32-byte store, read with a masked load. Implemented in
-// nh_amd64.s.
+// dst, read with a masked load, stored as two halves (see
+// uhashLastPadded). Implemented in nh_amd64.s.
 //
 //go:noescape
 func storeBlockAVX512(dst *[blockSize]byte, src *byte, n int)
 
 // appendBlockAVX512 writes the n bytes at src into dst from byte at (at
-// + n <= 32) in one 32-byte store, read with a masked load. Implemented in
-// nh_amd64.s.
+// + n <= 32), read with a masked load, dst loaded and stored as two halves
+// (see uhashLastPadded). Implemented in nh_amd64.s.
 //
 //go:noescape
 func appendBlockAVX512(dst *[blockSize]byte, at int, src *byte, n int)
+
+// gatherAVX512 writes n bytes (at most 32) of the concatenation of the
+// parts whose slice headers start at parts (count of them), from byte off
+// of the first, zero-padded, to dst as two halves (see uhashLastPadded):
+// each part's bytes are a masked load merged into place. Implemented in
+// nh_amd64.s.
+//
+//go:noescape
+func gatherAVX512(dst *[blockSize]byte, parts *[]byte, count, off, n int)
 
 // l3ShortAVX2 writes L3-HASH of zeroes(8) || a[t] to out[t] for all four
 // iterations t. Implemented in nh_amd64.s.
@@ -172,10 +181,13 @@ func (k *uhashKey) uhashLast(iters, last int, block []byte, acc *[maxIters]uint6
 	}
 }
 
-// uhashLastPadded is uhashLast for a last block zero-padded in block.
-// Its 16-byte loads take the block from the 32-byte store of storeBlock,
-// still in the store buffer when Sum follows Write, where the masked load
-// of uhashLastAVX512 would wait for it to reach the cache.
+// uhashLastPadded is uhashLast for a last block zero-padded in block, a
+// buffer written shortly before. A block buffer is always written as two
+// 16-byte halves (a Go copy of [32]byte, and the AVX-512 stores of
+// storeBlock, appendBlock and gatherBlock) and read as such (the
+// VBROADCASTI128 loads of uhashLastAVX2 and nhAVX2), so that each load
+// takes its half from the store buffer: a masked load, or one spanning
+// two stores, waits for them to reach the cache.
 func (k *uhashKey) uhashLastPadded(iters, last int, block *[blockSize]byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32) {
 	if !useAVX2 {
 		k.uhashLastEach(iters, last, block[:], acc, bitLen, out)
@@ -195,7 +207,7 @@ func nhBlockPadded(k *uhashKey, first int, block *[blockSize]byte, acc *[maxIter
 }
 
 // storeBlock sets dst to block (1 to 32 bytes), zero-padded: with AVX-512
-// in one 32-byte store (see uhashLastPadded).
+// without a byte copy (see uhashLastPadded).
 func storeBlock(dst *[blockSize]byte, block []byte) {
 	if len(block) == blockSize {
 		*dst = [blockSize]byte(block)
@@ -214,11 +226,22 @@ func storePartialBlock(dst *[blockSize]byte, block []byte) {
 }
 
 // appendBlock writes block into dst from byte at (at + len(block) <= 32):
-// with AVX-512 in one 32-byte store (see uhashLastPadded).
+// with AVX-512 without a byte copy (see uhashLastPadded).
 func appendBlock(dst *[blockSize]byte, at int, block []byte) {
 	if useAVX512 && len(block) > 0 {
 		appendBlockAVX512(dst, at, &block[0], len(block))
 		return
 	}
 	copy(dst[at:], block)
+}
+
+// gatherBlock writes n bytes (at most 32) of the concatenation of parts
+// from byte off of parts[0], zero-padded, to dst: with AVX-512 without a
+// byte copy (see uhashLastPadded).
+func gatherBlock(dst *[blockSize]byte, parts [][]byte, off, n int) {
+	if useAVX512 && n > 0 {
+		gatherAVX512(dst, &parts[0], len(parts), off, n)
+		return
+	}
+	gatherBlockCopy(dst, parts, off, n)
 }

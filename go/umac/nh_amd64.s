@@ -301,9 +301,17 @@ TEXT ·l3ShortAVX2(SB), NOSPLIT, $0-32
 	VZEROUPPER
 	RET
 
+// A block buffer is stored and loaded as two 16-byte halves, as Go copies
+// a [32]byte and as VBROADCASTI128 reads it, so that each load takes its
+// half from the store buffer (a load spanning two stores, or part of a
+// wider one, may have to wait for them to reach the cache).
+#define STORE_HALVES(Y, X, DST) \
+	VMOVDQU X, (DST); \
+	VEXTRACTI128 $1, Y, 16(DST)
+
 // func storeBlockAVX512(dst *[blockSize]byte, src *byte, n int)
 //
-// The n bytes (0 to 32) at src, zero-padded, to dst in one 32-byte store.
+// The n bytes (0 to 32) at src, zero-padded, to dst.
 TEXT ·storeBlockAVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -312,16 +320,16 @@ TEXT ·storeBlockAVX512(SB), NOSPLIT, $0-24
 	BZHIQ CX, AX, AX
 	KMOVD AX, K1
 	VMOVDQU8.Z (SI), K1, Y0
-	VMOVDQU Y0, (DI)
+	STORE_HALVES(Y0, X0, DI)
 	VZEROUPPER
 	RET
 
 // func appendBlockAVX512(dst *[blockSize]byte, at int, src *byte, n int)
 //
-// The n bytes at src into dst from byte at (at + n <= 32), through one
-// 32-byte load and store of dst and a masked load of src, placed by
-// reading from src - at with the bytes before src masked off (masked
-// bytes are neither read nor faulted on).
+// The n bytes at src into dst from byte at (at + n <= 32), through a load
+// and store of dst's halves and a masked load of src, placed by reading
+// from src - at with the bytes before src masked off (masked bytes are
+// neither read nor faulted on).
 TEXT ·appendBlockAVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ at+8(FP), DX
@@ -332,8 +340,54 @@ TEXT ·appendBlockAVX512(SB), NOSPLIT, $0-32
 	SHLXQ DX, AX, AX
 	KMOVD AX, K1
 	SUBQ DX, SI
-	VMOVDQU (DI), Y0
+	VMOVDQU (DI), X0
+	VINSERTI128 $1, 16(DI), Y0, Y0
 	VMOVDQU8 (SI), K1, Y0
-	VMOVDQU Y0, (DI)
+	STORE_HALVES(Y0, X0, DI)
+	VZEROUPPER
+	RET
+
+// func gatherAVX512(dst *[blockSize]byte, parts *[]byte, count, off, n int)
+//
+// Each part's bytes, up to n in all, go to their place in Y0 by a masked
+// load from the part's start minus the bytes already placed (masked bytes
+// are neither read nor faulted on); the first part starts at byte off.
+TEXT ·gatherAVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ parts+8(FP), SI
+	MOVQ count+16(FP), R10
+	MOVQ off+24(FP), DX
+	MOVQ n+32(FP), R9
+	VPXOR Y0, Y0, Y0
+	XORQ R8, R8             // bytes placed
+	MOVQ 0(SI), BX
+	ADDQ DX, BX             // the first part's bytes from off
+	MOVQ 8(SI), CX
+	SUBQ DX, CX
+
+gatherpart:
+	// CX = min(part length, n - placed) bytes from BX to byte R8.
+	MOVQ R9, AX
+	SUBQ R8, AX
+	CMPQ CX, AX
+	CMOVQGT AX, CX
+	MOVQ $-1, AX
+	BZHIQ CX, AX, AX
+	SHLXQ R8, AX, AX
+	KMOVD AX, K1
+	SUBQ R8, BX
+	VMOVDQU8 (BX), K1, Y0
+	ADDQ CX, R8
+	CMPQ R8, R9
+	JAE  gatherdone
+	DECQ R10
+	JZ   gatherdone
+	ADDQ $24, SI            // the next slice header
+	MOVQ 0(SI), BX
+	MOVQ 8(SI), CX
+	JMP  gatherpart
+
+gatherdone:
+	STORE_HALVES(Y0, X0, DI)
 	VZEROUPPER
 	RET

@@ -17,7 +17,14 @@ type SSHHash struct {
 	seqLen int
 	state  uhashState
 	pads   padCache
+	packet []byte // SumPacket's copy of a packet in parts, made at first use
 }
+
+// packetCopyLimit is the longest packet in parts that SumPacket copies
+// into one piece for the one-call path: up to a few KiB the copy costs
+// less than the gathered blocks and the extra calls of hashing the parts
+// where they are.
+const packetCopyLimit = 4 << 10
 
 // NewSSH returns an SSHHash keyed with key (16 bytes) for tagSize-byte
 // tags (8 for umac-64@openssh.com, 16 for umac-128@openssh.com).
@@ -71,6 +78,43 @@ func (h *SSHHash) Sum(b []byte) []byte {
 		s.sum(&h.u.key, h.u.iters, &hash)
 	}
 	return h.u.appendTag(b, &hash, h.pads.out[j&(padRun-1)], word)
+}
+
+// SumPacket appends to dst the tag of the packet numbered seq whose bytes
+// are the concatenation of parts: in one call what Reset, Write of the
+// sequence number and of each part, and Sum compute, without the costs of
+// hash.Hash's separate calls: a packet in one part, or copied into one
+// (up to 4 KiB), takes the one-call path of [UMAC.MAC]; a longer one is
+// hashed where its parts are, a block across two parts gathered once. golang.org/x/crypto/ssh, patched
+// by go/ssh/xcrypto-umac.patch, calls it for every packet. Afterwards the
+// SSHHash is as after Reset.
+func (h *SSHHash) SumPacket(dst []byte, seq uint32, parts ...[]byte) []byte {
+	in, word, step := counterInput(uint64(seq), h.u.tagSize)
+	j, ok := h.pads.index(in)
+	if !ok {
+		j = h.pads.refill(&h.u.pdf, in, step)
+	}
+	var hash [maxIters]uint32
+	switch total := totalLen(parts); {
+	case len(parts) == 1:
+		h.u.key.uhash(h.u.iters, parts[0], &hash)
+	case total <= blockSize:
+		h.u.key.uhashBlockParts(h.u.iters, parts, total, &hash)
+	case total <= packetCopyLimit:
+		// Copying costs less than hashing across the parts' seams.
+		if h.packet == nil {
+			h.packet = make([]byte, packetCopyLimit)
+		}
+		n := 0
+		for _, p := range parts {
+			n += copy(h.packet[n:], p)
+		}
+		h.u.key.uhash(h.u.iters, h.packet[:n], &hash)
+	default:
+		h.state.sumParts(&h.u.key, h.u.iters, parts, &hash)
+	}
+	h.Reset()
+	return h.u.appendTag(dst, &hash, h.pads.out[j&(padRun-1)], word)
 }
 
 // Reset starts a new packet: the next 4 bytes written are its number.

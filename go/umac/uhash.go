@@ -250,20 +250,105 @@ func (s *uhashState) write(k *uhashKey, iters int, data []byte) {
 			return
 		}
 		// The waiting block is whole and more follows.
-		s.nextBlock(k, iters)
-		nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &s.nh, iters)
-		s.chunkLen += blockSize
+		s.hashBuffered(k, iters)
 	}
 	tail := (len(data)-1)%blockSize + 1
-	for whole := data[:len(data)-tail]; len(whole) > 0; {
+	s.hashWhole(k, iters, data[:len(data)-tail])
+	storeBlock(&s.buf, data[len(data)-tail:])
+	s.bufLen = tail
+}
+
+// hashWhole hashes whole blocks in place, chunk by chunk.
+func (s *uhashState) hashWhole(k *uhashKey, iters int, whole []byte) {
+	for len(whole) > 0 {
 		s.nextBlock(k, iters)
 		n := min(chunkSize-s.chunkLen, len(whole))
 		nhHash(k, s.chunkLen/blockSize, whole[:n], &s.nh, iters)
 		s.chunkLen += n
 		whole = whole[n:]
 	}
-	storeBlock(&s.buf, data[len(data)-tail:])
-	s.bufLen = tail
+}
+
+// hashBuffered hashes the whole block waiting in buf.
+func (s *uhashState) hashBuffered(k *uhashKey, iters int) {
+	s.nextBlock(k, iters)
+	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &s.nh, iters)
+	s.chunkLen += blockSize
+}
+
+// totalLen is the length of the concatenation of parts.
+func totalLen(parts [][]byte) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	return n
+}
+
+// uhashBlockParts writes UHASH of the concatenation of parts, total bytes
+// (at most one block), to out: gathered into one block, hashed with L3 in
+// one call.
+func (k *uhashKey) uhashBlockParts(iters int, parts [][]byte, total int, out *[maxIters]uint32) {
+	var acc [maxIters]uint64
+	var block [blockSize]byte
+	gatherBlock(&block, parts, 0, total)
+	k.uhashLastPadded(iters, 0, &block, &acc, 8*uint64(total), out)
+}
+
+// sumParts writes UHASH of the concatenation of parts to out, as reset,
+// write of each part and sum would, but without holding the bytes of one
+// part while the next comes: whole blocks are hashed in place, and a block
+// across parts is gathered into buf in one store. It leaves the state
+// holding the message.
+func (s *uhashState) sumParts(k *uhashKey, iters int, parts [][]byte, out *[maxIters]uint32) {
+	remaining := totalLen(parts)
+	s.reset()
+	for at := (partsCursor{parts: parts}); ; {
+		at.skipEmpty()
+		if remaining <= blockSize {
+			at.gather(&s.buf, remaining)
+			s.bufLen = remaining
+			break
+		}
+		if p := at.rest(); len(p) >= blockSize {
+			// Whole blocks in place, leaving the last block's bytes.
+			n := min(len(p), remaining-1) / blockSize * blockSize
+			s.hashWhole(k, iters, p[:n])
+			at.off += n
+			remaining -= n
+			continue
+		}
+		at.gather(&s.buf, blockSize)
+		s.hashBuffered(k, iters)
+		remaining -= blockSize
+	}
+	s.sum(k, iters, out)
+}
+
+// partsCursor is a position in the concatenation of parts.
+type partsCursor struct {
+	parts [][]byte
+	off   int // in parts[0]
+}
+
+func (c *partsCursor) skipEmpty() {
+	for len(c.parts) > 0 && c.off == len(c.parts[0]) {
+		c.parts, c.off = c.parts[1:], 0
+	}
+}
+
+func (c *partsCursor) rest() []byte { return c.parts[0][c.off:] }
+
+// gather writes the next n bytes (at most 32, all there), zero-padded, to
+// dst and moves past them.
+func (c *partsCursor) gather(dst *[blockSize]byte, n int) {
+	gatherBlock(dst, c.parts, c.off, n)
+	for n > 0 {
+		c.skipEmpty()
+		take := min(n, len(c.parts[0])-c.off)
+		c.off += take
+		n -= take
+	}
 }
 
 // nextBlock makes room for a block in the current chunk: a full chunk,
@@ -331,5 +416,13 @@ func (s *uhashState) sumLong(k *uhashKey, iters int, out *[maxIters]uint32) {
 	}
 	for i := 0; i < iters; i++ {
 		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks+1))
+	}
+}
+
+// gatherBlockCopy is gatherBlock with copy.
+func gatherBlockCopy(dst *[blockSize]byte, parts [][]byte, off, n int) {
+	*dst = [blockSize]byte{}
+	for filled := 0; filled < n; parts, off = parts[1:], 0 {
+		filled += copy(dst[filled:n], parts[0][off:])
 	}
 }

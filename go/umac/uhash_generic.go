@@ -39,3 +39,9 @@ func storeBlock(dst *[blockSize]byte, block []byte) {
 func appendBlock(dst *[blockSize]byte, at int, block []byte) {
 	copy(dst[at:], block)
 }
+
+// gatherBlock writes n bytes (at most 32) of the concatenation of parts
+// from byte off of parts[0], zero-padded, to dst.
+func gatherBlock(dst *[blockSize]byte, parts [][]byte, off, n int) {
+	gatherBlockCopy(dst, parts, off, n)
+}

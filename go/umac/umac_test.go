@@ -298,31 +298,54 @@ func TestSSHHashTakesTheSequenceNumberAsNonce(t *testing.T) {
 	}
 }
 
-// pieceSchedules are ways to cut a message into writes: one piece; bytes
-// one at a time; the 5-byte packet header, the body and a few bytes of
-// padding that golang.org/x/crypto/ssh writes; and cuts around the NH
-// block and the L1 chunk.
-var pieceSchedules = [][]int{{1 << 30}, {1}, {5, 1 << 20, 4}, {31}, {32}, {33}, {5, 1019, 4}, {1024}, {1025}, {3, 60, 7}}
+// pieceSchedules are ways to cut a message into writes: one piece; the
+// 5-byte header, the body and the 4 or 19 bytes of padding that
+// golang.org/x/crypto/ssh writes; pieces of a fixed size around the NH
+// block and the L1 chunk, bytes one at a time among them; and a repeating
+// mix.
+var pieceSchedules = []struct {
+	name string
+	cut  func(msg []byte) [][]byte
+}{
+	{"whole", func(msg []byte) [][]byte { return [][]byte{msg} }},
+	{"header/body/4", headerBodyTrailer(5, 4)},
+	{"each 1", cutEvery(1)},
+	{"each 31", cutEvery(31)},
+	{"header/body/19", headerBodyTrailer(5, 19)},
+	{"each 32", cutEvery(32)},
+	{"each 33", cutEvery(33)},
+	{"each 1024", cutEvery(1024)},
+	{"each 1025", cutEvery(1025)},
+	{"3, 60, 7, ...", cutEvery(3, 60, 7)},
+}
 
-// cut splits msg as schedule says, its last entry repeating.
-func cut(msg []byte, schedule []int) [][]byte {
-	var pieces [][]byte
-	for i := 0; len(msg) > 0; i++ {
-		n := min(schedule[min(i, len(schedule)-1)], len(msg))
-		if i == 2 && len(schedule) == 3 {
-			n = max(len(msg)-schedule[2], 0) // the x/crypto shape: padding last
+// cutEvery cuts pieces of the sizes given, in turn.
+func cutEvery(sizes ...int) func(msg []byte) [][]byte {
+	return func(msg []byte) [][]byte {
+		var pieces [][]byte
+		for i := 0; len(msg) > 0; i++ {
+			n := min(sizes[i%len(sizes)], len(msg))
+			pieces, msg = append(pieces, msg[:n]), msg[n:]
 		}
-		pieces = append(pieces, msg[:n])
-		msg = msg[n:]
+		return pieces
 	}
-	return pieces
+}
+
+// headerBodyTrailer cuts the first header bytes, the last trailer bytes
+// and the body between them (each as far as the message reaches).
+func headerBodyTrailer(header, trailer int) func(msg []byte) [][]byte {
+	return func(msg []byte) [][]byte {
+		h := min(header, len(msg))
+		t := min(trailer, len(msg)-h)
+		return [][]byte{msg[:h], msg[h : len(msg)-t], msg[len(msg)-t:]}
+	}
 }
 
 // streamingSplitsMatchMAC checks Stream, Sequenced and SSHHash, fed a
-// message in pieces, against the one-call MAC of want (a function of the
-// message and its nonce), at lengths around the block and chunk
-// boundaries; SSHHash's Sum after every piece must tag the bytes so far
-// and leave its state alone.
+// message in pieces, and SSHHash.SumPacket given the pieces at once,
+// against the one-call MAC of want (a function of the message and its
+// nonce), at lengths around the block and chunk boundaries; SSHHash's Sum
+// after every piece must tag the bytes so far and leave its state alone.
 func streamingSplitsMatchMAC(t *testing.T, want func(u *UMAC, nonce, msg []byte) []byte) {
 	var lengths []int
 	for _, around := range []int{0, 1024, 2048, 3072} {
@@ -342,33 +365,49 @@ func streamingSplitsMatchMAC(t *testing.T, want func(u *UMAC, nonce, msg []byte)
 		h, _ := NewSSH(testKey, tagSize)
 		for k, n := range lengths {
 			schedule := pieceSchedules[k%len(pieceSchedules)]
+			pieces := schedule.cut(msg[:n])
 			seq := uint32(1000 + k)
 			nonce := CounterNonce(uint64(seq))
 			expect := want(u, nonce[:], msg[:n])
 			h.Reset()
 			h.Write([]byte{byte(seq >> 24), byte(seq >> 16), byte(seq >> 8), byte(seq)})
 			written := 0
-			for _, piece := range cut(msg[:n], schedule) {
+			for _, piece := range pieces {
 				stream.Write(piece)
 				seqd.Write(piece)
 				h.Write(piece)
 				written += len(piece)
 				if tagSize == 8 || tagSize == 16 {
 					if got, so := h.Sum(nil), want(u, nonce[:], msg[:written]); !bytes.Equal(got, so) {
-						t.Fatalf("UMAC-%d len %d schedule %v: SSHHash.Sum after %d bytes %x, want %x",
-							8*tagSize, n, schedule, written, got, so)
+						t.Fatalf("UMAC-%d len %d schedule %s: SSHHash.Sum after %d bytes %x, want %x",
+							8*tagSize, n, schedule.name, written, got, so)
 					}
+				}
+			}
+			if tagSize == 8 || tagSize == 16 {
+				// SumPacket leaves h as after Reset: Sum then tags the
+				// empty message.
+				if got := h.SumPacket(nil, seq, pieces...); !bytes.Equal(got, expect) {
+					t.Fatalf("UMAC-%d len %d schedule %s: SumPacket of %d parts %x, want %x",
+						8*tagSize, n, schedule.name, len(pieces), got, expect)
+				}
+				h.Write([]byte{byte(seq >> 24), byte(seq >> 16), byte(seq >> 8), byte(seq)})
+				if got, empty := h.Sum(nil), want(u, nonce[:], nil); !bytes.Equal(got, empty) {
+					t.Fatalf("UMAC-%d: Sum after SumPacket %x, want the empty message's %x", 8*tagSize, got, empty)
+				}
+				for _, p := range pieces {
+					h.Write(p)
 				}
 			}
 			got, _ := stream.Sum(nil, nonce[:])
 			seqN, sequenced, _ := seqd.Sum(nil)
 			if !bytes.Equal(got, expect) || !bytes.Equal(sequenced, expect) || seqN != uint64(seq) {
-				t.Fatalf("UMAC-%d len %d schedule %v: Stream %x, Sequenced %x (nonce %d), want %x",
-					8*tagSize, n, schedule, got, sequenced, seqN, expect)
+				t.Fatalf("UMAC-%d len %d schedule %s: Stream %x, Sequenced %x (nonce %d), want %x",
+					8*tagSize, n, schedule.name, got, sequenced, seqN, expect)
 			}
 			if tagSize == 8 || tagSize == 16 {
 				if got := h.Sum(nil); !bytes.Equal(got, expect) {
-					t.Fatalf("UMAC-%d len %d schedule %v: SSHHash %x, want %x", 8*tagSize, n, schedule, got, expect)
+					t.Fatalf("UMAC-%d len %d schedule %s: SSHHash %x, want %x", 8*tagSize, n, schedule.name, got, expect)
 				}
 			}
 		}
