@@ -73,6 +73,27 @@ func sshLoop(tb testing.TB, tagSize int) loop {
 	}
 }
 
+// packetLoop is SSHHash.SumPacket as golang.org/x/crypto/ssh, patched by
+// go/ssh/xcrypto-umac.patch, calls it: the message in the pieces the packet
+// cipher holds, the 5-byte header (length and padding length), the payload
+// and 4 to 19 bytes of padding (packets are padded to a multiple of 16).
+func packetLoop(tb testing.TB, tagSize int) loop {
+	h, err := umac.NewSSH(key, tagSize)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tag := make([]byte, 0, 16)
+	return func(msg []byte, n int, next *uint64) []byte {
+		header, padding := min(5, len(msg)), min(4+len(msg)%16, len(msg)-min(5, len(msg)))
+		body := msg[header : len(msg)-padding]
+		for i := 0; i < n; i++ {
+			tag = h.SumPacket(tag[:0], uint32(*next), msg[:header], body, msg[len(msg)-padding:])
+			*next++
+		}
+		return tag
+	}
+}
+
 // peerLoop drives the peer's hash.Hash, whose Sum takes the 8-byte nonce
 // in its argument and writes the tag over it.
 func peerLoop(newMAC func([]byte) hash.Hash) loop {
@@ -94,17 +115,19 @@ func peerLoop(newMAC func([]byte) hash.Hash) loop {
 const (
 	mac = iota
 	sshHash
+	sumPacket
 	peerPkg
 	contenders
 )
 
-// BenchmarkInterleaved times fastmac's MAC, fastmac's SSHHash and the peer
-// package on the same message, interleaved: one op is a round of one batch
-// of about 30 us of each, in an order that rotates from round to round, so
-// that a machine shared with other work slows all three alike. It reports
-// the medians over rounds of the ns per message of each and of the ratios
-// within a round: the peer's time over MAC's (mac-x) and over SSHHash's
-// (ssh-x), and SSHHash's time over MAC's (ssh/mac).
+// BenchmarkInterleaved times fastmac's MAC, fastmac's SSHHash through
+// hash.Hash and through SumPacket, and the peer package on the same
+// message, interleaved: one op is a round of one batch of about 30 us of
+// each, in an order that rotates from round to round, so that a machine
+// shared with other work slows all alike. It reports the medians over
+// rounds of the ns per message of each and of the ratios within a round:
+// the peer's time over each of fastmac's (mac-x, ssh-x, pkt-x), and
+// SSHHash's times over MAC's (ssh/mac, pkt/mac).
 func BenchmarkInterleaved(b *testing.B) {
 	for _, c := range []struct {
 		name    string
@@ -117,11 +140,11 @@ func BenchmarkInterleaved(b *testing.B) {
 				for i := range msg {
 					msg[i] = byte(i)
 				}
-				loops := [contenders]loop{macLoop(b, c.tagSize), sshLoop(b, c.tagSize), peerLoop(c.newPeer)}
+				loops := [contenders]loop{macLoop(b, c.tagSize), sshLoop(b, c.tagSize), packetLoop(b, c.tagSize), peerLoop(c.newPeer)}
 				batch := max(1, 30_000/(size/4+40))
 				var next [contenders]uint64
 				var perMsg [contenders][]float64
-				var macX, sshX, sshOverMAC []float64
+				var macX, sshX, pktX, sshOverMAC, pktOverMAC []float64
 				for i := 0; i < b.N; i++ {
 					var d [contenders]float64
 					for k := 0; k < contenders; k++ {
@@ -135,14 +158,19 @@ func BenchmarkInterleaved(b *testing.B) {
 					}
 					macX = append(macX, d[peerPkg]/d[mac])
 					sshX = append(sshX, d[peerPkg]/d[sshHash])
+					pktX = append(pktX, d[peerPkg]/d[sumPacket])
 					sshOverMAC = append(sshOverMAC, d[sshHash]/d[mac])
+					pktOverMAC = append(pktOverMAC, d[sumPacket]/d[mac])
 				}
 				b.ReportMetric(median(perMsg[mac]), "mac-ns")
 				b.ReportMetric(median(perMsg[sshHash]), "ssh-ns")
+				b.ReportMetric(median(perMsg[sumPacket]), "pkt-ns")
 				b.ReportMetric(median(perMsg[peerPkg]), "peer-ns")
 				b.ReportMetric(median(macX), "mac-x")
 				b.ReportMetric(median(sshX), "ssh-x")
+				b.ReportMetric(median(pktX), "pkt-x")
 				b.ReportMetric(median(sshOverMAC), "ssh/mac")
+				b.ReportMetric(median(pktOverMAC), "pkt/mac")
 			})
 		}
 	}
@@ -188,7 +216,7 @@ func BenchmarkPoly1305(b *testing.B) {
 	})
 }
 
-// TestUMACAgreesWithPeer checks that the three contenders compute the same
+// TestUMACAgreesWithPeer checks that the four contenders compute the same
 // UMAC-64 and UMAC-128 tags below 16 MiB (above it the peer lacks POLY128),
 // message after message through their pad caches, so that the benchmark
 // compares equal work.
@@ -202,16 +230,16 @@ func TestUMACAgreesWithPeer(t *testing.T) {
 			tagSize int
 			newPeer func([]byte) hash.Hash
 		}{{8, peer.New8}, {16, peer.New16}} {
-			loops := [contenders]loop{macLoop(t, c.tagSize), sshLoop(t, c.tagSize), peerLoop(c.newPeer)}
-			next := [contenders]uint64{70, 70, 70}
+			loops := [contenders]loop{macLoop(t, c.tagSize), sshLoop(t, c.tagSize), packetLoop(t, c.tagSize), peerLoop(c.newPeer)}
+			next := [contenders]uint64{70, 70, 70, 70}
 			for n := uint64(70); n < 80; n++ {
 				var tags [contenders]string
 				for who, run := range loops {
 					tags[who] = string(run(msg, 1, &next[who]))
 				}
-				if tags[mac] != tags[peerPkg] || tags[sshHash] != tags[peerPkg] {
-					t.Fatalf("UMAC-%d of %d bytes, nonce %d: MAC %x, SSHHash %x, peer %x",
-						8*c.tagSize, size, n, tags[mac], tags[sshHash], tags[peerPkg])
+				if tags[mac] != tags[peerPkg] || tags[sshHash] != tags[peerPkg] || tags[sumPacket] != tags[peerPkg] {
+					t.Fatalf("UMAC-%d of %d bytes, nonce %d: MAC %x, SSHHash %x, SumPacket %x, peer %x",
+						8*c.tagSize, size, n, tags[mac], tags[sshHash], tags[sumPacket], tags[peerPkg])
 				}
 			}
 		}

@@ -196,14 +196,21 @@ func (k *uhashKey) uhashLastPadded(iters, last int, block *[blockSize]byte, acc 
 	uhashLastAVX2(&k.words[8*last], &k.l3k1Words, &k.l3k2, &block[0], acc, bitLen, out)
 }
 
+// nhBlockAVX2 adds NH of the 32-byte block at block, words pointing at
+// its key words, to acc for all four iterations (acc has room for those a
+// shorter tag does not use). Implemented in nh_amd64.s.
+//
+//go:noescape
+func nhBlockAVX2(words *uint32, block *byte, acc *[maxIters]uint64)
+
 // nhBlockPadded is nhHash of the zero-padded block in block (see
-// uhashLastPadded).
+// uhashLastPadded); acc's words from iters on may change.
 func nhBlockPadded(k *uhashKey, first int, block *[blockSize]byte, acc *[maxIters]uint64, iters int) {
 	if !useAVX2 {
 		nhGeneric(k, first, block[:], acc, iters)
 		return
 	}
-	nhAVX2(&k.even[first], &k.odd[first], &k.words[8*first], nil, 0, &block[0], 1, acc, iters)
+	nhBlockAVX2(&k.words[8*first], &block[0], acc)
 }
 
 // storeBlock sets dst to block (1 to 32 bytes), zero-padded: with AVX-512

@@ -213,6 +213,26 @@ GLOBL p36<>(SB), RODATA|NOPTR, $8
 	VPXOR (BX), X2, X2; \
 	VMOVDQU X2, (DI)
 
+// func nhBlockAVX2(words *uint32, block *byte, acc *[maxIters]uint64)
+//
+// Adds NH of the 32-byte block at block, words pointing at its key words,
+// to acc[0..4), all four iterations (unused ones have room), in the
+// single-block layout of nhAVX2.
+TEXT ·nhBlockAVX2(SB), NOSPLIT, $0-24
+	MOVQ words+0(FP), R9
+	MOVQ block+8(FP), SI
+	MOVQ acc+16(FP), DI
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VBROADCASTI128 (SI), Y0
+	VBROADCASTI128 16(SI), Y1
+	PASS((R9), 16(R9), Y14)
+	PASS(32(R9), 48(R9), Y15)
+	LANE_SUMS(Y14, X14, 0(DI), 8(DI))
+	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
+	VZEROUPPER
+	RET
+
 // LOAD_QWORDS loads the four qwords at (R) into Y, one by one: Go stored
 // them so, and one 32-byte load of separate stores would wait for them to
 // reach the cache instead of taking them from the store buffer.

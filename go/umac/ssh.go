@@ -71,9 +71,9 @@ func (h *SSHHash) Sum(b []byte) []byte {
 		j = h.pads.refill(&h.u.pdf, in, step)
 	}
 	var hash [maxIters]uint32
-	if s := &h.state; s.chunks == 0 && s.chunkLen == 0 && s.bufLen > 0 {
-		// At most one block (uhashState.sum in short).
-		h.u.key.uhashLastPadded(h.u.iters, 0, &s.buf, &s.nh, 8*uint64(s.bufLen), &hash)
+	if s := &h.state; s.chunks == 0 && s.chunkLen < chunkSize && s.bufLen > 0 {
+		// At most one chunk (uhashState.sum in short).
+		h.u.key.uhashLastPadded(h.u.iters, s.chunkLen/blockSize, &s.buf, &s.nh, 8*uint64(s.chunkLen+s.bufLen), &hash)
 	} else {
 		s.sum(&h.u.key, h.u.iters, &hash)
 	}

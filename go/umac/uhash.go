@@ -355,9 +355,13 @@ func (c *partsCursor) gather(dst *[blockSize]byte, n int) {
 // followed by more input, goes to L2.
 func (s *uhashState) nextBlock(k *uhashKey, iters int) {
 	if s.chunkLen == chunkSize {
-		absorbChunk(k, iters, &s.l2, s.chunks, &s.nh)
-		s.nh, s.chunks, s.chunkLen = [maxIters]uint64{}, s.chunks+1, 0
+		s.closeChunk(k, iters)
 	}
+}
+
+func (s *uhashState) closeChunk(k *uhashKey, iters int) {
+	absorbChunk(k, iters, &s.l2, s.chunks, &s.nh)
+	s.nh, s.chunks, s.chunkLen = [maxIters]uint64{}, s.chunks+1, 0
 }
 
 // absorbChunk hands the L1 output of full chunk number index, nh + 8192,
@@ -396,25 +400,34 @@ func (s *uhashState) sum(k *uhashKey, iters int, out *[maxIters]uint32) {
 
 // sumLong is sum of a message of more than one chunk.
 func (s *uhashState) sumLong(k *uhashKey, iters int, out *[maxIters]uint32) {
+	if s.chunkLen == chunkSize || s.chunks >= poly64Words {
+		s.sumAcrossChunk(k, iters, out)
+		return
+	}
+	// The last block ends the current chunk, whose L1 output is the last
+	// word of POLY64: L2's output is zeroes(8) || y (section 5.3.1).
+	nh := s.nh
+	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &nh, iters)
+	bitLen := 8 * uint64(s.chunkLen+s.bufLen)
+	var y [maxIters]uint64
+	for i := 0; i < iters; i++ {
+		y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], s.l2[i].y64, nh[i]+bitLen)
+	}
+	k.l3Short(&y, iters, out)
+}
+
+// sumAcrossChunk is sumLong when the waiting bytes start a new chunk or L2
+// has reached POLY128: on a copy of L2's state.
+func (s *uhashState) sumAcrossChunk(k *uhashKey, iters int, out *[maxIters]uint32) {
 	bitLen := 8 * uint64(s.chunkLen+s.bufLen)
 	l2, nh, chunks, first := s.l2, s.nh, s.chunks, s.chunkLen/blockSize
 	if s.chunkLen == chunkSize {
-		// The waiting bytes start a new chunk.
 		absorbChunk(k, iters, &l2, chunks, &nh)
 		nh, chunks, first, bitLen = [maxIters]uint64{}, chunks+1, 0, 8*uint64(s.bufLen)
 	}
 	nhBlockPadded(k, first, &s.buf, &nh, iters)
-	var y [maxIters]uint64
 	for i := 0; i < iters; i++ {
 		l2[i].absorb(k, i, chunks, nh[i]+bitLen)
-		y[i] = l2[i].y64
-	}
-	if chunks < poly64Words {
-		// L2 is POLY64 alone: its output is zeroes(8) || y (section 5.3.1).
-		k.l3Short(&y, iters, out)
-		return
-	}
-	for i := 0; i < iters; i++ {
 		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks+1))
 	}
 }

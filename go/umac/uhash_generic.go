@@ -24,7 +24,8 @@ func (k *uhashKey) uhashLastPadded(iters, last int, block *[blockSize]byte, acc 
 	k.uhashLastEach(iters, last, block[:], acc, bitLen, out)
 }
 
-// nhBlockPadded is nhHash of the zero-padded block in block.
+// nhBlockPadded is nhHash of the zero-padded block in block; acc's words
+// from iters on may change (not here).
 func nhBlockPadded(k *uhashKey, first int, block *[blockSize]byte, acc *[maxIters]uint64, iters int) {
 	nhHash(k, first, block[:], acc, iters)
 }
