@@ -6,8 +6,9 @@ import "golang.org/x/sys/cpu"
 
 // useAVX2 and useAVX512 select the NH, once, from the CPU's features:
 // AVX-512 where the CPU runs 512-bit operations at full width, else AVX2,
-// else the portable code. Tests switch them to compare each with the
-// portable code.
+// else the portable code; with AVX2 the last block and L3 of every
+// iteration also go in one vector step. Tests switch them to compare each
+// with the portable code.
 var (
 	useAVX2   = cpu.X86.HasAVX2
 	useAVX512 = hasAVX512 && !splits512BitOps()
@@ -20,9 +21,11 @@ var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL
 
 // splits512BitOps reports whether the CPU executes a 512-bit vector
 // operation as two 256-bit halves, as AMD's Zen 4 (family 19h) does, the
-// only x86-64 cores with AVX-512 but 256-bit datapaths: there the AVX2 NH
-// is as fast and keeps the clock (crates/fastmac/src/umac/nh/avx512.rs
-// decides the same way). Zen 5 and Intel's cores run them at full width.
+// only x86-64 cores with AVX-512 but 256-bit datapaths: there a 512-bit
+// operation does the work of two 256-bit ones, and the AVX2 NH stays
+// (crates/fastmac/src/umac/nh/avx512.rs decides the same way, where its
+// AVX2 layout measured faster). Zen 5 and Intel's cores run them at full
+// width.
 func splits512BitOps() bool {
 	_, b, c, d := cpuid(0)
 	if b != 0x68747541 || d != 0x69746e65 || c != 0x444d4163 { // "AuthenticAMD"

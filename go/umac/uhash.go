@@ -221,7 +221,7 @@ func (h *l2Hash) finish(k *uhashKey, i int, count uint64) uint128 {
 // at Sum they are the last block, which finishes with L3 in one step as
 // in the one-call path.
 type uhashState struct {
-	nh       [maxIters]uint64 // NH sums of the current chunk's blocks hashed
+	nh       [maxIters]uint64 // NH sums of the current chunk's blocks hashed (from iters on: unused)
 	chunkLen int              // bytes of the current chunk hashed: a multiple of 32
 	chunks   uint64           // chunks before the current one, all in l2
 	bufLen   int              // bytes waiting in buf: 0 only before the first
