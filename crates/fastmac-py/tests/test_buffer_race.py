@@ -13,6 +13,7 @@ the extension (debug assertions and overflow checks on)."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -24,6 +25,7 @@ import fastmac
 import fastmac.badger
 import fastmac.compat
 import fastmac.ssh
+from conftest import REPO
 
 KEY = bytes(range(16))
 NONCE = (7).to_bytes(8, "big")
@@ -186,3 +188,12 @@ def test_verify_calls_under_a_rewritten_buffer_give_a_verdict_on_one_content():
     for check in checks:
         check(buf)  # A again, written by the context's exit
     assert sum(verdicts.values()) == len(checks) * (CALLS // 4)
+
+
+def test_only_the_buffer_module_releases_the_gil():
+    """The argument above holds because src/buffer.rs decides every GIL
+    release, over ``bytes`` or copies only: no other module may release it."""
+    sources = sorted((REPO / "crates" / "fastmac-py" / "src").glob("*.rs"))
+    assert len(sources) >= 8
+    releasing = [p.name for p in sources if re.search(r"\.detach\(|allow_threads", p.read_text())]
+    assert releasing == ["buffer.rs"], releasing
