@@ -5,7 +5,8 @@
 #                                      include/fastmac/umac.h, lib/pkgconfig/fastmac.pc;
 #                                      lib/libfastmac-openssh.{so,a} and fastmac-openssh.pc:
 #                                      the same plus OpenSSH's umac_* symbols (feature openssh)
-#   make test-c                        C tests (system cc), then all under valgrind
+#   make test-c                        C tests (system cc), then all under valgrind, and the
+#                                      root README's C example as written
 #   make c-header                      regenerate include/fastmac.h (cbindgen)
 #   make c-example / c-bench           the OpenSSH-API example; umac_final timing
 
@@ -135,6 +136,7 @@ test-c: deps-c
 	echo "negative controls: both detected"
 	$(C_CRATE)/tests/c/exports.sh $(C_TEST_PREFIX)/lib
 	$(C_CRATE)/tests/c/lean.sh $(C_TEST_PREFIX) $(C_TEST_DIR)/lean $(C_OSSH_BUILD)/libfastmac_c.a
+	$(C_CRATE)/tests/c/readme_example.sh $(CURDIR) $(C_TEST_PREFIX) $(C_TEST_DIR)/readme
 
 c-example: c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
