@@ -49,20 +49,23 @@ func cpuid(leaf uint32) (eax, ebx, ecx, edx uint32)
 //go:noescape
 func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, pairs int, rest *byte, restBlocks int, acc *[maxIters]uint64, iters int)
 
-// nhXYAVX512 adds NH of the n bytes at msg (the last block zero-padded,
-// read with masked loads) to acc[0..iters), for iters 1 to 3, in the X/Y
-// layout; even and odd point at the key-quad tables at the first block's
-// entry. Implemented in nh_avx512_amd64.s.
+// nhXYAVX512 adds NH of the first n bytes of the message made of cur
+// and the restCount parts at rest (the last block zero-padded) to
+// acc[0..iters), for iters 1 to 3, in the X/Y layout; even and odd point
+// at the key-quad tables at the first block's entry. Blocks are read where
+// they are, a block across parts gathered with masked loads. It returns
+// where the n bytes end: the parts of rest it moved into, and the bytes
+// left in the part it is in. Implemented in nh_avx512_amd64.s.
 //
 //go:noescape
-func nhXYAVX512(even, odd *[4]uint32, msg *byte, n int, acc *[maxIters]uint64, iters int)
+func nhXYAVX512(even, odd *[4]uint32, cur []byte, rest *[]byte, restCount, n int, acc *[maxIters]uint64, iters int) (moved, left int)
 
-// nhZ4AVX512 adds NH of the n bytes at msg (the last block zero-padded)
-// to acc[0..4), the four iterations side by side; words points at the
-// first block's key words. Implemented in nh_avx512_amd64.s.
+// nhZ4AVX512 is nhXYAVX512 for the four iterations side by side; words
+// points at the first block's key words. Implemented in
+// nh_avx512_amd64.s.
 //
 //go:noescape
-func nhZ4AVX512(words *uint32, msg *byte, n int, acc *[maxIters]uint64)
+func nhZ4AVX512(words *uint32, cur []byte, rest *[]byte, restCount, n int, acc *[maxIters]uint64) (moved, left int)
 
 // nhHash is NH: through AVX-512 or AVX2 when selected, else through the
 // portable code.
@@ -70,14 +73,55 @@ func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters in
 	switch {
 	case len(data) == 0:
 	case useAVX512 && iters == maxIters:
-		nhZ4AVX512(&k.words[8*first], &data[0], len(data), acc)
+		nhZ4AVX512(&k.words[8*first], data, nil, 0, len(data), acc)
 	case useAVX512:
-		nhXYAVX512(&k.even[first], &k.odd[first], &data[0], len(data), acc, iters)
+		nhXYAVX512(&k.even[first], &k.odd[first], data, nil, 0, len(data), acc, iters)
 	case useAVX2:
 		nhHashAVX2(k, first, data, acc, iters)
 	default:
 		nhGeneric(k, first, data, acc, iters)
 	}
+}
+
+// nhParts adds NH of the next n bytes at c (1 to 32*(chunkBlock-first),
+// all there) to acc, as nhHash of them would, and moves c past them: with
+// AVX-512 in one call, in place but for blocks across parts.
+func nhParts(k *uhashKey, first int, c *partsCursor, n int, acc *[maxIters]uint64, iters int) {
+	switch {
+	case len(c.cur) >= n:
+		nhHash(k, first, c.cur[:n], acc, iters)
+		c.cur = c.cur[n:]
+		return
+	case !useAVX512:
+		nhPartsEach(k, first, c, n, acc, iters)
+		return
+	}
+	rest, count := headers(c.rest)
+	var moved, left int
+	if iters == maxIters {
+		moved, left = nhZ4AVX512(&k.words[8*first], c.cur, rest, count, n, acc)
+	} else {
+		moved, left = nhXYAVX512(&k.even[first], &k.odd[first], c.cur, rest, count, n, acc, iters)
+	}
+	c.moveTo(moved, left)
+}
+
+// moveTo moves c to left bytes before the end of the part moved parts on
+// (0: the current one), where the AVX-512 NH stopped.
+func (c *partsCursor) moveTo(moved, left int) {
+	if moved > 0 {
+		c.cur, c.rest = c.rest[moved-1], c.rest[moved:]
+	}
+	c.cur = c.cur[len(c.cur)-left:]
+}
+
+// headers returns where the slice headers of parts start (nil for none)
+// and how many there are, as the AVX-512 code takes them.
+func headers(parts [][]byte) (*[]byte, int) {
+	if len(parts) == 0 {
+		return nil, 0
+	}
+	return &parts[0], len(parts)
 }
 
 // nhHashAVX2 is NH through AVX2. The blocks after the last whole pair are
@@ -113,12 +157,14 @@ func nhHashAVX2(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iter
 //go:noescape
 func uhashLastAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
 
-// uhashLastAVX512 is uhashLastAVX2 for a last block of n bytes (0 to 32)
-// at msg, read with a masked load instead of from a padded copy.
-// Implemented in nh_amd64.s.
+// uhashChunkAVX512 writes UHASH of a message of at most one chunk, the
+// n bytes of cur and then of the restCount parts at rest, to out, for all
+// four iterations (out and the key have room for those a shorter tag does
+// not use): the blocks are read where they are, a block across parts
+// gathered with masked loads. Implemented in nh_avx512_amd64.s.
 //
 //go:noescape
-func uhashLastAVX512(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, msg *byte, n int, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
+func uhashChunkAVX512(k *uhashKey, iters int, cur []byte, rest *[]byte, restCount, n int, out *[maxIters]uint32)
 
 // storeBlockAVX512 writes the n bytes (0 to 32) at src, zero-padded, to
 // dst, read with a masked load, stored as two halves (see
@@ -133,15 +179,6 @@ func storeBlockAVX512(dst *[blockSize]byte, src *byte, n int)
 //
 //go:noescape
 func appendBlockAVX512(dst *[blockSize]byte, at int, src *byte, n int)
-
-// gatherAVX512 writes n bytes (at most 32) of the concatenation of the
-// parts whose slice headers start at parts (count of them), from byte off
-// of the first, zero-padded, to dst as two halves (see uhashLastPadded):
-// each part's bytes are a masked load merged into place. Implemented in
-// nh_amd64.s.
-//
-//go:noescape
-func gatherAVX512(dst *[blockSize]byte, parts *[]byte, count, off, n int)
 
 // l3ShortAVX2 writes L3-HASH of zeroes(8) || a[t] to out[t] for all four
 // iterations t. Implemented in nh_amd64.s.
@@ -159,41 +196,29 @@ func (k *uhashKey) l3Short(a *[maxIters]uint64, iters int, out *[maxIters]uint32
 	l3ShortAVX2(a, &k.l3k1Words, &k.l3k2, out)
 }
 
-// uhashLast writes UHASH of a message of at most one chunk to out: acc
-// holds the NH sums of its blocks before block last, block is that last
-// block (0 to 32 bytes: none only for the empty message, zero-padded in
-// any case) and bitLen the message's length in bits. With AVX-512 or AVX2
-// in one call, all four iterations side by side.
-func (k *uhashKey) uhashLast(iters, last int, block []byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32) {
-	switch {
-	case useAVX512:
-		msg := &zeroBlock[0]
-		if len(block) > 0 {
-			msg = &block[0]
-		}
-		uhashLastAVX512(&k.words[8*last], &k.l3k1Words, &k.l3k2, msg, len(block), acc, bitLen, out)
-	case useAVX2:
-		if len(block) < blockSize {
-			var padded [blockSize]byte
-			copy(padded[:], block)
-			block = padded[:]
-		}
-		uhashLastAVX2(&k.words[8*last], &k.l3k1Words, &k.l3k2, &block[0], acc, bitLen, out)
-	default:
-		k.uhashLastEach(iters, last, block, acc, bitLen, out)
+// uhashChunk writes UHASH of a message of at most one chunk, the n bytes
+// of cur and then of rest, to out: with AVX-512 in one call.
+func (k *uhashKey) uhashChunk(iters int, cur []byte, rest [][]byte, n int, out *[maxIters]uint32) {
+	if !useAVX512 {
+		k.uhashChunkEach(iters, &partsCursor{cur: cur, rest: rest}, n, out)
+		return
 	}
+	next, count := headers(rest)
+	uhashChunkAVX512(k, iters, cur, next, count, n, out)
 }
 
-// uhashLastPadded is uhashLast for a last block zero-padded in block, a
-// buffer written shortly before. A block buffer is always written as two
+// uhashLastPadded writes UHASH of a message of at most one chunk to out:
+// acc holds the NH sums of its blocks before block last, block is that
+// last block zero-padded, a buffer written shortly before, and bitLen is
+// the message's length in bits. A block buffer is always written as two
 // 16-byte halves (a Go copy of [32]byte, and the AVX-512 stores of
-// storeBlock, appendBlock and gatherBlock) and read as such (the
+// storeBlock and appendBlock) and read as such (the
 // VBROADCASTI128 loads of uhashLastAVX2 and nhAVX2), so that each load
 // takes its half from the store buffer: a masked load, or one spanning
 // two stores, waits for them to reach the cache.
 func (k *uhashKey) uhashLastPadded(iters, last int, block *[blockSize]byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32) {
 	if !useAVX2 {
-		k.uhashLastEach(iters, last, block[:], acc, bitLen, out)
+		k.uhashLastEach(iters, last, block, acc, bitLen, out)
 		return
 	}
 	uhashLastAVX2(&k.words[8*last], &k.l3k1Words, &k.l3k2, &block[0], acc, bitLen, out)
@@ -243,15 +268,4 @@ func appendBlock(dst *[blockSize]byte, at int, block []byte) {
 		return
 	}
 	copy(dst[at:], block)
-}
-
-// gatherBlock writes n bytes (at most 32) of the concatenation of parts
-// from byte off of parts[0], zero-padded, to dst: with AVX-512 without a
-// byte copy (see uhashLastPadded).
-func gatherBlock(dst *[blockSize]byte, parts [][]byte, off, n int) {
-	if useAVX512 && n > 0 {
-		gatherAVX512(dst, &parts[0], len(parts), off, n)
-		return
-	}
-	gatherBlockCopy(dst, parts, off, n)
 }

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "nh_amd64.h"
 
 // NH (RFC 4418 section 5.2.2) over pairs of 32-byte blocks with AVX2.
 //
@@ -22,18 +23,6 @@
 	VMOVDQU 32(SI), Y3; \
 	VPERM2I128 $0x20, Y3, Y2, Y0; \
 	VPERM2I128 $0x31, Y3, Y2, Y1
-
-// PASS adds the NH terms of one iteration, with keys KA (low) and KB (high),
-// to ACC.
-#define PASS(KA, KB, ACC) \
-	VPADDD KA, Y0, Y4; \
-	VPADDD KB, Y1, Y5; \
-	VPMULUDQ Y4, Y5, Y6; \
-	VPSRLQ $32, Y4, Y4; \
-	VPSRLQ $32, Y5, Y5; \
-	VPMULUDQ Y4, Y5, Y4; \
-	VPADDQ Y6, ACC, ACC; \
-	VPADDQ Y4, ACC, ACC
 
 #define NEXT_PAIR \
 	ADDQ $64, SI; \
@@ -162,57 +151,6 @@ pairsums:
 	VZEROUPPER
 	RET
 
-DATA p36<>+0(SB)/8, $0xffffffffb
-GLOBL p36<>(SB), RODATA|NOPTR, $8
-
-// L3_WORD adds the products of the 16-bit words in W (one per iteration)
-// with the L3 keys at OFF(AX) (four qwords below 2^36): the low 32 key
-// bits to Y4, the high 4 to Y5.
-#define L3_WORD(W, OFF) \
-	VMOVDQU OFF(AX), Y3; \
-	VPMULUDQ Y3, W, Y6; \
-	VPADDQ Y6, Y4, Y4; \
-	VPSRLQ $32, Y3, Y3; \
-	VPMULUDQ Y3, W, Y6; \
-	VPADDQ Y6, Y5, Y5
-
-// L3_SHORT writes L3-HASH of zeroes(8) || a (RFC 4418 sections 5.3.1
-// and 5.4) for the four iterations' a in Y0 to DI: y = the sum of the four
-// 16-bit words of a times L3Key1 (AX points at l3k1Words), below 2^55,
-// reduced mod p36 by one fold and one conditional subtraction, its low 32
-// bits XOR L3Key2 (at BX).
-#define L3_SHORT \
-	VPCMPEQD Y15, Y15, Y15; \
-	VPSRLQ $48, Y15, Y15; \
-	VPXOR Y4, Y4, Y4; \
-	VPXOR Y5, Y5, Y5; \
-	VPSRLQ $48, Y0, Y2; \
-	L3_WORD(Y2, 0); \
-	VPSRLQ $32, Y0, Y2; \
-	VPAND Y15, Y2, Y2; \
-	L3_WORD(Y2, 32); \
-	VPSRLQ $16, Y0, Y2; \
-	VPAND Y15, Y2, Y2; \
-	L3_WORD(Y2, 64); \
-	VPAND Y15, Y0, Y2; \
-	L3_WORD(Y2, 96); \
-	VPSLLQ $32, Y5, Y5; \
-	VPADDQ Y5, Y4, Y4; \
-	VPCMPEQD Y6, Y6, Y6; \
-	VPSRLQ $28, Y6, Y6; \
-	VPAND Y6, Y4, Y2; \
-	VPSRLQ $36, Y4, Y3; \
-	VPSLLQ $2, Y3, Y5; \
-	VPADDQ Y5, Y3, Y3; \
-	VPADDQ Y3, Y2, Y2; \
-	VPBROADCASTQ p36<>(SB), Y3; \
-	VPSUBQ Y3, Y2, Y3; \
-	VBLENDVPD Y3, Y2, Y3, Y2; \
-	VPSHUFD $0x08, Y2, Y2; \
-	VPERMQ $0x08, Y2, Y2; \
-	VPXOR (BX), X2, X2; \
-	VMOVDQU X2, (DI)
-
 // func nhBlockAVX2(words *uint32, block *byte, acc *[maxIters]uint64)
 //
 // Adds NH of the 32-byte block at block, words pointing at its key words,
@@ -233,38 +171,6 @@ TEXT ·nhBlockAVX2(SB), NOSPLIT, $0-24
 	VZEROUPPER
 	RET
 
-// LOAD_QWORDS loads the four qwords at (R) into Y, one by one: Go stored
-// them so, and one 32-byte load of separate stores would wait for them to
-// reach the cache instead of taking them from the store buffer.
-#define LOAD_QWORDS(R, Y, X, XT) \
-	VMOVQ 0(R), X; \
-	VPINSRQ $1, 8(R), X, X; \
-	VMOVQ 16(R), XT; \
-	VPINSRQ $1, 24(R), XT, XT; \
-	VINSERTI128 $1, XT, Y, Y
-
-// UHASH_LAST finishes UHASH of a message of at most one chunk, its last
-// block's low quad broadcast in Y0 and its high quad in Y1, all four
-// iterations side by side: NH of the block in the single-block layout of
-// nhAVX2 (R9 at its key words), plus the NH sums of the blocks before it
-// (at DX), plus the bit length (at BITLEN), then L3_SHORT.
-#define UHASH_LAST(BITLEN) \
-	VPXOR Y14, Y14, Y14; \
-	VPXOR Y15, Y15, Y15; \
-	PASS((R9), 16(R9), Y14); \
-	PASS(32(R9), 48(R9), Y15); \
-	VPSHUFD $0x4e, Y14, Y2; \
-	VPADDQ Y2, Y14, Y14; \
-	VPSHUFD $0x4e, Y15, Y3; \
-	VPADDQ Y3, Y15, Y15; \
-	VPUNPCKLQDQ Y15, Y14, Y0; \
-	VPERMQ $0xd8, Y0, Y0; \
-	LOAD_QWORDS(DX, Y1, X1, X2); \
-	VPADDQ Y1, Y0, Y0; \
-	VPBROADCASTQ BITLEN, Y1; \
-	VPADDQ Y1, Y0, Y0; \
-	L3_SHORT
-
 // func uhashLastAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
 //
 // UHASH of a message of at most one chunk whose last block, zero-padded,
@@ -280,29 +186,6 @@ TEXT ·uhashLastAVX2(SB), NOSPLIT, $0-56
 	VBROADCASTI128 (SI), Y0
 	VBROADCASTI128 16(SI), Y1
 	UHASH_LAST(bitLen+40(FP))
-	VZEROUPPER
-	RET
-
-// func uhashLastAVX512(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, msg *byte, n int, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
-//
-// uhashLastAVX2 for a last block of n bytes (0 to 32) at msg, read with a
-// byte-masked load (AVX-512 BW and VL, and BMI2): zeros past the end,
-// without a padded copy.
-TEXT ·uhashLastAVX512(SB), NOSPLIT, $0-64
-	MOVQ n+32(FP), CX
-	MOVQ $-1, AX
-	BZHIQ CX, AX, AX
-	KMOVD AX, K1
-	MOVQ words+0(FP), R9
-	MOVQ l3+8(FP), AX
-	MOVQ l3k2+16(FP), BX
-	MOVQ msg+24(FP), SI
-	MOVQ acc+40(FP), DX
-	MOVQ out+56(FP), DI
-	VMOVDQU8.Z (SI), K1, Y2
-	VPERMQ $0x44, Y2, Y0
-	VPERMQ $0xee, Y2, Y1
-	UHASH_LAST(bitLen+48(FP))
 	VZEROUPPER
 	RET
 
@@ -363,51 +246,6 @@ TEXT ·appendBlockAVX512(SB), NOSPLIT, $0-32
 	VMOVDQU (DI), X0
 	VINSERTI128 $1, 16(DI), Y0, Y0
 	VMOVDQU8 (SI), K1, Y0
-	STORE_HALVES(Y0, X0, DI)
-	VZEROUPPER
-	RET
-
-// func gatherAVX512(dst *[blockSize]byte, parts *[]byte, count, off, n int)
-//
-// Each part's bytes, up to n in all, go to their place in Y0 by a masked
-// load from the part's start minus the bytes already placed (masked bytes
-// are neither read nor faulted on); the first part starts at byte off.
-TEXT ·gatherAVX512(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), DI
-	MOVQ parts+8(FP), SI
-	MOVQ count+16(FP), R10
-	MOVQ off+24(FP), DX
-	MOVQ n+32(FP), R9
-	VPXOR Y0, Y0, Y0
-	XORQ R8, R8             // bytes placed
-	MOVQ 0(SI), BX
-	ADDQ DX, BX             // the first part's bytes from off
-	MOVQ 8(SI), CX
-	SUBQ DX, CX
-
-gatherpart:
-	// CX = min(part length, n - placed) bytes from BX to byte R8.
-	MOVQ R9, AX
-	SUBQ R8, AX
-	CMPQ CX, AX
-	CMOVQGT AX, CX
-	MOVQ $-1, AX
-	BZHIQ CX, AX, AX
-	SHLXQ R8, AX, AX
-	KMOVD AX, K1
-	SUBQ R8, BX
-	VMOVDQU8 (BX), K1, Y0
-	ADDQ CX, R8
-	CMPQ R8, R9
-	JAE  gatherdone
-	DECQ R10
-	JZ   gatherdone
-	ADDQ $24, SI            // the next slice header
-	MOVQ 0(SI), BX
-	MOVQ 8(SI), CX
-	JMP  gatherpart
-
-gatherdone:
 	STORE_HALVES(Y0, X0, DI)
 	VZEROUPPER
 	RET

@@ -11,11 +11,11 @@ import (
 // The PDF's pad caches. Counter nonces (CounterNonce, SSH's packet
 // numbers) walk through consecutive AES inputs: UMAC-32 and -64 share one
 // block between 4 or 2 nonces (RFC 4418 section 3.3), and every tag size
-// moves to the next block after that. On a miss the cache of a Stream, a
-// Sequenced or an SSHHash computes a run of up to padRun consecutive
-// blocks at once, which AES-NI encrypts side by side at little more than
-// the latency of one, so a counter pays that latency once per padRun
-// blocks. The run's blocks are first + j*step for j < n, with the step
+// moves to the next block after that. On a miss the cache of a Stream
+// (padCache), a Sequenced or an SSHHash (counterPads) computes a run of up
+// to padRun consecutive blocks at once, which AES-NI encrypts side by side
+// at little more than the latency of one, so a counter pays that latency
+// once per padRun blocks. The run's blocks are first + j*step for j < n, with the step
 // that was current when the run was made (a later nonce of another length
 // only misses). Nonces are public: lookups may branch on them.
 
@@ -111,6 +111,43 @@ func (c *padCache) refill(pdf *pdfCipher, in, step uint128) uint64 {
 	}
 	c.n = pdf.encryptRun(in, step, &c.out)
 	return 0
+}
+
+// counterRun is the longest run of AES blocks a counterPads computes on a
+// miss: counters are consecutive, so none is wasted.
+const counterRun = 8
+
+// counterRunBlocks holds a counterPads run's AES outputs.
+type counterRunBlocks [counterRun]uint128
+
+// counterPads is the pad cache of counter nonces, CounterNonce(n): SSH's
+// packet numbers and a Sequenced's counter. It holds the pads of count
+// consecutive nonces from first on, a run of blocks computed on a miss,
+// so that a lookup is a subtraction and a comparison of the counter.
+type counterPads struct {
+	first, count uint64
+	shift        uint // log2 of the nonces that share an AES block
+	tagWords     int  // 32-bit words of a tag
+	out          counterRunBlocks
+}
+
+// newCounterPads returns an empty cache for tagSize-byte tags.
+func newCounterPads(tagSize int) counterPads {
+	return counterPads{shift: uint(bits.TrailingZeros64(blocksPerPad(tagSize))), tagWords: tagSize / 4}
+}
+
+// pad returns the AES output holding the pad of nonce CounterNonce(n) and
+// the index of the pad's first 32-bit word in it, as pdfInput and the
+// PDF would (RFC 4418 section 3.3).
+func (c *counterPads) pad(pdf *pdfCipher, n uint64) (uint128, int) {
+	shared := uint64(1)<<c.shift - 1
+	if n-c.first >= c.count {
+		// The run starts at n's block: the nonce with its low bits
+		// cleared, in the block's first 64 bits (see counterInput).
+		c.first = n &^ shared
+		c.count = uint64(pdf.encryptCounters(c.first, shared+1, &c.out)) << c.shift
+	}
+	return c.out[(n-c.first)>>c.shift&(counterRun-1)], int(n&shared) * c.tagWords
 }
 
 // sharedPadCache is the pad cache that MAC calls on one *UMAC share from

@@ -43,6 +43,13 @@ func encryptAESNI(roundKeys *[11][16]byte, hi, lo uint64) (outHi, outLo uint64)
 //go:noescape
 func encrypt4AESNI(roundKeys *[11][16]byte, run *padRunBlocks)
 
+// encryptCountersAESNI writes to out the AES-128 encryptions under
+// roundKeys of the counterRun blocks hi + j*step || 0, side by side.
+// Implemented in pdf_amd64.s.
+//
+//go:noescape
+func encryptCountersAESNI(roundKeys *[11][16]byte, hi, step uint64, out *counterRunBlocks)
+
 // init keys c with key; both forms are kept so that tests can switch.
 func (c *pdfCipher) init(key *[16]byte) error {
 	if cpu.X86.HasAES {
@@ -84,4 +91,16 @@ func (c *pdfCipher) encryptBlocks(run *padRunBlocks, n int) {
 	for j := 0; j < n; j++ {
 		run[j] = c.encrypt(run[j])
 	}
+}
+
+// encryptCounters writes to out the encryptions of the blocks
+// hi + j*step || 0 from j = 0 and returns how many it computed: a whole
+// run with AES-NI, one block without.
+func (c *pdfCipher) encryptCounters(hi, step uint64, out *counterRunBlocks) int {
+	if useAESNI {
+		encryptCountersAESNI(&c.roundKeys, hi, step, out)
+		return counterRun
+	}
+	out[0] = c.encrypt(uint128{hi, 0})
+	return 1
 }

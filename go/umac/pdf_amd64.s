@@ -135,3 +135,85 @@ TEXT ·encrypt4AESNI(SB), NOSPLIT, $0-16
 	STORE_BLOCK(X2, 32)
 	STORE_BLOCK(X3, 48)
 	RET
+
+// ROUND8 runs one AES round with the round key at OFF(AX) on the eight
+// blocks in X0-X7.
+#define ROUND8(OFF) \
+	MOVUPS OFF(AX), X8; \
+	AESENC X8, X0; \
+	AESENC X8, X1; \
+	AESENC X8, X2; \
+	AESENC X8, X3; \
+	AESENC X8, X4; \
+	AESENC X8, X5; \
+	AESENC X8, X6; \
+	AESENC X8, X7
+
+// COUNTER_BLOCK sets X to the block BX || 0 in AES byte order and moves BX
+// on by the step in CX.
+#define COUNTER_BLOCK(X) \
+	MOVQ BX, X; \
+	PSHUFB X9, X; \
+	ADDQ CX, BX
+
+// STORE_OUT stores X as hi || lo at OFF(DI), qword by qword (Go reads it
+// so).
+#define STORE_OUT(X, OFF) \
+	PSHUFB X9, X; \
+	MOVQ X, OFF(DI); \
+	PEXTRQ $1, X, OFF+8(DI)
+
+// func encryptCountersAESNI(roundKeys *[11][16]byte, hi, step uint64, out *counterRunBlocks)
+//
+// The AES-128 encryptions of the blocks hi + j*step || 0 for j < 8, side
+// by side, built in registers.
+TEXT ·encryptCountersAESNI(SB), NOSPLIT, $0-32
+	MOVQ roundKeys+0(FP), AX
+	MOVQ hi+8(FP), BX
+	MOVQ step+16(FP), CX
+	MOVQ out+24(FP), DI
+	MOVOU bswapQwords<>(SB), X9
+	COUNTER_BLOCK(X0)
+	COUNTER_BLOCK(X1)
+	COUNTER_BLOCK(X2)
+	COUNTER_BLOCK(X3)
+	COUNTER_BLOCK(X4)
+	COUNTER_BLOCK(X5)
+	COUNTER_BLOCK(X6)
+	COUNTER_BLOCK(X7)
+	MOVUPS (AX), X8
+	PXOR X8, X0
+	PXOR X8, X1
+	PXOR X8, X2
+	PXOR X8, X3
+	PXOR X8, X4
+	PXOR X8, X5
+	PXOR X8, X6
+	PXOR X8, X7
+	ROUND8(16)
+	ROUND8(32)
+	ROUND8(48)
+	ROUND8(64)
+	ROUND8(80)
+	ROUND8(96)
+	ROUND8(112)
+	ROUND8(128)
+	ROUND8(144)
+	MOVUPS 160(AX), X8
+	AESENCLAST X8, X0
+	AESENCLAST X8, X1
+	AESENCLAST X8, X2
+	AESENCLAST X8, X3
+	AESENCLAST X8, X4
+	AESENCLAST X8, X5
+	AESENCLAST X8, X6
+	AESENCLAST X8, X7
+	STORE_OUT(X0, 0)
+	STORE_OUT(X1, 16)
+	STORE_OUT(X2, 32)
+	STORE_OUT(X3, 48)
+	STORE_OUT(X4, 64)
+	STORE_OUT(X5, 80)
+	STORE_OUT(X6, 96)
+	STORE_OUT(X7, 112)
+	RET

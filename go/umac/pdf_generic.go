@@ -35,3 +35,11 @@ func (c *pdfCipher) encryptBlocks(run *padRunBlocks, n int) {
 		run[j] = c.encrypt(run[j])
 	}
 }
+
+// encryptCounters writes to out the encryption of the block hi || 0 and
+// returns 1: one block per call, as random nonces would pay for the rest
+// in vain.
+func (c *pdfCipher) encryptCounters(hi, step uint64, out *counterRunBlocks) int {
+	out[0] = c.encrypt(uint128{hi, 0})
+	return 1
+}

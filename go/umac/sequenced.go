@@ -20,7 +20,7 @@ type Sequenced struct {
 	u     *UMAC
 	next  uint64
 	limit uint64
-	pads  padCache
+	pads  counterPads
 	state uhashState // a message being written
 }
 
@@ -37,7 +37,7 @@ func NewSequencedFrom(key []byte, tagSize int, first, limit uint64) (*Sequenced,
 	if err != nil {
 		return nil, err
 	}
-	s := &Sequenced{u: u, next: first, limit: limit}
+	s := &Sequenced{u: u, next: first, limit: limit, pads: newCounterPads(tagSize)}
 	s.state.reset()
 	return s, nil
 }
@@ -78,8 +78,8 @@ func (s *Sequenced) Sum(dst []byte) (nonce uint64, out []byte, err error) {
 func (s *Sequenced) tag(dst []byte, hash *[maxIters]uint32) (uint64, []byte, error) {
 	n := s.next
 	s.next++
-	in, word, step := counterInput(n, s.u.tagSize)
-	return n, s.u.appendTag(dst, hash, s.pads.pad(&s.u.pdf, in, step), word), nil
+	pad, word := s.pads.pad(&s.u.pdf, n)
+	return n, s.u.appendTag(dst, hash, pad, word), nil
 }
 
 // Next returns the counter value the next message gets.

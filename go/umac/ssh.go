@@ -16,15 +16,8 @@ type SSHHash struct {
 	seq    uint32 // the sequence number's bytes written so far
 	seqLen int
 	state  uhashState
-	pads   padCache
-	packet []byte // SumPacket's copy of a packet in parts, made at first use
+	pads   counterPads
 }
-
-// packetCopyLimit is the longest packet in parts that SumPacket copies
-// into one piece for the one-call path: up to a few KiB the copy costs
-// less than the gathered blocks and the extra calls of hashing the parts
-// where they are.
-const packetCopyLimit = 4 << 10
 
 // NewSSH returns an SSHHash keyed with key (16 bytes) for tagSize-byte
 // tags (8 for umac-64@openssh.com, 16 for umac-128@openssh.com).
@@ -33,7 +26,7 @@ func NewSSH(key []byte, tagSize int) (*SSHHash, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SSHHash{u: u}, nil
+	return &SSHHash{u: u, pads: newCounterPads(tagSize)}, nil
 }
 
 // Write takes the 4-byte sequence number first, then message bytes.
@@ -64,12 +57,7 @@ func (h *SSHHash) Write(p []byte) (int, error) {
 // nonce formed from the sequence number (missing bytes of it count as zero).
 func (h *SSHHash) Sum(b []byte) []byte {
 	// The pad comes first, so that a miss's AES overlaps UHASH.
-	seq := uint64(h.seq) << (8 * (4 - h.seqLen))
-	in, word, step := counterInput(seq, h.u.tagSize)
-	j, ok := h.pads.index(in)
-	if !ok {
-		j = h.pads.refill(&h.u.pdf, in, step)
-	}
+	pad, word := h.pads.pad(&h.u.pdf, uint64(h.seq)<<(8*(4-h.seqLen)))
 	var hash [maxIters]uint32
 	if s := &h.state; s.chunks == 0 && s.chunkLen < chunkSize && s.bufLen > 0 {
 		// At most one chunk (uhashState.sum in short).
@@ -77,44 +65,33 @@ func (h *SSHHash) Sum(b []byte) []byte {
 	} else {
 		s.sum(&h.u.key, h.u.iters, &hash)
 	}
-	return h.u.appendTag(b, &hash, h.pads.out[j&(padRun-1)], word)
+	return h.u.appendTag(b, &hash, pad, word)
 }
 
 // SumPacket appends to dst the tag of the packet numbered seq whose bytes
 // are the concatenation of parts: in one call what Reset, Write of the
 // sequence number and of each part, and Sum compute, without the costs of
-// hash.Hash's separate calls: a packet in one part, or copied into one
-// (up to 4 KiB), takes the one-call path of [UMAC.MAC]; a longer one is
-// hashed where its parts are, a block across two parts gathered once. golang.org/x/crypto/ssh, patched
-// by go/ssh/xcrypto-umac.patch, calls it for every packet. Afterwards the
-// SSHHash is as after Reset.
+// hash.Hash's separate calls or a copy of the parts: blocks are hashed
+// where they are, and only a block across parts is gathered.
+// golang.org/x/crypto/ssh, patched by go/ssh/xcrypto-umac.patch, calls it
+// for every packet. Afterwards the SSHHash is as after Reset.
 func (h *SSHHash) SumPacket(dst []byte, seq uint32, parts ...[]byte) []byte {
-	in, word, step := counterInput(uint64(seq), h.u.tagSize)
-	j, ok := h.pads.index(in)
-	if !ok {
-		j = h.pads.refill(&h.u.pdf, in, step)
-	}
+	pad, word := h.pads.pad(&h.u.pdf, uint64(seq))
 	var hash [maxIters]uint32
 	switch total := totalLen(parts); {
-	case len(parts) == 1:
-		h.u.key.uhash(h.u.iters, parts[0], &hash)
-	case total <= blockSize:
-		h.u.key.uhashBlockParts(h.u.iters, parts, total, &hash)
-	case total <= packetCopyLimit:
-		// Copying costs less than hashing across the parts' seams.
-		if h.packet == nil {
-			h.packet = make([]byte, packetCopyLimit)
-		}
-		n := 0
-		for _, p := range parts {
-			n += copy(h.packet[n:], p)
-		}
-		h.u.key.uhash(h.u.iters, h.packet[:n], &hash)
+	case len(parts) == 0:
+		h.u.key.uhashChunk(h.u.iters, nil, nil, 0, &hash)
+	case total <= chunkSize:
+		h.u.key.uhashChunk(h.u.iters, parts[0], parts[1:], total, &hash)
 	default:
-		h.state.sumParts(&h.u.key, h.u.iters, parts, &hash)
+		h.u.key.uhashChunks(h.u.iters, &partsCursor{cur: parts[0], rest: parts[1:]}, total, &hash)
 	}
-	h.Reset()
-	return h.u.appendTag(dst, &hash, h.pads.out[j&(padRun-1)], word)
+	if h.seqLen|h.state.bufLen != 0 {
+		// Bytes were written since Reset (with none, the state is as
+		// after it).
+		h.Reset()
+	}
+	return h.u.appendTag(dst, &hash, pad, word)
 }
 
 // Reset starts a new packet: the next 4 bytes written are its number.

@@ -92,21 +92,29 @@ func (k *uhashKey) uhash(iters int, msg []byte, out *[maxIters]uint32) {
 		k.uhashLong(iters, msg, out)
 		return
 	}
-	// One chunk skips L2: B = zeroes(8) || A (section 5.3.1). The blocks
-	// before the last go through NH, the last one with L3 in one step.
-	var acc [maxIters]uint64
-	last := max(len(msg)-1, 0) / blockSize
-	nhHash(k, 0, msg[:blockSize*last], &acc, iters)
-	k.uhashLast(iters, last, msg[blockSize*last:], &acc, 8*uint64(len(msg)), out)
+	k.uhashChunk(iters, msg, nil, len(msg), out)
 }
 
-// uhashLastEach is uhashLast one iteration at a time, without vector L3.
-func (k *uhashKey) uhashLastEach(iters, last int, block []byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32) {
-	if len(block) == 0 {
-		block = zeroBlock[:]
+// uhashChunkEach is uhashChunk of the n bytes at c without the one-call
+// assembly: NH of the blocks before the last, then the last one, copied
+// into a zero-padded block, with L3. One chunk skips L2:
+// B = zeroes(8) || A (section 5.3.1).
+func (k *uhashKey) uhashChunkEach(iters int, c *partsCursor, n int, out *[maxIters]uint32) {
+	var acc [maxIters]uint64
+	last := max(n-1, 0) / blockSize
+	if last > 0 {
+		nhParts(k, 0, c, blockSize*last, &acc, iters)
 	}
+	var block [blockSize]byte
+	c.gather(&block, n-blockSize*last)
+	k.uhashLastPadded(iters, last, &block, &acc, 8*uint64(n), out)
+}
+
+// uhashLastEach is uhashLastPadded one iteration at a time, without
+// vector L3.
+func (k *uhashKey) uhashLastEach(iters, last int, block *[blockSize]byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32) {
 	a := *acc
-	nhHash(k, last, block, &a, iters)
+	nhHash(k, last, block[:], &a, iters)
 	for i := 0; i < iters; i++ {
 		a[i] += bitLen
 	}
@@ -126,7 +134,7 @@ func (k *uhashKey) l3ShortEach(a *[maxIters]uint64, iters int, out *[maxIters]ui
 // iteration and L3 has four terms; beyond, uhashHuge adds POLY128.
 func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
 	if len(msg) > poly64Words*chunkSize {
-		k.uhashHuge(iters, msg, out)
+		k.uhashHuge(iters, &partsCursor{cur: msg}, len(msg), out)
 		return
 	}
 	y := [maxIters]uint64{1, 1, 1, 1}
@@ -147,28 +155,44 @@ func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
 	k.l3Short(&y, iters, out)
 }
 
-// uhashHuge is UHASH of a message above 16 MiB, through the general L2.
-func (k *uhashKey) uhashHuge(iters int, msg []byte, out *[maxIters]uint32) {
-	var nh [maxIters]uint64
+// uhashChunks is uhashLong of the n bytes at c, whose chunks may lie
+// across parts.
+func (k *uhashKey) uhashChunks(iters int, c *partsCursor, n int, out *[maxIters]uint32) {
+	if n > poly64Words*chunkSize {
+		k.uhashHuge(iters, c, n, out)
+		return
+	}
+	y := [maxIters]uint64{1, 1, 1, 1}
+	for ; n > 0; n -= chunkSize {
+		var nh [maxIters]uint64
+		size := min(n, chunkSize)
+		nhParts(k, 0, c, size, &nh, iters)
+		for i := 0; i < iters; i++ {
+			y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], y[i], nh[i]+8*uint64(size))
+		}
+	}
+	k.l3Short(&y, iters, out)
+}
+
+// uhashHuge is UHASH of the n bytes at c, above 16 MiB, through the
+// general L2.
+func (k *uhashKey) uhashHuge(iters int, c *partsCursor, n int, out *[maxIters]uint32) {
 	var l2 [maxIters]l2Hash
 	for i := range l2 {
 		l2[i] = newL2Hash()
 	}
 	var chunks uint64
-	for ; len(msg) > chunkSize; msg = msg[chunkSize:] {
-		nh = [maxIters]uint64{}
-		nhHash(k, 0, msg[:chunkSize], &nh, iters)
+	for ; n > 0; n -= chunkSize {
+		var nh [maxIters]uint64
+		size := min(n, chunkSize)
+		nhParts(k, 0, c, size, &nh, iters)
 		for i := 0; i < iters; i++ {
-			l2[i].absorb(k, i, chunks, nh[i]+8*chunkSize)
+			l2[i].absorb(k, i, chunks, nh[i]+8*uint64(size))
 		}
 		chunks++
 	}
-	nh = [maxIters]uint64{}
-	nhHash(k, 0, msg, &nh, iters)
-	bitLen := 8 * uint64(len(msg))
 	for i := 0; i < iters; i++ {
-		l2[i].absorb(k, i, chunks, nh[i]+bitLen)
-		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks+1))
+		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks))
 	}
 }
 
@@ -285,69 +309,53 @@ func totalLen(parts [][]byte) int {
 	return n
 }
 
-// uhashBlockParts writes UHASH of the concatenation of parts, total bytes
-// (at most one block), to out: gathered into one block, hashed with L3 in
-// one call.
-func (k *uhashKey) uhashBlockParts(iters int, parts [][]byte, total int, out *[maxIters]uint32) {
-	var acc [maxIters]uint64
-	var block [blockSize]byte
-	gatherBlock(&block, parts, 0, total)
-	k.uhashLastPadded(iters, 0, &block, &acc, 8*uint64(total), out)
+// partsCursor is a position in the concatenation of parts: the bytes
+// left in the current part, and the parts after it.
+type partsCursor struct {
+	cur  []byte
+	rest [][]byte
 }
 
-// sumParts writes UHASH of the concatenation of parts to out, as reset,
-// write of each part and sum would, but without holding the bytes of one
-// part while the next comes: whole blocks are hashed in place, and a block
-// across parts is gathered into buf in one store. It leaves the state
-// holding the message.
-func (s *uhashState) sumParts(k *uhashKey, iters int, parts [][]byte, out *[maxIters]uint32) {
-	remaining := totalLen(parts)
-	s.reset()
-	for at := (partsCursor{parts: parts}); ; {
-		at.skipEmpty()
-		if remaining <= blockSize {
-			at.gather(&s.buf, remaining)
-			s.bufLen = remaining
-			break
-		}
-		if p := at.rest(); len(p) >= blockSize {
-			// Whole blocks in place, leaving the last block's bytes.
-			n := min(len(p), remaining-1) / blockSize * blockSize
-			s.hashWhole(k, iters, p[:n])
-			at.off += n
-			remaining -= n
+// skipEmpty moves past a used-up current part, and empty ones after it.
+func (c *partsCursor) skipEmpty() {
+	for len(c.cur) == 0 && len(c.rest) > 0 {
+		c.cur, c.rest = c.rest[0], c.rest[1:]
+	}
+}
+
+// nhPartsEach adds NH of the next n bytes at c (all there) to acc and
+// moves c past them: whole blocks hashed where they are, a block across
+// parts gathered.
+func nhPartsEach(k *uhashKey, first int, c *partsCursor, n int, acc *[maxIters]uint64, iters int) {
+	for n > 0 {
+		c.skipEmpty()
+		if m := min(len(c.cur), n); m == n || m >= blockSize {
+			if m < n {
+				m = m / blockSize * blockSize
+			}
+			nhHash(k, first, c.cur[:m], acc, iters)
+			c.cur = c.cur[m:]
+			first += m / blockSize
+			n -= m
 			continue
 		}
-		at.gather(&s.buf, blockSize)
-		s.hashBuffered(k, iters)
-		remaining -= blockSize
-	}
-	s.sum(k, iters, out)
-}
-
-// partsCursor is a position in the concatenation of parts.
-type partsCursor struct {
-	parts [][]byte
-	off   int // in parts[0]
-}
-
-func (c *partsCursor) skipEmpty() {
-	for len(c.parts) > 0 && c.off == len(c.parts[0]) {
-		c.parts, c.off = c.parts[1:], 0
+		var block [blockSize]byte
+		c.gather(&block, min(n, blockSize))
+		nhBlockPadded(k, first, &block, acc, iters)
+		first++
+		n -= min(n, blockSize)
 	}
 }
-
-func (c *partsCursor) rest() []byte { return c.parts[0][c.off:] }
 
 // gather writes the next n bytes (at most 32, all there), zero-padded, to
 // dst and moves past them.
 func (c *partsCursor) gather(dst *[blockSize]byte, n int) {
-	gatherBlock(dst, c.parts, c.off, n)
-	for n > 0 {
+	*dst = [blockSize]byte{}
+	for filled := 0; filled < n; {
 		c.skipEmpty()
-		take := min(n, len(c.parts[0])-c.off)
-		c.off += take
-		n -= take
+		take := copy(dst[filled:n], c.cur)
+		c.cur = c.cur[take:]
+		filled += take
 	}
 }
 
@@ -429,13 +437,5 @@ func (s *uhashState) sumAcrossChunk(k *uhashKey, iters int, out *[maxIters]uint3
 	for i := 0; i < iters; i++ {
 		l2[i].absorb(k, i, chunks, nh[i]+bitLen)
 		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks+1))
-	}
-}
-
-// gatherBlockCopy is gatherBlock with copy.
-func gatherBlockCopy(dst *[blockSize]byte, parts [][]byte, off, n int) {
-	*dst = [blockSize]byte{}
-	for filled := 0; filled < n; parts, off = parts[1:], 0 {
-		filled += copy(dst[filled:n], parts[0][off:])
 	}
 }

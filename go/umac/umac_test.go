@@ -206,6 +206,52 @@ func TestPadCacheOverCounterAndOtherNonces(t *testing.T) {
 	}
 }
 
+// TestCounterPadsMatchThePDF: the pad a counterPads (SSHHash's and
+// Sequenced's cache) returns for counter n, and the index of its first
+// word, equal the PDF's for the nonce CounterNonce(n), through runs,
+// repeats, jumps back and forth, and the counter wrapping at 2^32 (SSH's
+// packet numbers) and 2^64; SumPacket's tags across the 2^32 wrap equal
+// MAC's.
+func TestCounterPadsMatchThePDF(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var counters []uint64
+	for n := uint64(0); n < 70; n++ {
+		counters = append(counters, n)
+	}
+	for _, base := range []uint64{1<<32 - 20, ^uint64(0) - 20} {
+		for n := base; n != base+40; n++ {
+			counters = append(counters, n)
+		}
+	}
+	counters = append(counters, 5, 5, 3, 2, 100, 99, 1<<40, 1<<40-1, ^uint64(0), 0)
+	for i := 0; i < 40; i++ {
+		counters = append(counters, rng.Uint64())
+	}
+	for _, tagSize := range []int{4, 8, 12, 16} {
+		u := mustNew(t, tagSize)
+		pads := newCounterPads(tagSize)
+		for _, n := range counters {
+			pad, word := pads.pad(&u.pdf, n)
+			in, wantWord, _ := counterInput(n, tagSize)
+			if want := u.pdf.encrypt(in); pad != want || word != wantWord {
+				t.Fatalf("UMAC-%d counter %d: pad %x word %d, want %x word %d", 8*tagSize, n, pad, word, want, wantWord)
+			}
+		}
+		if tagSize != 8 && tagSize != 16 {
+			continue
+		}
+		h, _ := NewSSH(testKey, tagSize)
+		msg := []byte("across the wrap of SSH's packet numbers")
+		for seq := uint32(1<<32 - 20); seq != 20; seq++ {
+			nonce := CounterNonce(uint64(seq))
+			want, _ := u.MAC(nil, nonce[:], msg)
+			if got := h.SumPacket(nil, seq, msg[:5], msg[5:]); !bytes.Equal(got, want) {
+				t.Fatalf("UMAC-%d packet %d: %x, want %x", 8*tagSize, seq, got, want)
+			}
+		}
+	}
+}
+
 func TestSequencedCountsAndRefusesAtItsLimit(t *testing.T) {
 	for _, tagSize := range []int{4, 8, 12, 16} {
 		u := mustNew(t, tagSize)
