@@ -59,7 +59,7 @@ func (h *SSHHash) Sum(b []byte) []byte {
 	// The pad comes first, so that a miss's AES overlaps UHASH.
 	pad, word := h.pads.pad(&h.u.pdf, uint64(h.seq)<<(8*(4-h.seqLen)))
 	var hash [maxIters]uint32
-	if s := &h.state; s.chunks == 0 && s.chunkLen < chunkSize && s.bufLen > 0 {
+	if s := &h.state; s.chunks == 0 && s.bufLen > 0 {
 		// At most one chunk (uhashState.sum in short).
 		h.u.key.uhashLastPadded(h.u.iters, s.chunkLen/blockSize, &s.buf, &s.nh, 8*uint64(s.chunkLen+s.bufLen), &hash)
 	} else {

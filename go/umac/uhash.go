@@ -166,7 +166,13 @@ func (k *uhashKey) uhashChunks(iters int, c *partsCursor, n int, out *[maxIters]
 	for ; n > 0; n -= chunkSize {
 		var nh [maxIters]uint64
 		size := min(n, chunkSize)
-		nhParts(k, 0, c, size, &nh, iters)
+		if len(c.cur) >= size {
+			// A chunk within one part, as in uhashLong.
+			nhHash(k, 0, c.cur[:size], &nh, iters)
+			c.cur = c.cur[size:]
+		} else {
+			nhParts(k, 0, c, size, &nh, iters)
+		}
 		for i := 0; i < iters; i++ {
 			y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], y[i], nh[i]+8*uint64(size))
 		}
@@ -246,7 +252,7 @@ func (h *l2Hash) finish(k *uhashKey, i int, count uint64) uint128 {
 // in the one-call path.
 type uhashState struct {
 	nh       [maxIters]uint64 // NH sums of the current chunk's blocks hashed (from iters on: unused)
-	chunkLen int              // bytes of the current chunk hashed: a multiple of 32
+	chunkLen int              // bytes of the current chunk hashed: a multiple of 32, below 1024
 	chunks   uint64           // chunks before the current one, all in l2
 	bufLen   int              // bytes waiting in buf: 0 only before the first
 	buf      [blockSize]byte  // zero past bufLen, once written
@@ -282,22 +288,39 @@ func (s *uhashState) write(k *uhashKey, iters int, data []byte) {
 	s.bufLen = tail
 }
 
-// hashWhole hashes whole blocks in place, chunk by chunk.
+// hashWhole hashes whole blocks in place, chunk by chunk. More input
+// always follows them (the message's last bytes wait in buf), so a chunk
+// they complete goes to L2 at once, and whole chunks go through NH and
+// POLY64 in one loop, as in the one-call path.
 func (s *uhashState) hashWhole(k *uhashKey, iters int, whole []byte) {
-	for len(whole) > 0 {
-		s.nextBlock(k, iters)
+	if s.chunkLen > 0 {
 		n := min(chunkSize-s.chunkLen, len(whole))
 		nhHash(k, s.chunkLen/blockSize, whole[:n], &s.nh, iters)
 		s.chunkLen += n
 		whole = whole[n:]
+		if s.chunkLen < chunkSize {
+			return
+		}
+		s.closeChunk(k, iters)
 	}
+	for ; len(whole) >= chunkSize; whole = whole[chunkSize:] {
+		var nh [maxIters]uint64
+		nhHash(k, 0, whole[:chunkSize], &nh, iters)
+		absorbChunk(k, iters, &s.l2, s.chunks, &nh)
+		s.chunks++
+	}
+	nhHash(k, 0, whole, &s.nh, iters)
+	s.chunkLen = len(whole)
 }
 
-// hashBuffered hashes the whole block waiting in buf.
+// hashBuffered hashes the whole block waiting in buf, which more input
+// follows.
 func (s *uhashState) hashBuffered(k *uhashKey, iters int) {
-	s.nextBlock(k, iters)
 	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &s.nh, iters)
 	s.chunkLen += blockSize
+	if s.chunkLen == chunkSize {
+		s.closeChunk(k, iters)
+	}
 }
 
 // totalLen is the length of the concatenation of parts.
@@ -359,14 +382,7 @@ func (c *partsCursor) gather(dst *[blockSize]byte, n int) {
 	}
 }
 
-// nextBlock makes room for a block in the current chunk: a full chunk,
-// followed by more input, goes to L2.
-func (s *uhashState) nextBlock(k *uhashKey, iters int) {
-	if s.chunkLen == chunkSize {
-		s.closeChunk(k, iters)
-	}
-}
-
+// closeChunk hands the full current chunk to L2.
 func (s *uhashState) closeChunk(k *uhashKey, iters int) {
 	absorbChunk(k, iters, &s.l2, s.chunks, &s.nh)
 	s.nh, s.chunks, s.chunkLen = [maxIters]uint64{}, s.chunks+1, 0
@@ -397,7 +413,7 @@ func (s *uhashState) sum(k *uhashKey, iters int, out *[maxIters]uint32) {
 	case s.bufLen == 0:
 		// The empty message: one block of zeros.
 		k.uhashLastPadded(iters, 0, &zeroBlock, &s.nh, 0, out)
-	case s.chunks == 0 && s.chunkLen < chunkSize:
+	case s.chunks == 0:
 		// One chunk: the waiting bytes, zero-padded in buf, are its last
 		// block, hashed with L3 in one step.
 		k.uhashLastPadded(iters, s.chunkLen/blockSize, &s.buf, &s.nh, 8*uint64(s.chunkLen+s.bufLen), out)
@@ -408,7 +424,7 @@ func (s *uhashState) sum(k *uhashKey, iters int, out *[maxIters]uint32) {
 
 // sumLong is sum of a message of more than one chunk.
 func (s *uhashState) sumLong(k *uhashKey, iters int, out *[maxIters]uint32) {
-	if s.chunkLen == chunkSize || s.chunks >= poly64Words {
+	if s.chunks >= poly64Words {
 		s.sumAcrossChunk(k, iters, out)
 		return
 	}
@@ -424,18 +440,14 @@ func (s *uhashState) sumLong(k *uhashKey, iters int, out *[maxIters]uint32) {
 	k.l3Short(&y, iters, out)
 }
 
-// sumAcrossChunk is sumLong when the waiting bytes start a new chunk or L2
-// has reached POLY128: on a copy of L2's state.
+// sumAcrossChunk is sumLong once L2 has reached POLY128: on a copy of
+// L2's state.
 func (s *uhashState) sumAcrossChunk(k *uhashKey, iters int, out *[maxIters]uint32) {
+	l2, nh := s.l2, s.nh
+	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &nh, iters)
 	bitLen := 8 * uint64(s.chunkLen+s.bufLen)
-	l2, nh, chunks, first := s.l2, s.nh, s.chunks, s.chunkLen/blockSize
-	if s.chunkLen == chunkSize {
-		absorbChunk(k, iters, &l2, chunks, &nh)
-		nh, chunks, first, bitLen = [maxIters]uint64{}, chunks+1, 0, 8*uint64(s.bufLen)
-	}
-	nhBlockPadded(k, first, &s.buf, &nh, iters)
 	for i := 0; i < iters; i++ {
-		l2[i].absorb(k, i, chunks, nh[i]+bitLen)
-		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks+1))
+		l2[i].absorb(k, i, s.chunks, nh[i]+bitLen)
+		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, s.chunks+1))
 	}
 }
