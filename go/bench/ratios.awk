@@ -3,9 +3,10 @@
 # median over the N samples of each per-sample median (ns per message of
 # fastmac's MAC, of fastmac's SSHHash through hash.Hash (Reset, Write of
 # the sequence number, Write of the message, Sum) and through SumPacket as
-# the patched golang.org/x/crypto/ssh calls it, and of the peer package; the
-# peer's time over each of fastmac's; SSHHash's over MAC's). The second is
-# the other MACs' own ns/op.
+# the patched golang.org/x/crypto/ssh calls it, with the pieces cut from
+# the message and with the pieces where x/crypto keeps them ("apart"), and
+# of the peer package; the peer's time over each of fastmac's; the SSH
+# paths' over MAC's). The second is the other MACs' own ns/op.
 function median(list,    n, v, i, j, t) {
 	n = split(list, v, " ")
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
@@ -28,14 +29,15 @@ function median(list,    n, v, i, j, t) {
 	ns[name, size] = ns[name, size] " " $3
 }
 END {
-	printf "%-8s %6s | %8s %7s | %10s %7s %7s | %10s %7s %7s | %8s\n", "MAC", "bytes", "MAC ns", "vs peer",
-		"hash.Hash", "vs peer", "/MAC", "SumPacket", "vs peer", "/MAC", "peer ns"
+	printf "%-8s %6s | %8s %7s | %9s %7s %6s | %9s %7s %6s | %9s %7s %6s | %8s\n", "MAC", "bytes", "MAC ns", "vs peer",
+		"hash.Hash", "vs peer", "/MAC", "SumPacket", "vs peer", "/MAC", "apart", "vs peer", "/MAC", "peer ns"
 	for (r = 1; r <= nrows; r++) {
 		row = rows[r]; split(row, key, SUBSEP)
-		printf "%-8s %6s | %8.1f %6.2fx | %10.1f %6.2fx %6.2fx | %10.1f %6.2fx %6.2fx | %8.1f\n", key[1], key[2],
+		printf "%-8s %6s | %8.1f %6.2fx | %9.1f %6.2fx %5.2fx | %9.1f %6.2fx %5.2fx | %9.1f %6.2fx %5.2fx | %8.1f\n", key[1], key[2],
 			median(metric[row, "mac-ns"]), median(metric[row, "mac-x"]),
 			median(metric[row, "ssh-ns"]), median(metric[row, "ssh-x"]), median(metric[row, "ssh/mac"]),
 			median(metric[row, "pkt-ns"]), median(metric[row, "pkt-x"]), median(metric[row, "pkt/mac"]),
+			median(metric[row, "apart-ns"]), median(metric[row, "apart-x"]), median(metric[row, "apart/mac"]),
 			median(metric[row, "peer-ns"])
 	}
 	if (nrows) printf "(medians of %d samples, each the median of its interleaved rounds)\n", samples[rows[1]]

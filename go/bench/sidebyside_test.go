@@ -7,6 +7,7 @@
 package gobench
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
@@ -74,20 +75,37 @@ func sshLoop(tb testing.TB, tagSize int) loop {
 }
 
 // packetLoop is SSHHash.SumPacket as golang.org/x/crypto/ssh, patched by
-// go/ssh/xcrypto-umac.patch, calls it: the message in the pieces the packet
-// cipher holds, the 5-byte header (length and padding length), the payload
-// and 4 to 19 bytes of padding (packets are padded to a multiple of 16).
-func packetLoop(tb testing.TB, tagSize int) loop {
+// go/ssh/xcrypto-umac.patch, calls it from writeCipherPacket: the message
+// in the pieces the packet cipher holds, the 5-byte prefix (length and
+// padding length), the payload and 4 to 19 bytes of padding (packets are
+// padded to a multiple of 16). With apart false the pieces are cut from
+// msg itself, so their blocks lie where MAC reads them; with apart true
+// each is where x/crypto keeps it: the prefix and the padding in the
+// cipher's arrays, the payload in a buffer of its own, whose blocks after
+// the first are then read 27 bytes past its start, across the boundaries
+// of its cache lines. The loop tags those pieces of msg (its message
+// argument is the same).
+func packetLoop(tb testing.TB, tagSize int, msg []byte, apart bool) loop {
 	h, err := umac.NewSSH(key, tagSize)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	header := min(5, len(msg))
+	pad := min(4+len(msg)%16, len(msg)-header)
+	prefix, payload, padding := msg[:header], msg[header:len(msg)-pad], msg[len(msg)-pad:]
+	if apart {
+		var cipherArrays struct {
+			prefix  [5]byte
+			padding [32]byte
+		}
+		prefix = cipherArrays.prefix[:copy(cipherArrays.prefix[:], prefix)]
+		payload = bytes.Clone(payload)
+		padding = cipherArrays.padding[:copy(cipherArrays.padding[:], padding)]
+	}
 	tag := make([]byte, 0, 16)
-	return func(msg []byte, n int, next *uint64) []byte {
-		header, padding := min(5, len(msg)), min(4+len(msg)%16, len(msg)-min(5, len(msg)))
-		body := msg[header : len(msg)-padding]
+	return func(_ []byte, n int, next *uint64) []byte {
 		for i := 0; i < n; i++ {
-			tag = h.SumPacket(tag[:0], uint32(*next), msg[:header], body, msg[len(msg)-padding:])
+			tag = h.SumPacket(tag[:0], uint32(*next), prefix, payload, padding)
 			*next++
 		}
 		return tag
@@ -116,18 +134,31 @@ const (
 	mac = iota
 	sshHash
 	sumPacket
+	sumPacketApart
 	peerPkg
 	contenders
 )
 
+// metricNames are the contenders' metric prefixes: ns per message
+// (mac-ns, ...), the peer's time over theirs (mac-x, ...) and theirs over
+// MAC's (ssh/mac, ...).
+var metricNames = [contenders]string{"mac", "ssh", "pkt", "apart", "peer"}
+
+// newLoops returns the contenders for msg, in the order above.
+func newLoops(tb testing.TB, tagSize int, newPeer func([]byte) hash.Hash, msg []byte) [contenders]loop {
+	return [contenders]loop{macLoop(tb, tagSize), sshLoop(tb, tagSize), packetLoop(tb, tagSize, msg, false),
+		packetLoop(tb, tagSize, msg, true), peerLoop(newPeer)}
+}
+
 // BenchmarkInterleaved times fastmac's MAC, fastmac's SSHHash through
-// hash.Hash and through SumPacket, and the peer package on the same
+// hash.Hash and through SumPacket (the pieces cut from the message, and
+// the pieces where x/crypto keeps them), and the peer package on the same
 // message, interleaved: one op is a round of one batch of about 30 us of
 // each, in an order that rotates from round to round, so that a machine
 // shared with other work slows all alike. It reports the medians over
 // rounds of the ns per message of each and of the ratios within a round:
-// the peer's time over each of fastmac's (mac-x, ssh-x, pkt-x), and
-// SSHHash's times over MAC's (ssh/mac, pkt/mac).
+// the peer's time over each of fastmac's (mac-x, ssh-x, pkt-x, apart-x),
+// and the SSH paths' times over MAC's (ssh/mac, pkt/mac, apart/mac).
 func BenchmarkInterleaved(b *testing.B) {
 	for _, c := range []struct {
 		name    string
@@ -140,11 +171,10 @@ func BenchmarkInterleaved(b *testing.B) {
 				for i := range msg {
 					msg[i] = byte(i)
 				}
-				loops := [contenders]loop{macLoop(b, c.tagSize), sshLoop(b, c.tagSize), packetLoop(b, c.tagSize), peerLoop(c.newPeer)}
+				loops := newLoops(b, c.tagSize, c.newPeer, msg)
 				batch := max(1, 30_000/(size/4+40))
 				var next [contenders]uint64
-				var perMsg [contenders][]float64
-				var macX, sshX, pktX, sshOverMAC, pktOverMAC []float64
+				var perMsg, peerOver, overMAC [contenders][]float64
 				for i := 0; i < b.N; i++ {
 					var d [contenders]float64
 					for k := 0; k < contenders; k++ {
@@ -155,22 +185,20 @@ func BenchmarkInterleaved(b *testing.B) {
 					}
 					for who := range d {
 						perMsg[who] = append(perMsg[who], d[who])
+						peerOver[who] = append(peerOver[who], d[peerPkg]/d[who])
+						overMAC[who] = append(overMAC[who], d[who]/d[mac])
 					}
-					macX = append(macX, d[peerPkg]/d[mac])
-					sshX = append(sshX, d[peerPkg]/d[sshHash])
-					pktX = append(pktX, d[peerPkg]/d[sumPacket])
-					sshOverMAC = append(sshOverMAC, d[sshHash]/d[mac])
-					pktOverMAC = append(pktOverMAC, d[sumPacket]/d[mac])
 				}
-				b.ReportMetric(median(perMsg[mac]), "mac-ns")
-				b.ReportMetric(median(perMsg[sshHash]), "ssh-ns")
-				b.ReportMetric(median(perMsg[sumPacket]), "pkt-ns")
-				b.ReportMetric(median(perMsg[peerPkg]), "peer-ns")
-				b.ReportMetric(median(macX), "mac-x")
-				b.ReportMetric(median(sshX), "ssh-x")
-				b.ReportMetric(median(pktX), "pkt-x")
-				b.ReportMetric(median(sshOverMAC), "ssh/mac")
-				b.ReportMetric(median(pktOverMAC), "pkt/mac")
+				for who, name := range metricNames {
+					b.ReportMetric(median(perMsg[who]), name+"-ns")
+					if who == peerPkg {
+						continue
+					}
+					b.ReportMetric(median(peerOver[who]), name+"-x")
+					if who != mac {
+						b.ReportMetric(median(overMAC[who]), name+"/mac")
+					}
+				}
 			})
 		}
 	}
@@ -216,7 +244,7 @@ func BenchmarkPoly1305(b *testing.B) {
 	})
 }
 
-// TestUMACAgreesWithPeer checks that the four contenders compute the same
+// TestUMACAgreesWithPeer checks that the five contenders compute the same
 // UMAC-64 and UMAC-128 tags below 16 MiB (above it the peer lacks POLY128),
 // message after message through their pad caches, so that the benchmark
 // compares equal work.
@@ -230,16 +258,17 @@ func TestUMACAgreesWithPeer(t *testing.T) {
 			tagSize int
 			newPeer func([]byte) hash.Hash
 		}{{8, peer.New8}, {16, peer.New16}} {
-			loops := [contenders]loop{macLoop(t, c.tagSize), sshLoop(t, c.tagSize), packetLoop(t, c.tagSize), peerLoop(c.newPeer)}
-			next := [contenders]uint64{70, 70, 70, 70}
+			loops := newLoops(t, c.tagSize, c.newPeer, msg)
+			next := [contenders]uint64{70, 70, 70, 70, 70}
 			for n := uint64(70); n < 80; n++ {
 				var tags [contenders]string
 				for who, run := range loops {
 					tags[who] = string(run(msg, 1, &next[who]))
 				}
-				if tags[mac] != tags[peerPkg] || tags[sshHash] != tags[peerPkg] || tags[sumPacket] != tags[peerPkg] {
-					t.Fatalf("UMAC-%d of %d bytes, nonce %d: MAC %x, SSHHash %x, SumPacket %x, peer %x",
-						8*c.tagSize, size, n, tags[mac], tags[sshHash], tags[sumPacket], tags[peerPkg])
+				for who, tag := range tags {
+					if tag != tags[peerPkg] {
+						t.Fatalf("UMAC-%d of %d bytes, nonce %d: %s %x, peer %x", 8*c.tagSize, size, n, metricNames[who], tag, tags[peerPkg])
+					}
 				}
 			}
 		}
