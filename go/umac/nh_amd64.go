@@ -50,7 +50,7 @@ func cpuid(leaf uint32) (eax, ebx, ecx, edx uint32)
 func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, pairs int, rest *byte, restBlocks int, acc *[maxIters]uint64, iters int)
 
 // nhXYAVX512 adds NH of the first n bytes of the message made of cur
-// and the restCount parts at rest (the last block zero-padded) to
+// and then the parts of rest (the last block zero-padded) to
 // acc[0..iters), for iters 1 to 3, in the X/Y layout; even and odd point
 // at the key-quad tables at the first block's entry. Blocks are read where
 // they are, a block across parts gathered with masked loads. It returns
@@ -58,14 +58,14 @@ func nhAVX2(even, odd *[4]uint32, words *uint32, msg *byte, pairs int, rest *byt
 // left in the part it is in. Implemented in nh_avx512_amd64.s.
 //
 //go:noescape
-func nhXYAVX512(even, odd *[4]uint32, cur []byte, rest *[]byte, restCount, n int, acc *[maxIters]uint64, iters int) (moved, left int)
+func nhXYAVX512(even, odd *[4]uint32, cur []byte, rest [][]byte, n int, acc *[maxIters]uint64, iters int) (moved, left int)
 
 // nhZ4AVX512 is nhXYAVX512 for the four iterations side by side; words
 // points at the first block's key words. Implemented in
 // nh_avx512_amd64.s.
 //
 //go:noescape
-func nhZ4AVX512(words *uint32, cur []byte, rest *[]byte, restCount, n int, acc *[maxIters]uint64) (moved, left int)
+func nhZ4AVX512(words *uint32, cur []byte, rest [][]byte, n int, acc *[maxIters]uint64) (moved, left int)
 
 // nhHash is NH: through AVX-512 or AVX2 when selected, else through the
 // portable code.
@@ -73,9 +73,9 @@ func nhHash(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iters in
 	switch {
 	case len(data) == 0:
 	case useAVX512 && iters == maxIters:
-		nhZ4AVX512(&k.words[8*first], data, nil, 0, len(data), acc)
+		nhZ4AVX512(&k.words[8*first], data, nil, len(data), acc)
 	case useAVX512:
-		nhXYAVX512(&k.even[first], &k.odd[first], data, nil, 0, len(data), acc, iters)
+		nhXYAVX512(&k.even[first], &k.odd[first], data, nil, len(data), acc, iters)
 	case useAVX2:
 		nhHashAVX2(k, first, data, acc, iters)
 	default:
@@ -96,12 +96,11 @@ func nhParts(k *uhashKey, first int, c *partsCursor, n int, acc *[maxIters]uint6
 		nhPartsEach(k, first, c, n, acc, iters)
 		return
 	}
-	rest, count := headers(c.rest)
 	var moved, left int
 	if iters == maxIters {
-		moved, left = nhZ4AVX512(&k.words[8*first], c.cur, rest, count, n, acc)
+		moved, left = nhZ4AVX512(&k.words[8*first], c.cur, c.rest, n, acc)
 	} else {
-		moved, left = nhXYAVX512(&k.even[first], &k.odd[first], c.cur, rest, count, n, acc, iters)
+		moved, left = nhXYAVX512(&k.even[first], &k.odd[first], c.cur, c.rest, n, acc, iters)
 	}
 	c.moveTo(moved, left)
 }
@@ -113,15 +112,6 @@ func (c *partsCursor) moveTo(moved, left int) {
 		c.cur, c.rest = c.rest[moved-1], c.rest[moved:]
 	}
 	c.cur = c.cur[len(c.cur)-left:]
-}
-
-// headers returns where the slice headers of parts start (nil for none)
-// and how many there are, as the AVX-512 code takes them.
-func headers(parts [][]byte) (*[]byte, int) {
-	if len(parts) == 0 {
-		return nil, 0
-	}
-	return &parts[0], len(parts)
 }
 
 // nhHashAVX2 is NH through AVX2. The blocks after the last whole pair are
@@ -158,13 +148,13 @@ func nhHashAVX2(k *uhashKey, first int, data []byte, acc *[maxIters]uint64, iter
 func uhashLastAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
 
 // uhashChunkAVX512 writes UHASH of a message of at most one chunk, the
-// n bytes of cur and then of the restCount parts at rest, to out, for all
+// n bytes of cur and then of the parts of rest, to out, for all
 // four iterations (out and the key have room for those a shorter tag does
 // not use): the blocks are read where they are, a block across parts
 // gathered with masked loads. Implemented in nh_avx512_amd64.s.
 //
 //go:noescape
-func uhashChunkAVX512(k *uhashKey, iters int, cur []byte, rest *[]byte, restCount, n int, out *[maxIters]uint32)
+func uhashChunkAVX512(k *uhashKey, iters int, cur []byte, rest [][]byte, n int, out *[maxIters]uint32)
 
 // storeBlockAVX512 writes the n bytes (0 to 32) at src, zero-padded, to
 // dst, read with a masked load, stored as two halves (see
@@ -203,8 +193,7 @@ func (k *uhashKey) uhashChunk(iters int, cur []byte, rest [][]byte, n int, out *
 		k.uhashChunkEach(iters, &partsCursor{cur: cur, rest: rest}, n, out)
 		return
 	}
-	next, count := headers(rest)
-	uhashChunkAVX512(k, iters, cur, next, count, n, out)
+	uhashChunkAVX512(k, iters, cur, rest, n, out)
 }
 
 // uhashLastPadded writes UHASH of a message of at most one chunk to out:

@@ -114,8 +114,8 @@
 	VPADDQ Y9, Y8, Y8; \
 	VMOVDQU Y8, (DI)
 
-// The message is the bytes of cur followed by those of the parts after
-// it (restCount slice headers at rest: pointer, length, capacity). While a
+// The message is the bytes of cur followed by those of the parts of rest
+// (slice headers: pointer, length, capacity). While a
 // part holds the next 128 (X/Y) or 64 (four iterations) bytes, they are
 // loaded where they are; a group across parts, or the last one, is
 // gathered by gatherZ7. Registers, in all three functions: SI the next
@@ -131,7 +131,7 @@
 	MOVQ N, CX
 
 // PARTS_END writes where hashing stopped: how many parts of rest it moved
-// into (from the argument restCount) to MOVED and the bytes left in the
+// into (from RESTCOUNT, rest's length) to MOVED and the bytes left in the
 // part it is in to LEFT.
 #define PARTS_END(RESTCOUNT, MOVED, LEFT) \
 	MOVQ RESTCOUNT, AX; \
@@ -391,43 +391,43 @@ z4seam:
 z4sums:
 	RET
 
-// func nhXYAVX512(even, odd *[4]uint32, cur []byte, rest *[]byte, restCount, n int, acc *[maxIters]uint64, iters int) (moved, left int)
+// func nhXYAVX512(even, odd *[4]uint32, cur []byte, rest [][]byte, n int, acc *[maxIters]uint64, iters int) (moved, left int)
 //
 // Adds NH of the first n bytes of the message (cur, then the parts at
 // rest), the last block zero-padded, to acc[0..iters), for iters 1 to 3,
 // in the X/Y layout; even and odd point at the key-quad tables at the
 // first block's entry. Returns where the n bytes end (see PARTS_END).
-TEXT ·nhXYAVX512(SB), NOSPLIT, $0-96
+TEXT ·nhXYAVX512(SB), NOSPLIT, $0-104
 	MOVQ even+0(FP), R10
 	MOVQ odd+8(FP), BX
-	MOVQ iters+72(FP), R9
-	PARTS_BEGIN(cur_base+16(FP), cur_len+24(FP), rest+40(FP), restCount+48(FP), n+56(FP))
+	MOVQ iters+80(FP), R9
+	PARTS_BEGIN(cur_base+16(FP), cur_len+24(FP), rest_base+40(FP), rest_len+48(FP), n+64(FP))
 	CALL xyNH<>(SB)
 	XY_LANES
-	MOVQ acc+64(FP), DI
+	MOVQ acc+72(FP), DI
 	ADD_LANES
-	PARTS_END(restCount+48(FP), moved+80(FP), left+88(FP))
+	PARTS_END(rest_len+48(FP), moved+88(FP), left+96(FP))
 	VZEROUPPER
 	RET
 
-// func nhZ4AVX512(words *uint32, cur []byte, rest *[]byte, restCount, n int, acc *[maxIters]uint64) (moved, left int)
+// func nhZ4AVX512(words *uint32, cur []byte, rest [][]byte, n int, acc *[maxIters]uint64) (moved, left int)
 //
 // Adds NH of the first n bytes of the message (cur, then the parts at
 // rest), the last block zero-padded, to acc[0..4), all four iterations
 // side by side; words points at the key words of the first block. Returns
 // where the n bytes end (see PARTS_END).
-TEXT ·nhZ4AVX512(SB), NOSPLIT, $0-80
+TEXT ·nhZ4AVX512(SB), NOSPLIT, $0-88
 	MOVQ words+0(FP), R9
-	PARTS_BEGIN(cur_base+8(FP), cur_len+16(FP), rest+32(FP), restCount+40(FP), n+48(FP))
+	PARTS_BEGIN(cur_base+8(FP), cur_len+16(FP), rest_base+32(FP), rest_len+40(FP), n+56(FP))
 	CALL z4NH<>(SB)
 	Z4_LANES
-	MOVQ acc+56(FP), DI
+	MOVQ acc+64(FP), DI
 	ADD_LANES
-	PARTS_END(restCount+40(FP), moved+64(FP), left+72(FP))
+	PARTS_END(rest_len+40(FP), moved+72(FP), left+80(FP))
 	VZEROUPPER
 	RET
 
-// func uhashChunkAVX512(k *uhashKey, iters int, cur []byte, rest *[]byte, restCount, n int, out *[maxIters]uint32)
+// func uhashChunkAVX512(k *uhashKey, iters int, cur []byte, rest [][]byte, n int, out *[maxIters]uint32)
 //
 // UHASH of a message of at most one chunk, the n bytes of cur and then of
 // the parts at rest, for all four iterations (the first iters are the
@@ -435,8 +435,8 @@ TEXT ·nhZ4AVX512(SB), NOSPLIT, $0-80
 // iterations, z4NH for four), then NH of the last block, gathered and
 // zero-padded in a register, the bit length and L3 (RFC 4418 section
 // 5.3.1: one chunk skips L2).
-TEXT ·uhashChunkAVX512(SB), NOSPLIT, $0-72
-	PARTS_BEGIN(cur_base+16(FP), cur_len+24(FP), rest+40(FP), restCount+48(FP), n+56(FP))
+TEXT ·uhashChunkAVX512(SB), NOSPLIT, $0-80
+	PARTS_BEGIN(cur_base+16(FP), cur_len+24(FP), rest_base+40(FP), rest_len+48(FP), n+64(FP))
 	// CX: the bytes before the last block, 32 * ((n - 1) / 32), and 0 for
 	// the empty message.
 	DECQ CX
@@ -462,7 +462,7 @@ chunkz4:
 chunklast:
 	// The last block: n minus the bytes before it, with its key words
 	// from there on.
-	MOVQ n+56(FP), DX
+	MOVQ n+64(FP), DX
 	MOVQ DX, R9
 	DECQ R9
 	MOVQ $0, AX
@@ -474,12 +474,12 @@ chunklast:
 	LEAQ uhashKey_words(DX)(R9*1), R9
 	LEAQ uhashKey_l3k1Words(DX), AX
 	LEAQ uhashKey_l3k2(DX), BX
-	MOVQ out+64(FP), DI
+	MOVQ out+72(FP), DI
 	VPERMQ $0x44, Y7, Y0
 	VPERMQ $0xee, Y7, Y1
 	LAST_BLOCK_NH
 	VPADDQ Y8, Y0, Y0
-	MOVQ n+56(FP), R8
+	MOVQ n+64(FP), R8
 	SHLQ $3, R8
 	VMOVQ R8, X1
 	L3_WITH_LENGTH(X1)

@@ -126,28 +126,36 @@ type counterRunBlocks [counterRun]uint128
 // so that a lookup is a subtraction and a comparison of the counter.
 type counterPads struct {
 	first, count uint64
-	shift        uint // log2 of the nonces that share an AES block
-	tagWords     int  // 32-bit words of a tag
+	shift        uint   // log2 of the nonces that share an AES block
+	shared       uint64 // 2^shift - 1: the counter's bits within a block
+	tagWords     int    // 32-bit words of a tag
 	out          counterRunBlocks
 }
 
 // newCounterPads returns an empty cache for tagSize-byte tags.
 func newCounterPads(tagSize int) counterPads {
-	return counterPads{shift: uint(bits.TrailingZeros64(blocksPerPad(tagSize))), tagWords: tagSize / 4}
+	perBlock := blocksPerPad(tagSize)
+	return counterPads{shift: uint(bits.TrailingZeros64(perBlock)), shared: perBlock - 1, tagWords: tagSize / 4}
 }
 
-// pad returns the AES output holding the pad of nonce CounterNonce(n) and
-// the index of the pad's first 32-bit word in it, as pdfInput and the
-// PDF would (RFC 4418 section 3.3).
-func (c *counterPads) pad(pdf *pdfCipher, n uint64) (uint128, int) {
-	shared := uint64(1)<<c.shift - 1
+// pad returns the AES output holding the pad of nonce CounterNonce(n), as
+// pdfInput and the PDF would (RFC 4418 section 3.3).
+func (c *counterPads) pad(pdf *pdfCipher, n uint64) uint128 {
 	if n-c.first >= c.count {
-		// The run starts at n's block: the nonce with its low bits
-		// cleared, in the block's first 64 bits (see counterInput).
-		c.first = n &^ shared
-		c.count = uint64(pdf.encryptCounters(c.first, shared+1, &c.out)) << c.shift
+		c.refill(pdf, n)
 	}
-	return c.out[(n-c.first)>>c.shift&(counterRun-1)], int(n&shared) * c.tagWords
+	return c.out[(n-c.first)>>c.shift]
+}
+
+// word returns the index of the first 32-bit word of n's pad in its AES
+// output.
+func (c *counterPads) word(n uint64) int { return int(n&c.shared) * c.tagWords }
+
+// refill computes the run from n's block on: the nonce with its low bits
+// cleared, in the block's first 64 bits (see counterInput).
+func (c *counterPads) refill(pdf *pdfCipher, n uint64) {
+	c.first = n &^ c.shared
+	c.count = uint64(pdf.encryptCounters(c.first, c.shared+1, &c.out)) << c.shift
 }
 
 // sharedPadCache is the pad cache that MAC calls on one *UMAC share from

@@ -78,8 +78,7 @@ func (s *Sequenced) Sum(dst []byte) (nonce uint64, out []byte, err error) {
 func (s *Sequenced) tag(dst []byte, hash *[maxIters]uint32) (uint64, []byte, error) {
 	n := s.next
 	s.next++
-	pad, word := s.pads.pad(&s.u.pdf, n)
-	return n, s.u.appendTag(dst, hash, pad, word), nil
+	return n, s.u.appendTag(dst, hash, s.pads.pad(&s.u.pdf, n), s.pads.word(n)), nil
 }
 
 // Next returns the counter value the next message gets.

@@ -56,8 +56,6 @@ func (h *SSHHash) Write(p []byte) (int, error) {
 // Sum appends the tag of the message written since Reset to b, under the
 // nonce formed from the sequence number (missing bytes of it count as zero).
 func (h *SSHHash) Sum(b []byte) []byte {
-	// The pad comes first, so that a miss's AES overlaps UHASH.
-	pad, word := h.pads.pad(&h.u.pdf, uint64(h.seq)<<(8*(4-h.seqLen)))
 	var hash [maxIters]uint32
 	if s := &h.state; s.chunks == 0 && s.bufLen > 0 {
 		// At most one chunk (uhashState.sum in short).
@@ -65,7 +63,9 @@ func (h *SSHHash) Sum(b []byte) []byte {
 	} else {
 		s.sum(&h.u.key, h.u.iters, &hash)
 	}
-	return h.u.appendTag(b, &hash, pad, word)
+	// The pad after UHASH, as in UMAC.MAC.
+	seq := uint64(h.seq) << (8 * (4 - h.seqLen))
+	return h.u.appendTag(b, &hash, h.pads.pad(&h.u.pdf, seq), h.pads.word(seq))
 }
 
 // SumPacket appends to dst the tag of the packet numbered seq whose bytes
@@ -76,7 +76,6 @@ func (h *SSHHash) Sum(b []byte) []byte {
 // golang.org/x/crypto/ssh, patched by go/ssh/xcrypto-umac.patch, calls it
 // for every packet. Afterwards the SSHHash is as after Reset.
 func (h *SSHHash) SumPacket(dst []byte, seq uint32, parts ...[]byte) []byte {
-	pad, word := h.pads.pad(&h.u.pdf, uint64(seq))
 	var hash [maxIters]uint32
 	switch total := totalLen(parts); {
 	case len(parts) == 0:
@@ -91,7 +90,7 @@ func (h *SSHHash) SumPacket(dst []byte, seq uint32, parts ...[]byte) []byte {
 		// after it).
 		h.Reset()
 	}
-	return h.u.appendTag(dst, &hash, pad, word)
+	return h.u.appendTag(dst, &hash, h.pads.pad(&h.u.pdf, uint64(seq)), h.pads.word(uint64(seq)))
 }
 
 // Reset starts a new packet: the next 4 bytes written are its number.

@@ -231,7 +231,7 @@ func TestCounterPadsMatchThePDF(t *testing.T) {
 		u := mustNew(t, tagSize)
 		pads := newCounterPads(tagSize)
 		for _, n := range counters {
-			pad, word := pads.pad(&u.pdf, n)
+			pad, word := pads.pad(&u.pdf, n), pads.word(n)
 			in, wantWord, _ := counterInput(n, tagSize)
 			if want := u.pdf.encrypt(in); pad != want || word != wantWord {
 				t.Fatalf("UMAC-%d counter %d: pad %x word %d, want %x word %d", 8*tagSize, n, pad, word, want, wantWord)
