@@ -186,14 +186,20 @@ func (k *uhashKey) l3Short(a *[maxIters]uint64, iters int, out *[maxIters]uint32
 	l3ShortAVX2(a, &k.l3k1Words, &k.l3k2, out)
 }
 
-// uhashChunk writes UHASH of a message of at most one chunk, the n bytes
-// of cur and then of rest, to out: with AVX-512 in one call.
-func (k *uhashKey) uhashChunk(iters int, cur []byte, rest [][]byte, n int, out *[maxIters]uint32) {
+// partsInPlace reports whether SumPacket hashes a packet in parts where
+// the parts are, with AVX-512, whose masked loads gather a block across
+// parts in a register, rather than copy a short one into one piece.
+func partsInPlace() bool { return useAVX512 }
+
+// uhashInOneCall writes UHASH of a message of at most one chunk, the n
+// bytes of cur and then of rest, to out in one assembly call and reports
+// true, with AVX-512; else it reports false.
+func (k *uhashKey) uhashInOneCall(iters int, cur []byte, rest [][]byte, n int, out *[maxIters]uint32) bool {
 	if !useAVX512 {
-		k.uhashChunkEach(iters, &partsCursor{cur: cur, rest: rest}, n, out)
-		return
+		return false
 	}
 	uhashChunkAVX512(k, iters, cur, rest, n, out)
+	return true
 }
 
 // uhashLastPadded writes UHASH of a message of at most one chunk to out:

@@ -17,7 +17,14 @@ type SSHHash struct {
 	seqLen int
 	state  uhashState
 	pads   counterPads
+	packet []byte // SumPacket's copy of a packet in parts, without AVX-512
 }
+
+// packetCopyLimit is the longest packet in parts that SumPacket copies
+// into one piece when the CPU lacks the one-call assembly of a chunk in
+// parts (AVX-512): up to a few KiB the copy costs less there than hashing
+// the blocks across the parts' seams one by one.
+const packetCopyLimit = 4 << 10
 
 // NewSSH returns an SSHHash keyed with key (16 bytes) for tagSize-byte
 // tags (8 for umac-64@openssh.com, 16 for umac-128@openssh.com).
@@ -71,19 +78,29 @@ func (h *SSHHash) Sum(b []byte) []byte {
 // SumPacket appends to dst the tag of the packet numbered seq whose bytes
 // are the concatenation of parts: in one call what Reset, Write of the
 // sequence number and of each part, and Sum compute, without the costs of
-// hash.Hash's separate calls or a copy of the parts: blocks are hashed
-// where they are, and only a block across parts is gathered.
+// hash.Hash's separate calls. Blocks are hashed where they are, a block
+// across parts gathered in a register by masked loads, a packet of up to a
+// chunk (1024 bytes) in one assembly call, with AVX-512; without it a
+// packet of up to 4 KiB is copied into one piece first.
 // golang.org/x/crypto/ssh, patched by go/ssh/xcrypto-umac.patch, calls it
 // for every packet. Afterwards the SSHHash is as after Reset.
 func (h *SSHHash) SumPacket(dst []byte, seq uint32, parts ...[]byte) []byte {
 	var hash [maxIters]uint32
-	switch total := totalLen(parts); {
+	switch total, k := totalLen(parts), &h.u.key; {
 	case len(parts) == 0:
-		h.u.key.uhashChunk(h.u.iters, nil, nil, 0, &hash)
-	case total <= chunkSize:
-		h.u.key.uhashChunk(h.u.iters, parts[0], parts[1:], total, &hash)
+		k.uhash(h.u.iters, nil, &hash)
+	case total <= chunkSize && k.uhashInOneCall(h.u.iters, parts[0], parts[1:], total, &hash):
+	case total <= packetCopyLimit && !partsInPlace():
+		if h.packet == nil {
+			h.packet = make([]byte, packetCopyLimit)
+		}
+		n := 0
+		for _, p := range parts {
+			n += copy(h.packet[n:], p)
+		}
+		k.uhash(h.u.iters, h.packet[:n], &hash)
 	default:
-		h.u.key.uhashChunks(h.u.iters, &partsCursor{cur: parts[0], rest: parts[1:]}, total, &hash)
+		k.uhashChunks(h.u.iters, &partsCursor{cur: parts[0], rest: parts[1:]}, total, &hash)
 	}
 	if h.seqLen|h.state.bufLen != 0 {
 		// Bytes were written since Reset (with none, the state is as

@@ -92,22 +92,27 @@ func (k *uhashKey) uhash(iters int, msg []byte, out *[maxIters]uint32) {
 		k.uhashLong(iters, msg, out)
 		return
 	}
-	k.uhashChunk(iters, msg, nil, len(msg), out)
+	if !k.uhashInOneCall(iters, msg, nil, len(msg), out) {
+		k.uhashOne(iters, msg, out)
+	}
 }
 
-// uhashChunkEach is uhashChunk of the n bytes at c without the one-call
-// assembly: NH of the blocks before the last, then the last one, copied
-// into a zero-padded block, with L3. One chunk skips L2:
-// B = zeroes(8) || A (section 5.3.1).
-func (k *uhashKey) uhashChunkEach(iters int, c *partsCursor, n int, out *[maxIters]uint32) {
+// uhashOne is UHASH of msg (at most one chunk) without the one-call
+// assembly: NH of the blocks before the last, then the last one with L3,
+// read where it is when it is whole, else from a zero-padded copy. One
+// chunk skips L2: B = zeroes(8) || A (section 5.3.1).
+func (k *uhashKey) uhashOne(iters int, msg []byte, out *[maxIters]uint32) {
 	var acc [maxIters]uint64
-	last := max(n-1, 0) / blockSize
-	if last > 0 {
-		nhParts(k, 0, c, blockSize*last, &acc, iters)
+	last := max(len(msg)-1, 0) / blockSize
+	nhHash(k, 0, msg[:blockSize*last], &acc, iters)
+	bitLen := 8 * uint64(len(msg))
+	if block := msg[blockSize*last:]; len(block) == blockSize {
+		k.uhashLastPadded(iters, last, (*[blockSize]byte)(block), &acc, bitLen, out)
+		return
 	}
-	var block [blockSize]byte
-	c.gather(&block, n-blockSize*last)
-	k.uhashLastPadded(iters, last, &block, &acc, 8*uint64(n), out)
+	var padded [blockSize]byte
+	copy(padded[:], msg[blockSize*last:])
+	k.uhashLastPadded(iters, last, &padded, &acc, bitLen, out)
 }
 
 // uhashLastEach is uhashLastPadded one iteration at a time, without

@@ -5,10 +5,13 @@ package umac
 // The last step of UHASH and the short L3 without vector code for this
 // target (or with the purego tag).
 
-// uhashChunk writes UHASH of a message of at most one chunk, the n bytes
-// of cur and then of rest, to out.
-func (k *uhashKey) uhashChunk(iters int, cur []byte, rest [][]byte, n int, out *[maxIters]uint32) {
-	k.uhashChunkEach(iters, &partsCursor{cur: cur, rest: rest}, n, out)
+// partsInPlace reports false: SumPacket copies a short packet in parts
+// into one piece.
+func partsInPlace() bool { return false }
+
+// uhashInOneCall reports false: no one-call assembly for this target.
+func (k *uhashKey) uhashInOneCall(iters int, cur []byte, rest [][]byte, n int, out *[maxIters]uint32) bool {
+	return false
 }
 
 // l3Short writes L3-HASH of zeroes(8) || a[t] to out[t] for the first
