@@ -121,8 +121,10 @@ test-go: deps-go-test deps-nettle go-xcrypto
 
 # UMAC-64/128 side by side with the peer Go package, from a throwaway
 # module under target/ that replaces both packages by their folders:
-# fastmac's MAC, fastmac's SSHHash (driven as golang.org/x/crypto/ssh drives
-# it) and the peer package interleaved, GO_BENCH_ROUNDS rounds per sample,
+# fastmac's MAC, fastmac's SSHHash (through hash.Hash, and through
+# SumPacket as the patched golang.org/x/crypto/ssh calls it, with the pieces
+# cut from the message and where x/crypto keeps them) and the peer package
+# interleaved, GO_BENCH_ROUNDS rounds per sample,
 # GO_BENCH_SAMPLES samples, medians (go/bench/sidebyside_test.go); then
 # crypto/hmac SHA-256 and x/crypto Poly1305 alone, for scale.
 GO_BENCH_ROUNDS ?= 2000
