@@ -55,6 +55,12 @@ impl Serialize for Imp {
 }
 
 impl Imp {
+    /// Whether its rows are MACs: all but the read pass and the NH ceiling
+    /// (a bare pass of UMAC's first layer, which authenticates nothing).
+    pub fn is_mac(self) -> bool {
+        !matches!(self, Imp::ReadLimit | Imp::NhCeiling)
+    }
+
     /// The `impl` field of the JSON rows.
     pub fn name(self) -> &'static str {
         match self {
