@@ -227,9 +227,10 @@ pub fn run(
             let mut batch: Vec<&mut Subject> = subjects.iter_mut().filter(|s| s.applies_to(size)).collect();
             progress(size, batch.len());
             clock.read();
-            rows.extend(timing::measure_size(&mut batch, size, per_subject));
+            rows.extend(timing::measure_size(&mut batch, size, per_subject)?);
         }
-    });
+        Ok::<(), String>(())
+    })?;
     for row in &mut rows {
         row.use_clock(clock.ghz());
     }
