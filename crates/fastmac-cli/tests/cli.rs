@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Output;
 
-use common::fastmac;
+use common::{TempDir, fastmac};
 
 use fastmac::umac::{Umac32, Umac64, Umac96, Umac128};
 use rand::{Rng, SeedableRng, rngs::StdRng};
@@ -54,28 +54,6 @@ fn tags_of_files_and_stdin_match_the_library() {
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-struct TempDir(std::path::PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("fastmac-cli-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, contents: &[u8]) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).unwrap();
-        path.to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]
@@ -143,7 +121,7 @@ fn a_raw_key_file_of_the_wrong_length_says_the_length_wanted() {
 #[test]
 fn large_and_endless_key_files_are_refused_without_reading_them() {
     let dir = TempDir::new("big-key");
-    let sparse = dir.0.join("sparse");
+    let sparse = dir.path().join("sparse");
     std::fs::File::create(&sparse).unwrap().set_len(3 << 30).unwrap();
     for path in [sparse.to_str().unwrap(), "/dev/zero"] {
         assert_bad(&["tag", "--alg", "hmac-sha2-256", "--key-file", path], "is larger than 4096 bytes: not a key");

@@ -5,37 +5,14 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use common::fastmac;
+use common::{TempDir, fastmac};
 use fastmac::Algorithm;
 use fastmac::ssh::SshMac;
 
 const KEY: &str = "6162636465666768696a6b6c6d6e6f70";
 const KEY32: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("fastmac-check-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, contents: &[u8]) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).unwrap();
-        path.to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

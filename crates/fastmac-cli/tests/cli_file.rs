@@ -12,10 +12,10 @@ mod common;
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::fastmac;
+use common::{TempDir, fastmac};
 use fastmac::Algorithm;
 use fastmac::ssh::SshMac;
 use fastmac::umac::{AnyUmac, TAG_LENS};
@@ -30,28 +30,6 @@ const KEY: [u8; 16] = *b"abcdefghijklmnop";
 /// The signal of an access to a mapped page past the end of its file.
 const SIGBUS: i32 = 7;
 const NONCE: &[u8] = b"bcdefghi";
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("fastmac-cli-file-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, contents: &[u8]) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).unwrap();
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Runs `fastmac args...` with `stdin` (a file: a redirect, as `< FILE`).
 fn fastmac_with_stdin(args: &[&str], stdin: File) -> Output {
@@ -102,16 +80,15 @@ fn umac_tags_of_files_and_stdin_match_the_library_around_every_boundary() {
     for len in lengths {
         let msg = &data[..len];
         let path = dir.write(&format!("msg-{len}"), msg);
-        let path = path.to_str().unwrap();
         for tag_len in TAG_LENS {
             let expected = umac_tag(tag_len, msg);
             let alg = format!("umac-{}", 8 * tag_len);
             for threads in ["1", "2", "3"] {
                 let args = ["tag", "--alg", &alg, "--key", &key, "--nonce", &nonce, "--threads", threads];
                 let context = format!("{alg} len {len} threads {threads}");
-                assert_eq!(tag_line(&fastmac(&[&args[..], &[path]].concat(), b"")), expected, "{context}, file");
+                assert_eq!(tag_line(&fastmac(&[&args[..], &[&path]].concat(), b"")), expected, "{context}, file");
                 assert_eq!(
-                    tag_line(&fastmac_with_stdin(&args, File::open(path).unwrap())),
+                    tag_line(&fastmac_with_stdin(&args, File::open(&path).unwrap())),
                     expected,
                     "{context}, < file"
                 );
@@ -145,7 +122,7 @@ fn other_algorithms_tag_files_and_stdin_as_the_library_does() {
                 args.extend(["--nonce", &nonce]);
             }
             assert_eq!(
-                tag_line(&fastmac(&[&args[..], &[path.to_str().unwrap()]].concat(), b"")),
+                tag_line(&fastmac(&[&args[..], &[path.as_str()]].concat(), b"")),
                 expected,
                 "{} len {len}, file",
                 info.name
@@ -162,7 +139,7 @@ fn ssh_umac_of_a_large_file_matches_the_library() {
     let path = dir.write("packet", &msg);
     for name in ["umac-64@openssh.com", "umac-128-etm@openssh.com"] {
         let expected = format!("{}\n", hex::encode(SshMac::new(name, &KEY).unwrap().compute(9, &msg)));
-        let args = ["tag", "--alg", name, "--key", &hex::encode(KEY), "--seq", "9", path.to_str().unwrap()];
+        let args = ["tag", "--alg", name, "--key", &hex::encode(KEY), "--seq", "9", path.as_str()];
         assert_eq!(tag_line(&fastmac(&args, b"")), expected, "{name}");
     }
 }
@@ -197,10 +174,10 @@ fn verify_reads_files_the_same_way() {
             threads,
             "--tag",
         ];
-        let good = fastmac(&[&args[..], &[tag.trim(), path.to_str().unwrap()]].concat(), b"");
+        let good = fastmac(&[&args[..], &[tag.trim(), path.as_str()]].concat(), b"");
         assert_eq!(good.status.code(), Some(0), "threads {threads}: {}", String::from_utf8_lossy(&good.stderr));
         let wrong = umac_tag(16, &msg[1..]);
-        let bad = fastmac(&[&args[..], &[wrong.trim(), path.to_str().unwrap()]].concat(), b"");
+        let bad = fastmac(&[&args[..], &[wrong.trim(), path.as_str()]].concat(), b"");
         assert_eq!(bad.status.code(), Some(1), "threads {threads}");
     }
 }
@@ -232,10 +209,10 @@ fn a_file_that_changes_size_while_read_gives_a_tag_or_a_clear_error() {
     let path = dir.write("moving", &random(12 * MIB, 23));
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        scope.spawn(|| keep_resizing(&path, &stop));
+        scope.spawn(|| keep_resizing(Path::new(&path), &stop));
         for threads in ["1", "2", "3"].repeat(8) {
             let args = ["tag", "--alg", "umac-128", "--key", &hex::encode(KEY), "--nonce", "00", "--threads", threads];
-            let out = fastmac(&[&args[..], &[path.to_str().unwrap()]].concat(), b"");
+            let out = fastmac(&[&args[..], &[path.as_str()]].concat(), b"");
             let stderr = String::from_utf8_lossy(&out.stderr);
             match (out.status.code(), out.status.signal()) {
                 (Some(0), _) => assert_eq!(out.stdout.len(), 33, "a 16-byte tag in hex and a newline"),
@@ -282,7 +259,7 @@ fn maps(pid: u32, path: &Path) -> bool {
 #[test]
 fn a_file_truncated_while_mapped_gets_no_tag() {
     let dir = TempDir::new("truncate");
-    let path = dir.0.join("sparse");
+    let path = dir.path().join("sparse");
     let len = 1u64 << 30;
     let mut killed = 0;
     for (attempt, threads) in ["1", "2", "1", "2", "1", "2"].into_iter().enumerate() {
