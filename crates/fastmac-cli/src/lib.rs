@@ -293,7 +293,8 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
     }
 }
 
-/// The inputs of `tag`: stdin when there is no FILE; stdin at most once.
+/// The inputs FILE operands name (the files of `tag`, the lists of
+/// `check`): stdin when there are none; stdin at most once.
 fn inputs(files: &[PathBuf]) -> Result<Vec<Input>, CliError> {
     if files.is_empty() {
         return Ok(vec![Input::Stdin]);
@@ -404,10 +405,7 @@ impl MacKind {
             return Ok(MacKind::Plain(alg));
         }
         if let Some(alg) = names::ssh(name) {
-            return Err(CliError::Usage(format!(
-                "{} is an SSH MAC: give the packet sequence number with --seq N",
-                alg.name
-            )));
+            return Err(needs_seq(alg));
         }
         Err(names::unknown("algorithm", name, names::plain_names().chain(names::ssh_names())))
     }
@@ -452,7 +450,7 @@ impl MacKind {
     /// against the algorithm's nonce lengths.
     fn first_position(self, args: &PositionArgs) -> Result<Position, CliError> {
         let info = match self {
-            MacKind::Ssh(_) => return Ok(Position::Seq(args.seq.unwrap_or(0))),
+            MacKind::Ssh(alg) => return args.seq.map(Position::Seq).ok_or_else(|| needs_seq(alg)),
             MacKind::Plain(alg) => alg.info(),
         };
         let nonce = match &args.nonce {
@@ -488,6 +486,11 @@ impl MacKind {
             MacKind::Ssh(alg) => KeyedMac::Ssh(Box::new(SshMac::new(alg.name, key)?)),
         })
     }
+}
+
+/// The error for an SSH name without `--seq`.
+fn needs_seq(alg: &SshAlgorithm) -> CliError {
+    CliError::Usage(format!("{} is an SSH MAC: give the packet sequence number with --seq N", alg.name))
 }
 
 /// A keyed MAC of the command line.
