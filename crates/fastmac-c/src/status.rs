@@ -1,8 +1,7 @@
 //! The status code every general-API function returns, and its messages.
-#![allow(unsafe_code)]
-// `#[unsafe(no_mangle)]` on fastmac_strerror
 // The OpenSSH drop-in alone (without the feature `api`) has no fastmac_strerror.
 #![cfg_attr(not(feature = "api"), allow(dead_code))]
+#![allow(unsafe_code)] // `#[unsafe(no_mangle)]` on fastmac_strerror
 
 use core::ffi::c_int;
 
