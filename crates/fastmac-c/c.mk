@@ -112,8 +112,7 @@ test-c: deps-c
 	libs="$$($(C_PKG) --libs fastmac) $$rpath"; \
 	ossh="$$($(C_PKG) --libs fastmac-openssh) $$rpath"; \
 	both="$$ossh $$($(C_PKG) --libs fastmac)"; \
-	static="$$($(C_PKG) --libs fastmac-openssh-static) \
-		$$($(C_PKG) --static --libs fastmac | sed 's/-lfastmac$$/-l:libfastmac.a/')"; \
+	static="$$($(C_PKG) --libs fastmac-openssh-static) $$($(C_PKG) --libs-only-L fastmac) -l:libfastmac.a"; \
 	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$both -o $(C_TEST_DIR)/test_vectors; \
 	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$static -o $(C_TEST_DIR)/test_vectors_static; \
 	$(CC) $(C_TEST_CFLAGS) $$inc test_bad_args.c $$both -o $(C_TEST_DIR)/test_bad_args; \
