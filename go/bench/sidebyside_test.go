@@ -22,49 +22,84 @@ import (
 	"fastmac.dev/go/umac"
 )
 
-// 2048 bytes, two whole chunks, shows what the partial second chunk of a
-// 1500-byte packet costs.
-var sizes = []int{32, 1024, 1500, 2048, 64 << 10}
+// The sizes of the table: a short SSH message, one L1 chunk, a full
+// Ethernet-sized packet (a chunk and a partial one) and 64 KiB.
+var sizes = []int{32, 1024, 1500, 64 << 10}
 
 var key = []byte("abcdefghijklmnop")
 
-func forSizes(b *testing.B, run func(b *testing.B, msg []byte)) {
-	for _, size := range sizes {
-		b.Run(fmt.Sprint(size), func(b *testing.B) {
-			msg := make([]byte, size)
-			for i := range msg {
-				msg[i] = byte(i)
-			}
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			run(b, msg)
-		})
-	}
-}
+// A loop tags msg n times under counter nonces from *next on and returns
+// the last tag (valid until its next call).
+type loop func(msg []byte, n int, next *uint64) []byte
 
-// fastmacLoop and peerLoop tag msg n times under counter nonces from
-// *next on.
-func fastmacLoop(b *testing.B, tagSize int) func(msg []byte, n int, next *uint64) {
+// macLoop is UMAC.MAC on one shared *UMAC.
+func macLoop(tb testing.TB, tagSize int) loop {
 	u, err := umac.New(key, tagSize)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	tag := make([]byte, 0, 16)
-	return func(msg []byte, n int, next *uint64) {
+	return func(msg []byte, n int, next *uint64) []byte {
 		for i := 0; i < n; i++ {
 			nonce := umac.CounterNonce(*next)
 			*next++
 			tag, _ = u.MAC(tag[:0], nonce[:], msg)
 		}
+		return tag
+	}
+}
+
+// sshLoop is the SSHHash as golang.org/x/crypto/ssh drives it, through the
+// hash.Hash interface: Reset, the 4-byte packet number, the message, Sum
+// into a reused buffer.
+func sshLoop(tb testing.TB, tagSize int) loop {
+	h, err := umac.NewSSH(key, tagSize)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var mac hash.Hash = h
+	var seq [4]byte
+	tag := make([]byte, 0, 16)
+	return func(msg []byte, n int, next *uint64) []byte {
+		for i := 0; i < n; i++ {
+			binary.BigEndian.PutUint32(seq[:], uint32(*next))
+			*next++
+			mac.Reset()
+			mac.Write(seq[:])
+			mac.Write(msg)
+			tag = mac.Sum(tag[:0])
+		}
+		return tag
+	}
+}
+
+// packetLoop is SSHHash.SumPacket as golang.org/x/crypto/ssh, patched by
+// go/ssh/xcrypto-umac.patch, calls it: the message in the pieces the packet
+// cipher holds, the 5-byte header (length and padding length), the payload
+// and 4 to 19 bytes of padding (packets are padded to a multiple of 16).
+func packetLoop(tb testing.TB, tagSize int) loop {
+	h, err := umac.NewSSH(key, tagSize)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tag := make([]byte, 0, 16)
+	return func(msg []byte, n int, next *uint64) []byte {
+		header, padding := min(5, len(msg)), min(4+len(msg)%16, len(msg)-min(5, len(msg)))
+		body := msg[header : len(msg)-padding]
+		for i := 0; i < n; i++ {
+			tag = h.SumPacket(tag[:0], uint32(*next), msg[:header], body, msg[len(msg)-padding:])
+			*next++
+		}
+		return tag
 	}
 }
 
 // peerLoop drives the peer's hash.Hash, whose Sum takes the 8-byte nonce
 // in its argument and writes the tag over it.
-func peerLoop(newMAC func([]byte) hash.Hash) func(msg []byte, n int, next *uint64) {
+func peerLoop(newMAC func([]byte) hash.Hash) loop {
 	h := newMAC(key)
 	buf := make([]byte, 8, 16)
-	return func(msg []byte, n int, next *uint64) {
+	return func(msg []byte, n int, next *uint64) []byte {
 		for i := 0; i < n; i++ {
 			binary.BigEndian.PutUint64(buf[:8], *next)
 			*next++
@@ -72,29 +107,28 @@ func peerLoop(newMAC func([]byte) hash.Hash) func(msg []byte, n int, next *uint6
 			buf = h.Sum(buf[:8])
 			h.Reset()
 		}
+		return buf
 	}
 }
 
-func fastmacUMAC(tagSize int) func(b *testing.B, msg []byte) {
-	return func(b *testing.B, msg []byte) {
-		var next uint64
-		fastmacLoop(b, tagSize)(msg, b.N, &next)
-	}
-}
+// contenders of BenchmarkInterleaved, in the order of its metrics.
+const (
+	mac = iota
+	sshHash
+	sumPacket
+	peerPkg
+	contenders
+)
 
-func peerUMAC(newMAC func([]byte) hash.Hash) func(b *testing.B, msg []byte) {
-	return func(b *testing.B, msg []byte) {
-		var next uint64
-		peerLoop(newMAC)(msg, b.N, &next)
-	}
-}
-
-// BenchmarkSpeedupOverPeer times fastmac and the peer package interleaved,
-// in alternating batches of about 50 us each, so that a machine shared
-// with other work slows both alike. One op is one pair of batches; it
-// reports the median over pairs of the peer's time divided by fastmac's
-// (x-speedup) and the median ns per message of each.
-func BenchmarkSpeedupOverPeer(b *testing.B) {
+// BenchmarkInterleaved times fastmac's MAC, fastmac's SSHHash through
+// hash.Hash and through SumPacket, and the peer package on the same
+// message, interleaved: one op is a round of one batch of about 30 us of
+// each, in an order that rotates from round to round, so that a machine
+// shared with other work slows all alike. It reports the medians over
+// rounds of the ns per message of each and of the ratios within a round:
+// the peer's time over each of fastmac's (mac-x, ssh-x, pkt-x), and
+// SSHHash's times over MAC's (ssh/mac, pkt/mac).
+func BenchmarkInterleaved(b *testing.B) {
 	for _, c := range []struct {
 		name    string
 		tagSize int
@@ -103,32 +137,40 @@ func BenchmarkSpeedupOverPeer(b *testing.B) {
 		for _, size := range sizes {
 			b.Run(fmt.Sprintf("%s/%d", c.name, size), func(b *testing.B) {
 				msg := make([]byte, size)
-				ours, theirs := fastmacLoop(b, c.tagSize), peerLoop(c.newPeer)
-				batch := max(1, 50_000/(size/4+40))
-				var nextOurs, nextTheirs uint64
-				var ratios, oursNs, theirsNs []float64
-				for i := 0; i < b.N; i++ {
-					var dOurs, dTheirs time.Duration
-					if i%2 == 0 {
-						t0 := time.Now()
-						ours(msg, batch, &nextOurs)
-						t1 := time.Now()
-						theirs(msg, batch, &nextTheirs)
-						dOurs, dTheirs = t1.Sub(t0), time.Since(t1)
-					} else {
-						t0 := time.Now()
-						theirs(msg, batch, &nextTheirs)
-						t1 := time.Now()
-						ours(msg, batch, &nextOurs)
-						dTheirs, dOurs = t1.Sub(t0), time.Since(t1)
-					}
-					ratios = append(ratios, float64(dTheirs)/float64(dOurs))
-					oursNs = append(oursNs, float64(dOurs)/float64(batch))
-					theirsNs = append(theirsNs, float64(dTheirs)/float64(batch))
+				for i := range msg {
+					msg[i] = byte(i)
 				}
-				b.ReportMetric(median(ratios), "x-speedup")
-				b.ReportMetric(median(oursNs), "fastmac-ns/msg")
-				b.ReportMetric(median(theirsNs), "peer-ns/msg")
+				loops := [contenders]loop{macLoop(b, c.tagSize), sshLoop(b, c.tagSize), packetLoop(b, c.tagSize), peerLoop(c.newPeer)}
+				batch := max(1, 30_000/(size/4+40))
+				var next [contenders]uint64
+				var perMsg [contenders][]float64
+				var macX, sshX, pktX, sshOverMAC, pktOverMAC []float64
+				for i := 0; i < b.N; i++ {
+					var d [contenders]float64
+					for k := 0; k < contenders; k++ {
+						who := (i + k) % contenders
+						start := time.Now()
+						loops[who](msg, batch, &next[who])
+						d[who] = float64(time.Since(start)) / float64(batch)
+					}
+					for who := range d {
+						perMsg[who] = append(perMsg[who], d[who])
+					}
+					macX = append(macX, d[peerPkg]/d[mac])
+					sshX = append(sshX, d[peerPkg]/d[sshHash])
+					pktX = append(pktX, d[peerPkg]/d[sumPacket])
+					sshOverMAC = append(sshOverMAC, d[sshHash]/d[mac])
+					pktOverMAC = append(pktOverMAC, d[sumPacket]/d[mac])
+				}
+				b.ReportMetric(median(perMsg[mac]), "mac-ns")
+				b.ReportMetric(median(perMsg[sshHash]), "ssh-ns")
+				b.ReportMetric(median(perMsg[sumPacket]), "pkt-ns")
+				b.ReportMetric(median(perMsg[peerPkg]), "peer-ns")
+				b.ReportMetric(median(macX), "mac-x")
+				b.ReportMetric(median(sshX), "ssh-x")
+				b.ReportMetric(median(pktX), "pkt-x")
+				b.ReportMetric(median(sshOverMAC), "ssh/mac")
+				b.ReportMetric(median(pktOverMAC), "pkt/mac")
 			})
 		}
 	}
@@ -139,10 +181,17 @@ func median(v []float64) float64 {
 	return v[len(v)/2]
 }
 
-func BenchmarkFastmacUMAC64(b *testing.B)  { forSizes(b, fastmacUMAC(8)) }
-func BenchmarkFastmacUMAC128(b *testing.B) { forSizes(b, fastmacUMAC(16)) }
-func BenchmarkPeerUMAC64(b *testing.B)     { forSizes(b, peerUMAC(peer.New8)) }
-func BenchmarkPeerUMAC128(b *testing.B)    { forSizes(b, peerUMAC(peer.New16)) }
+// forSizes runs a MAC of its own (no interleaving) for scale.
+func forSizes(b *testing.B, run func(b *testing.B, msg []byte)) {
+	for _, size := range sizes {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			msg := make([]byte, size)
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			run(b, msg)
+		})
+	}
+}
 
 func BenchmarkHMACSHA256(b *testing.B) {
 	forSizes(b, func(b *testing.B, msg []byte) {
@@ -167,27 +216,31 @@ func BenchmarkPoly1305(b *testing.B) {
 	})
 }
 
-// TestUMACAgreesWithPeer checks that both packages compute the same
+// TestUMACAgreesWithPeer checks that the four contenders compute the same
 // UMAC-64 and UMAC-128 tags below 16 MiB (above it the peer lacks POLY128),
-// so that the benchmark compares equal work.
+// message after message through their pad caches, so that the benchmark
+// compares equal work.
 func TestUMACAgreesWithPeer(t *testing.T) {
-	for _, size := range append(sizes, 0, 3, 5000) {
+	for _, size := range append(sizes, 0, 3, 2048, 5000) {
 		msg := make([]byte, size)
 		for i := range msg {
 			msg[i] = byte(i)
 		}
 		for _, c := range []struct {
 			tagSize int
-			newMAC  func([]byte) hash.Hash
+			newPeer func([]byte) hash.Hash
 		}{{8, peer.New8}, {16, peer.New16}} {
-			u, _ := umac.New(key, c.tagSize)
-			nonce := umac.CounterNonce(77)
-			ours, _ := u.MAC(nil, nonce[:], msg)
-			h := c.newMAC(key)
-			h.Write(msg)
-			theirs := h.Sum(nonce[:])
-			if string(ours) != string(theirs) {
-				t.Fatalf("UMAC-%d of %d bytes: fastmac %x, peer %x", 8*c.tagSize, size, ours, theirs)
+			loops := [contenders]loop{macLoop(t, c.tagSize), sshLoop(t, c.tagSize), packetLoop(t, c.tagSize), peerLoop(c.newPeer)}
+			next := [contenders]uint64{70, 70, 70, 70}
+			for n := uint64(70); n < 80; n++ {
+				var tags [contenders]string
+				for who, run := range loops {
+					tags[who] = string(run(msg, 1, &next[who]))
+				}
+				if tags[mac] != tags[peerPkg] || tags[sshHash] != tags[peerPkg] || tags[sumPacket] != tags[peerPkg] {
+					t.Fatalf("UMAC-%d of %d bytes, nonce %d: MAC %x, SSHHash %x, SumPacket %x, peer %x",
+						8*c.tagSize, size, n, tags[mac], tags[sshHash], tags[sumPacket], tags[peerPkg])
+				}
 			}
 		}
 	}

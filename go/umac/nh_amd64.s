@@ -213,33 +213,96 @@ GLOBL p36<>(SB), RODATA|NOPTR, $8
 	VPXOR (BX), X2, X2; \
 	VMOVDQU X2, (DI)
 
-// func uhashBlockAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, bitLen uint64, out *[maxIters]uint32)
+// func nhBlockAVX2(words *uint32, block *byte, acc *[maxIters]uint64)
 //
-// UHASH of a message of at most one NH block, all four iterations side by
-// side: NH of the zero-padded block (the single-block layout of nhAVX2),
-// plus the bit length, then L3_SHORT.
-TEXT ·uhashBlockAVX2(SB), NOSPLIT, $0-48
+// Adds NH of the 32-byte block at block, words pointing at its key words,
+// to acc[0..4), all four iterations (unused ones have room), in the
+// single-block layout of nhAVX2.
+TEXT ·nhBlockAVX2(SB), NOSPLIT, $0-24
 	MOVQ words+0(FP), R9
-	MOVQ l3+8(FP), AX
-	MOVQ l3k2+16(FP), BX
-	MOVQ block+24(FP), SI
-	MOVQ out+40(FP), DI
+	MOVQ block+8(FP), SI
+	MOVQ acc+16(FP), DI
 	VPXOR Y14, Y14, Y14
 	VPXOR Y15, Y15, Y15
 	VBROADCASTI128 (SI), Y0
 	VBROADCASTI128 16(SI), Y1
 	PASS((R9), 16(R9), Y14)
 	PASS(32(R9), 48(R9), Y15)
-	// Y14 holds the two halves of NH for iterations 0 | 1, Y15 for 2 | 3.
-	VPSHUFD $0x4e, Y14, Y2
-	VPADDQ Y2, Y14, Y14
-	VPSHUFD $0x4e, Y15, Y3
-	VPADDQ Y3, Y15, Y15
-	VPUNPCKLQDQ Y15, Y14, Y0
-	VPERMQ $0xd8, Y0, Y0
-	VPBROADCASTQ bitLen+32(FP), Y1
-	VPADDQ Y1, Y0, Y0
+	LANE_SUMS(Y14, X14, 0(DI), 8(DI))
+	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
+	VZEROUPPER
+	RET
+
+// LOAD_QWORDS loads the four qwords at (R) into Y, one by one: Go stored
+// them so, and one 32-byte load of separate stores would wait for them to
+// reach the cache instead of taking them from the store buffer.
+#define LOAD_QWORDS(R, Y, X, XT) \
+	VMOVQ 0(R), X; \
+	VPINSRQ $1, 8(R), X, X; \
+	VMOVQ 16(R), XT; \
+	VPINSRQ $1, 24(R), XT, XT; \
+	VINSERTI128 $1, XT, Y, Y
+
+// UHASH_LAST finishes UHASH of a message of at most one chunk, its last
+// block's low quad broadcast in Y0 and its high quad in Y1, all four
+// iterations side by side: NH of the block in the single-block layout of
+// nhAVX2 (R9 at its key words), plus the NH sums of the blocks before it
+// (at DX), plus the bit length (at BITLEN), then L3_SHORT.
+#define UHASH_LAST(BITLEN) \
+	VPXOR Y14, Y14, Y14; \
+	VPXOR Y15, Y15, Y15; \
+	PASS((R9), 16(R9), Y14); \
+	PASS(32(R9), 48(R9), Y15); \
+	VPSHUFD $0x4e, Y14, Y2; \
+	VPADDQ Y2, Y14, Y14; \
+	VPSHUFD $0x4e, Y15, Y3; \
+	VPADDQ Y3, Y15, Y15; \
+	VPUNPCKLQDQ Y15, Y14, Y0; \
+	VPERMQ $0xd8, Y0, Y0; \
+	LOAD_QWORDS(DX, Y1, X1, X2); \
+	VPADDQ Y1, Y0, Y0; \
+	VPBROADCASTQ BITLEN, Y1; \
+	VPADDQ Y1, Y0, Y0; \
 	L3_SHORT
+
+// func uhashLastAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
+//
+// UHASH of a message of at most one chunk whose last block, zero-padded,
+// is the 32 bytes at block (words points at its key words) and whose
+// earlier blocks' NH sums are acc, for all four iterations.
+TEXT ·uhashLastAVX2(SB), NOSPLIT, $0-56
+	MOVQ words+0(FP), R9
+	MOVQ l3+8(FP), AX
+	MOVQ l3k2+16(FP), BX
+	MOVQ block+24(FP), SI
+	MOVQ acc+32(FP), DX
+	MOVQ out+48(FP), DI
+	VBROADCASTI128 (SI), Y0
+	VBROADCASTI128 16(SI), Y1
+	UHASH_LAST(bitLen+40(FP))
+	VZEROUPPER
+	RET
+
+// func uhashLastAVX512(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, msg *byte, n int, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
+//
+// uhashLastAVX2 for a last block of n bytes (0 to 32) at msg, read with a
+// byte-masked load (AVX-512 BW and VL, and BMI2): zeros past the end,
+// without a padded copy.
+TEXT ·uhashLastAVX512(SB), NOSPLIT, $0-64
+	MOVQ n+32(FP), CX
+	MOVQ $-1, AX
+	BZHIQ CX, AX, AX
+	KMOVD AX, K1
+	MOVQ words+0(FP), R9
+	MOVQ l3+8(FP), AX
+	MOVQ l3k2+16(FP), BX
+	MOVQ msg+24(FP), SI
+	MOVQ acc+40(FP), DX
+	MOVQ out+56(FP), DI
+	VMOVDQU8.Z (SI), K1, Y2
+	VPERMQ $0x44, Y2, Y0
+	VPERMQ $0xee, Y2, Y1
+	UHASH_LAST(bitLen+48(FP))
 	VZEROUPPER
 	RET
 
@@ -249,7 +312,102 @@ TEXT ·l3ShortAVX2(SB), NOSPLIT, $0-32
 	MOVQ l3+8(FP), AX
 	MOVQ l3k2+16(FP), BX
 	MOVQ out+24(FP), DI
-	VMOVDQU (SI), Y0
+	VMOVQ 0(SI), X0
+	VPINSRQ $1, 8(SI), X0, X0
+	VMOVQ 16(SI), X1
+	VPINSRQ $1, 24(SI), X1, X1
+	VINSERTI128 $1, X1, Y0, Y0
 	L3_SHORT
+	VZEROUPPER
+	RET
+
+// A block buffer is stored and loaded as two 16-byte halves, as Go copies
+// a [32]byte and as VBROADCASTI128 reads it, so that each load takes its
+// half from the store buffer (a load spanning two stores, or part of a
+// wider one, may have to wait for them to reach the cache).
+#define STORE_HALVES(Y, X, DST) \
+	VMOVDQU X, (DST); \
+	VEXTRACTI128 $1, Y, 16(DST)
+
+// func storeBlockAVX512(dst *[blockSize]byte, src *byte, n int)
+//
+// The n bytes (0 to 32) at src, zero-padded, to dst.
+TEXT ·storeBlockAVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $-1, AX
+	BZHIQ CX, AX, AX
+	KMOVD AX, K1
+	VMOVDQU8.Z (SI), K1, Y0
+	STORE_HALVES(Y0, X0, DI)
+	VZEROUPPER
+	RET
+
+// func appendBlockAVX512(dst *[blockSize]byte, at int, src *byte, n int)
+//
+// The n bytes at src into dst from byte at (at + n <= 32), through a load
+// and store of dst's halves and a masked load of src, placed by reading
+// from src - at with the bytes before src masked off (masked bytes are
+// neither read nor faulted on).
+TEXT ·appendBlockAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ at+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ $-1, AX
+	BZHIQ CX, AX, AX
+	SHLXQ DX, AX, AX
+	KMOVD AX, K1
+	SUBQ DX, SI
+	VMOVDQU (DI), X0
+	VINSERTI128 $1, 16(DI), Y0, Y0
+	VMOVDQU8 (SI), K1, Y0
+	STORE_HALVES(Y0, X0, DI)
+	VZEROUPPER
+	RET
+
+// func gatherAVX512(dst *[blockSize]byte, parts *[]byte, count, off, n int)
+//
+// Each part's bytes, up to n in all, go to their place in Y0 by a masked
+// load from the part's start minus the bytes already placed (masked bytes
+// are neither read nor faulted on); the first part starts at byte off.
+TEXT ·gatherAVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ parts+8(FP), SI
+	MOVQ count+16(FP), R10
+	MOVQ off+24(FP), DX
+	MOVQ n+32(FP), R9
+	VPXOR Y0, Y0, Y0
+	XORQ R8, R8             // bytes placed
+	MOVQ 0(SI), BX
+	ADDQ DX, BX             // the first part's bytes from off
+	MOVQ 8(SI), CX
+	SUBQ DX, CX
+
+gatherpart:
+	// CX = min(part length, n - placed) bytes from BX to byte R8.
+	MOVQ R9, AX
+	SUBQ R8, AX
+	CMPQ CX, AX
+	CMOVQGT AX, CX
+	MOVQ $-1, AX
+	BZHIQ CX, AX, AX
+	SHLXQ R8, AX, AX
+	KMOVD AX, K1
+	SUBQ R8, BX
+	VMOVDQU8 (BX), K1, Y0
+	ADDQ CX, R8
+	CMPQ R8, R9
+	JAE  gatherdone
+	DECQ R10
+	JZ   gatherdone
+	ADDQ $24, SI            // the next slice header
+	MOVQ 0(SI), BX
+	MOVQ 8(SI), CX
+	JMP  gatherpart
+
+gatherdone:
+	STORE_HALVES(Y0, X0, DI)
 	VZEROUPPER
 	RET

@@ -8,32 +8,49 @@ import (
 	"testing"
 )
 
-// The assembly NH (AVX2 on amd64, NEON on arm64) against the portable
-// code. asmNH points at the switch of this target's assembly (see
+// The assembly NHs (AVX-512 and AVX2 on amd64, NEON on arm64) against the
+// portable code. asmBackends and usePortable are this target's (see
 // nh_amd64_test.go and nh_arm64_test.go).
 
-// withGeneric runs f with the assembly NH switched off.
-func withGeneric(f func()) {
-	saved := *asmNH
-	*asmNH = false
-	defer func() { *asmNH = saved }()
-	f()
+// asmBackend is one assembly NH: whether this CPU runs it, whether a CPU
+// of this architecture must (else its tests skip, saying why), and how to
+// select it (use returns the function that restores the selection).
+type asmBackend struct {
+	name                string
+	supported, required bool
+	use                 func() (restore func())
 }
 
-func requireAsmNH(t *testing.T) {
-	t.Helper()
-	if !*asmNH {
-		// A machine without the instructions has no assembly path to
-		// compare; this must not pass silently where it is expected to run.
-		t.Fatalf("this CPU lacks %s: the assembly path is not tested here (use -tags purego)", asmNHName)
+// forEachAsmBackend runs f with each assembly NH selected, as a subtest.
+func forEachAsmBackend(t *testing.T, f func(t *testing.T)) {
+	for _, b := range asmBackends {
+		t.Run(b.name, func(t *testing.T) {
+			switch {
+			case !b.supported && b.required:
+				t.Fatalf("this CPU lacks %s: the assembly path is not tested here (use -tags purego)", b.name)
+			case !b.supported:
+				t.Skipf("this CPU lacks %s: its NH is not tested here", b.name)
+			}
+			defer b.use()()
+			f(t)
+		})
 	}
+}
+
+// withGeneric runs f with the portable code selected.
+func withGeneric(f func()) {
+	defer usePortable()()
+	f()
 }
 
 // TestNHAssemblyMatchesGeneric compares NH itself, every iteration count,
 // every starting block and every length that fits in the chunk, at several
 // alignments of the message.
 func TestNHAssemblyMatchesGeneric(t *testing.T) {
-	requireAsmNH(t)
+	forEachAsmBackend(t, nhAssemblyMatchesGeneric)
+}
+
+func nhAssemblyMatchesGeneric(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var keyBytes [KeySize]byte
 	for i := range keyBytes {
@@ -78,7 +95,10 @@ func equalPrefix(a, b [maxIters]uint64, n int) bool {
 // portable path on every length 0..3000 at several alignments, all four
 // tag sizes, one-shot and streamed.
 func TestAssemblyMatchesPortable(t *testing.T) {
-	requireAsmNH(t)
+	forEachAsmBackend(t, assemblyMatchesPortable)
+}
+
+func assemblyMatchesPortable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	buf := make([]byte, 3000+16)
 	for i := range buf {
@@ -110,4 +130,16 @@ func TestAssemblyMatchesPortable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestStreamingOnEachBackend: Stream, Sequenced and SSHHash in pieces, with
+// each assembly NH (and its block stores), against the portable one-call
+// MAC.
+func TestStreamingOnEachBackend(t *testing.T) {
+	forEachAsmBackend(t, func(t *testing.T) {
+		streamingSplitsMatchMAC(t, func(u *UMAC, nonce, msg []byte) (tag []byte) {
+			withGeneric(func() { tag = mustMAC(t, u, nonce, msg) })
+			return tag
+		})
+	})
 }

@@ -26,12 +26,12 @@ func (c *pdfCipher) fast() bool { return false }
 // runLength is how many blocks encryptRun computes on a cache miss.
 func (c *pdfCipher) runLength() int { return 1 }
 
-// encrypt replaces b by AES(b).
-func (c *pdfCipher) encrypt(b *[16]byte) { encryptThroughPool(c.block, b) }
+// encrypt returns AES(in).
+func (c *pdfCipher) encrypt(in uint128) uint128 { return encryptThroughPool(c.block, in) }
 
 // encryptBlocks replaces the first n blocks of run by their encryptions.
 func (c *pdfCipher) encryptBlocks(run *padRunBlocks, n int) {
 	for j := 0; j < n; j++ {
-		c.encrypt(&run[j])
+		run[j] = c.encrypt(run[j])
 	}
 }

@@ -70,6 +70,7 @@ func (s *Sequenced) Sum(dst []byte) (nonce uint64, out []byte, err error) {
 	}
 	var hash [maxIters]uint32
 	s.state.sum(&s.u.key, s.u.iters, &hash)
+	s.state.reset()
 	return s.tag(dst, &hash)
 }
 
@@ -77,10 +78,8 @@ func (s *Sequenced) Sum(dst []byte) (nonce uint64, out []byte, err error) {
 func (s *Sequenced) tag(dst []byte, hash *[maxIters]uint32) (uint64, []byte, error) {
 	n := s.next
 	s.next++
-	counter := CounterNonce(n)
-	var in [16]byte
-	offset, step := pdfInput(counter[:], s.u.tagSize, &in)
-	return n, s.u.appendTag(dst, hash, s.pads.pad(&s.u.pdf, &in, step)[offset:]), nil
+	in, word, step := counterInput(n, s.u.tagSize)
+	return n, s.u.appendTag(dst, hash, s.pads.pad(&s.u.pdf, in, step), word), nil
 }
 
 // Next returns the counter value the next message gets.

@@ -88,31 +88,29 @@ var zeroBlock [blockSize]byte
 // uhash writes the first iters words of UHASH(msg) to out: the one-call
 // path, hashing every chunk straight from msg with no buffer.
 func (k *uhashKey) uhash(iters int, msg []byte, out *[maxIters]uint32) {
-	if len(msg) <= blockSize {
-		k.uhashBlock(iters, msg, out)
+	if len(msg) > chunkSize {
+		k.uhashLong(iters, msg, out)
 		return
 	}
-	if len(msg) <= chunkSize {
-		k.uhashShort(iters, msg, out)
-		return
-	}
-	k.uhashLong(iters, msg, out)
+	// One chunk skips L2: B = zeroes(8) || A (section 5.3.1). The blocks
+	// before the last go through NH, the last one with L3 in one step.
+	var acc [maxIters]uint64
+	last := max(len(msg)-1, 0) / blockSize
+	nhHash(k, 0, msg[:blockSize*last], &acc, iters)
+	k.uhashLast(iters, last, msg[blockSize*last:], &acc, 8*uint64(len(msg)), out)
 }
 
-// uhashShort is UHASH of a message of at most one chunk, which skips L2:
-// B = zeroes(8) || A (section 5.3.1), so L3 has four terms.
-func (k *uhashKey) uhashShort(iters int, msg []byte, out *[maxIters]uint32) {
-	var nh [maxIters]uint64
-	data := msg
-	if len(msg) == 0 {
-		data = zeroBlock[:]
+// uhashLastEach is uhashLast one iteration at a time, without vector L3.
+func (k *uhashKey) uhashLastEach(iters, last int, block []byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32) {
+	if len(block) == 0 {
+		block = zeroBlock[:]
 	}
-	nhHash(k, 0, data, &nh, iters)
-	bitLen := 8 * uint64(len(msg))
-	for i := range nh {
-		nh[i] += bitLen
+	a := *acc
+	nhHash(k, last, block, &a, iters)
+	for i := 0; i < iters; i++ {
+		a[i] += bitLen
 	}
-	k.l3Short(&nh, iters, out)
+	k.l3ShortEach(&a, iters, out)
 }
 
 // l3ShortEach is l3Short, one iteration at a time.
@@ -217,79 +215,227 @@ func (h *l2Hash) finish(k *uhashKey, i int, count uint64) uint128 {
 	return poly128Step(k.l2k128[i], h.y128, m)
 }
 
-// uhashState is UHASH of a message arriving in pieces. It buffers at most one
-// partial NH block and holds no key, so one key serves many states.
+// uhashState is UHASH of a message arriving in pieces. It holds no key, so
+// one key serves many states. Whole blocks are hashed as they arrive, but
+// the message's last 1 to 32 bytes wait in buf until more input comes:
+// at Sum they are the last block, which finishes with L3 in one step as
+// in the one-call path.
 type uhashState struct {
-	nh       [maxIters]uint64 // NH sums of the current chunk
-	chunkLen int              // bytes of the chunk hashed (a multiple of 32)
-	buf      [blockSize]byte  // a partial block waiting for more input
-	bufLen   int
-	l2       [maxIters]l2Hash
-	chunks   uint64 // chunks fed to L2
+	nh       [maxIters]uint64 // NH sums of the current chunk's blocks hashed (from iters on: unused)
+	chunkLen int              // bytes of the current chunk hashed: a multiple of 32
+	chunks   uint64           // chunks before the current one, all in l2
+	bufLen   int              // bytes waiting in buf: 0 only before the first
+	buf      [blockSize]byte  // zero past bufLen, once written
+	l2       [maxIters]l2Hash // set up when the first chunk closes
 }
 
+// reset forgets the message: a handful of stores (buf is written whole
+// by the first write, and l2 set up when a chunk closes).
 func (s *uhashState) reset() {
-	*s = uhashState{}
-	for i := range s.l2 {
-		s.l2[i] = newL2Hash()
+	s.nh = [maxIters]uint64{}
+	s.chunkLen, s.chunks, s.bufLen = 0, 0, 0
+}
+
+// write is L1-HASH, incrementally.
+func (s *uhashState) write(k *uhashKey, iters int, data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	if s.bufLen > 0 {
+		n := min(blockSize-s.bufLen, len(data))
+		appendBlock(&s.buf, s.bufLen, data[:n])
+		s.bufLen += n
+		data = data[n:]
+		if len(data) == 0 {
+			return
+		}
+		// The waiting block is whole and more follows.
+		s.hashBuffered(k, iters)
+	}
+	tail := (len(data)-1)%blockSize + 1
+	s.hashWhole(k, iters, data[:len(data)-tail])
+	storeBlock(&s.buf, data[len(data)-tail:])
+	s.bufLen = tail
+}
+
+// hashWhole hashes whole blocks in place, chunk by chunk.
+func (s *uhashState) hashWhole(k *uhashKey, iters int, whole []byte) {
+	for len(whole) > 0 {
+		s.nextBlock(k, iters)
+		n := min(chunkSize-s.chunkLen, len(whole))
+		nhHash(k, s.chunkLen/blockSize, whole[:n], &s.nh, iters)
+		s.chunkLen += n
+		whole = whole[n:]
 	}
 }
 
-// write is L1-HASH, incrementally. A full chunk goes to L2 only when more
-// input arrives, since a message of one chunk skips L2.
-func (s *uhashState) write(k *uhashKey, iters int, data []byte) {
-	for len(data) > 0 {
-		if s.chunkLen == chunkSize {
-			s.closeChunk(k, iters)
+// hashBuffered hashes the whole block waiting in buf.
+func (s *uhashState) hashBuffered(k *uhashKey, iters int) {
+	s.nextBlock(k, iters)
+	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &s.nh, iters)
+	s.chunkLen += blockSize
+}
+
+// totalLen is the length of the concatenation of parts.
+func totalLen(parts [][]byte) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	return n
+}
+
+// uhashBlockParts writes UHASH of the concatenation of parts, total bytes
+// (at most one block), to out: gathered into one block, hashed with L3 in
+// one call.
+func (k *uhashKey) uhashBlockParts(iters int, parts [][]byte, total int, out *[maxIters]uint32) {
+	var acc [maxIters]uint64
+	var block [blockSize]byte
+	gatherBlock(&block, parts, 0, total)
+	k.uhashLastPadded(iters, 0, &block, &acc, 8*uint64(total), out)
+}
+
+// sumParts writes UHASH of the concatenation of parts to out, as reset,
+// write of each part and sum would, but without holding the bytes of one
+// part while the next comes: whole blocks are hashed in place, and a block
+// across parts is gathered into buf in one store. It leaves the state
+// holding the message.
+func (s *uhashState) sumParts(k *uhashKey, iters int, parts [][]byte, out *[maxIters]uint32) {
+	remaining := totalLen(parts)
+	s.reset()
+	for at := (partsCursor{parts: parts}); ; {
+		at.skipEmpty()
+		if remaining <= blockSize {
+			at.gather(&s.buf, remaining)
+			s.bufLen = remaining
+			break
 		}
-		if s.bufLen > 0 || len(data) < blockSize {
-			n := copy(s.buf[s.bufLen:], data)
-			s.bufLen += n
-			data = data[n:]
-			if s.bufLen == blockSize {
-				s.hashBlocks(k, iters, s.buf[:])
-				s.bufLen = 0
-			}
+		if p := at.rest(); len(p) >= blockSize {
+			// Whole blocks in place, leaving the last block's bytes.
+			n := min(len(p), remaining-1) / blockSize * blockSize
+			s.hashWhole(k, iters, p[:n])
+			at.off += n
+			remaining -= n
 			continue
 		}
-		whole := min(chunkSize-s.chunkLen, len(data)/blockSize*blockSize)
-		s.hashBlocks(k, iters, data[:whole])
-		data = data[whole:]
+		at.gather(&s.buf, blockSize)
+		s.hashBuffered(k, iters)
+		remaining -= blockSize
+	}
+	s.sum(k, iters, out)
+}
+
+// partsCursor is a position in the concatenation of parts.
+type partsCursor struct {
+	parts [][]byte
+	off   int // in parts[0]
+}
+
+func (c *partsCursor) skipEmpty() {
+	for len(c.parts) > 0 && c.off == len(c.parts[0]) {
+		c.parts, c.off = c.parts[1:], 0
 	}
 }
 
-func (s *uhashState) hashBlocks(k *uhashKey, iters int, blocks []byte) {
-	nhHash(k, s.chunkLen/blockSize, blocks, &s.nh, iters)
-	s.chunkLen += len(blocks)
+func (c *partsCursor) rest() []byte { return c.parts[0][c.off:] }
+
+// gather writes the next n bytes (at most 32, all there), zero-padded, to
+// dst and moves past them.
+func (c *partsCursor) gather(dst *[blockSize]byte, n int) {
+	gatherBlock(dst, c.parts, c.off, n)
+	for n > 0 {
+		c.skipEmpty()
+		take := min(n, len(c.parts[0])-c.off)
+		c.off += take
+		n -= take
+	}
 }
 
-// closeChunk hands a full chunk's L1 output, NH + 8192, to L2.
+// nextBlock makes room for a block in the current chunk: a full chunk,
+// followed by more input, goes to L2.
+func (s *uhashState) nextBlock(k *uhashKey, iters int) {
+	if s.chunkLen == chunkSize {
+		s.closeChunk(k, iters)
+	}
+}
+
 func (s *uhashState) closeChunk(k *uhashKey, iters int) {
-	for i := 0; i < iters; i++ {
-		s.l2[i].absorb(k, i, s.chunks, s.nh[i]+8*chunkSize)
-		s.nh[i] = 0
-	}
-	s.chunks++
-	s.chunkLen = 0
+	absorbChunk(k, iters, &s.l2, s.chunks, &s.nh)
+	s.nh, s.chunks, s.chunkLen = [maxIters]uint64{}, s.chunks+1, 0
 }
 
-// sum writes UHASH of everything written to out and resets the state.
-func (s *uhashState) sum(k *uhashKey, iters int, out *[maxIters]uint32) {
-	// The last chunk is zero-padded to a positive multiple of 32 bytes.
-	if s.bufLen > 0 || (s.chunkLen == 0 && s.chunks == 0) {
-		clear(s.buf[s.bufLen:])
-		s.hashBlocks(k, iters, s.buf[:])
-		s.chunkLen -= blockSize - s.bufLen
-	}
-	bitLen := 8 * uint64(s.chunkLen)
-	for i := 0; i < iters; i++ {
-		a := s.nh[i] + bitLen
-		if s.chunks == 0 {
-			out[i] = l3HashShort(&k.l3k1[i], k.l3k2[i], a)
-		} else {
-			s.l2[i].absorb(k, i, s.chunks, a)
-			out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], s.l2[i].finish(k, i, s.chunks+1))
+// absorbChunk hands the L1 output of full chunk number index, nh + 8192,
+// to L2, set up at the first chunk.
+func absorbChunk(k *uhashKey, iters int, l2 *[maxIters]l2Hash, index uint64, nh *[maxIters]uint64) {
+	if index == 0 {
+		for i := range l2 {
+			l2[i] = newL2Hash()
 		}
 	}
-	s.reset()
+	if index >= poly64Words {
+		for i := 0; i < iters; i++ {
+			l2[i].absorb(k, i, index, nh[i]+8*chunkSize)
+		}
+		return
+	}
+	for i := 0; i < iters; i++ {
+		l2[i].y64 = poly64Step(k.l2k64[i], k.l2k64sq[i], l2[i].y64, nh[i]+8*chunkSize)
+	}
+}
+
+// sum writes UHASH of everything written to out. It leaves s unchanged.
+func (s *uhashState) sum(k *uhashKey, iters int, out *[maxIters]uint32) {
+	switch {
+	case s.bufLen == 0:
+		// The empty message: one block of zeros.
+		k.uhashLastPadded(iters, 0, &zeroBlock, &s.nh, 0, out)
+	case s.chunks == 0 && s.chunkLen < chunkSize:
+		// One chunk: the waiting bytes, zero-padded in buf, are its last
+		// block, hashed with L3 in one step.
+		k.uhashLastPadded(iters, s.chunkLen/blockSize, &s.buf, &s.nh, 8*uint64(s.chunkLen+s.bufLen), out)
+	default:
+		s.sumLong(k, iters, out)
+	}
+}
+
+// sumLong is sum of a message of more than one chunk.
+func (s *uhashState) sumLong(k *uhashKey, iters int, out *[maxIters]uint32) {
+	if s.chunkLen == chunkSize || s.chunks >= poly64Words {
+		s.sumAcrossChunk(k, iters, out)
+		return
+	}
+	// The last block ends the current chunk, whose L1 output is the last
+	// word of POLY64: L2's output is zeroes(8) || y (section 5.3.1).
+	nh := s.nh
+	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &nh, iters)
+	bitLen := 8 * uint64(s.chunkLen+s.bufLen)
+	var y [maxIters]uint64
+	for i := 0; i < iters; i++ {
+		y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], s.l2[i].y64, nh[i]+bitLen)
+	}
+	k.l3Short(&y, iters, out)
+}
+
+// sumAcrossChunk is sumLong when the waiting bytes start a new chunk or L2
+// has reached POLY128: on a copy of L2's state.
+func (s *uhashState) sumAcrossChunk(k *uhashKey, iters int, out *[maxIters]uint32) {
+	bitLen := 8 * uint64(s.chunkLen+s.bufLen)
+	l2, nh, chunks, first := s.l2, s.nh, s.chunks, s.chunkLen/blockSize
+	if s.chunkLen == chunkSize {
+		absorbChunk(k, iters, &l2, chunks, &nh)
+		nh, chunks, first, bitLen = [maxIters]uint64{}, chunks+1, 0, 8*uint64(s.bufLen)
+	}
+	nhBlockPadded(k, first, &s.buf, &nh, iters)
+	for i := 0; i < iters; i++ {
+		l2[i].absorb(k, i, chunks, nh[i]+bitLen)
+		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks+1))
+	}
+}
+
+// gatherBlockCopy is gatherBlock with copy.
+func gatherBlockCopy(dst *[blockSize]byte, parts [][]byte, off, n int) {
+	*dst = [blockSize]byte{}
+	for filled := 0; filled < n; parts, off = parts[1:], 0 {
+		filled += copy(dst[filled:n], parts[0][off:])
+	}
 }

@@ -3,7 +3,6 @@ package umac
 import (
 	"crypto/aes"
 	"crypto/subtle"
-	"encoding/binary"
 )
 
 const (
@@ -66,26 +65,16 @@ func (u *UMAC) MAC(dst, nonce, msg []byte) ([]byte, error) {
 	// processor may overlap the two. Only UMAC-32 and -64 share a block
 	// between nonces, and only a slow AES is worth publishing it to other
 	// goroutines (atomic stores cost more than an AES-NI block).
-	var block [aes.BlockSize]byte
-	offset, _ := pdfInput(nonce, u.tagSize, &block)
+	in, word, _ := pdfInput(nonce, u.tagSize)
+	var pad uint128
 	if u.tagSize <= 8 && !u.pdf.fast() {
-		u.pads.pad(&u.pdf, &block)
+		pad = u.pads.pad(&u.pdf, in)
 	} else {
-		u.pdf.encrypt(&block)
+		pad = u.pdf.encrypt(in)
 	}
 	var hash [maxIters]uint32
 	u.key.uhash(u.iters, msg, &hash)
-	return u.appendTag(dst, &hash, block[offset:]), nil
-}
-
-// appendTag appends UHASH XOR pad (RFC 4418 section 4) to dst.
-func (u *UMAC) appendTag(dst []byte, hash *[maxIters]uint32, pad []byte) []byte {
-	ret, tag := sliceForAppend(dst, u.tagSize)
-	pad = pad[:len(tag)]
-	for i := 0; i+4 <= len(tag); i += 4 {
-		binary.BigEndian.PutUint32(tag[i:], hash[i/4&(maxIters-1)]^binary.BigEndian.Uint32(pad[i:]))
-	}
-	return ret
+	return u.appendTag(dst, &hash, pad, word), nil
 }
 
 // Verify reports whether tag is the tag of msg under nonce, comparing in
