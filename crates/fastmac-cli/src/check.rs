@@ -84,7 +84,7 @@ impl Forms {
         let (form, position) = match (position, &self.plain) {
             (Some(text), _) if self.ssh.is_some() => (&mut self.ssh, Position::Seq(sequence_number(text)?)),
             (Some(text), Some((kind, _))) if !kind.is_hmac() => {
-                let nonce = crate::input::unhex("nonce", text).map_err(|err| err.to_string())?;
+                let nonce = crate::input::unhex("nonce", text).map_err(|err| sums::not_hex("nonce", err))?;
                 kind.check_nonce(&nonce).map_err(|err| err.to_string())?;
                 (&mut self.plain, Position::Nonce(nonce))
             }

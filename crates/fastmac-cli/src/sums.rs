@@ -169,12 +169,20 @@ pub fn parse_line(line: &[u8]) -> Result<Line, String> {
     if fields.next().is_some() || position.as_deref() == Some("") {
         return Err("expected TAG [NONCE]  NAME (one space between the tag and the nonce)".into());
     }
-    let tag = unhex("tag", tag_text).map_err(|err| err.to_string())?;
+    let tag = unhex("tag", tag_text).map_err(|err| not_hex("tag", err))?;
     if name.is_empty() {
         return Err("no file name".into());
     }
     let name = if escaped { unescape(name)? } else { name.to_vec() };
     Ok(Line { tag, position, name: name_from_bytes(name) })
+}
+
+/// Why a field of a line is not hex, naming the field (not an option).
+pub fn not_hex(field: &str, err: CliError) -> String {
+    match err {
+        CliError::Hex { reason, .. } => format!("the {field} is not hex: {reason}"),
+        other => other.to_string(),
+    }
 }
 
 /// Undoes [`format_line`]'s escapes.
@@ -288,8 +296,8 @@ mod tests {
             (&b"0011 22 f"[..], "two spaces"),
             (b"", "two spaces"),
             (b"  f", "no tag"),
-            (b"0g  f", "malformed hex in --tag"),
-            (b"001  f", "odd number of digits"),
+            (b"0g  f", "the tag is not hex: invalid character at position 1"),
+            (b"001  f", "the tag is not hex: odd number of digits"),
             (b"00 01 02  f", "one space"),
             (b"00  ", "no file name"),
             (b"\\00  a\\x", "backslash"),

@@ -114,7 +114,7 @@ fn malformed_lines_are_bad_input_and_the_others_are_still_checked() {
     for (line, why) in [
         (2, "expected TAG [NONCE]  NAME"),
         (3, "no nonce"),
-        (4, "malformed hex in --nonce"),
+        (4, "the nonce is not hex: invalid character at position 1"),
         (5, "wrong tag length: expected 8 bytes, got 4"),
         (6, "wrong nonce length: expected 1 to 16 bytes, got 17"),
     ] {
