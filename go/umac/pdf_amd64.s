@@ -80,14 +80,19 @@ TEXT ·encryptAESNI(SB), NOSPLIT, $0-40
 	PEXTRQ $1, X0, outLo+32(FP)
 	RET
 
+// AESENC4 runs one AES round with the round key in K on the blocks in
+// A, B, C and D.
+#define AESENC4(K, A, B, C, D) \
+	AESENC K, A; \
+	AESENC K, B; \
+	AESENC K, C; \
+	AESENC K, D
+
 // ROUND runs one AES round with the round key at OFF(AX) on the four
 // blocks in X0-X3.
 #define ROUND(OFF) \
 	MOVUPS OFF(AX), X4; \
-	AESENC X4, X0; \
-	AESENC X4, X1; \
-	AESENC X4, X2; \
-	AESENC X4, X3
+	AESENC4(X4, X0, X1, X2, X3)
 
 // LOAD_BLOCK loads the block hi || lo at OFF(BX) into X, qword by qword
 // (Go stored it so), in AES byte order.
@@ -140,14 +145,8 @@ TEXT ·encrypt4AESNI(SB), NOSPLIT, $0-16
 // blocks in X0-X7.
 #define ROUND8(OFF) \
 	MOVUPS OFF(AX), X8; \
-	AESENC X8, X0; \
-	AESENC X8, X1; \
-	AESENC X8, X2; \
-	AESENC X8, X3; \
-	AESENC X8, X4; \
-	AESENC X8, X5; \
-	AESENC X8, X6; \
-	AESENC X8, X7
+	AESENC4(X8, X0, X1, X2, X3); \
+	AESENC4(X8, X4, X5, X6, X7)
 
 // COUNTER_BLOCK sets X to the block BX || 0 in AES byte order and moves BX
 // on by the step in CX.
