@@ -115,12 +115,12 @@
 	VMOVDQU Y8, (DI)
 
 // The message is the bytes of cur followed by those of the parts of rest
-// (slice headers: pointer, length, capacity). While a
-// part holds the next 128 (X/Y) or 64 (four iterations) bytes, they are
-// loaded where they are; a group across parts, or the last one, is
-// gathered by gatherZ7. Registers, in all three functions: SI the next
-// byte, R12 the bytes left in its part, R13 the next part's slice header,
-// R11 the parts from there on, CX the bytes left to hash.
+// (slice headers: pointer, length, capacity). While a part holds the next
+// 128 (X/Y) or 64 (four iterations) bytes, they are loaded where they are;
+// a group across parts, or the last one, is gathered (GATHER). Registers,
+// in the functions below: SI the next byte, R12 the bytes left in its
+// part, R13 the next part's slice header, R11 the parts from there on, CX
+// the bytes left to hash.
 
 // PARTS_BEGIN sets SI, R12, R13, R11 and CX from the arguments.
 #define PARTS_BEGIN(CUR, CURLEN, REST, RESTCOUNT, N) \
@@ -270,7 +270,7 @@ xyseam:
 	// blocks, two per block), read with masked loads when it is all in
 	// this part, else gathered; or a whole group across parts, gathered.
 	TESTQ CX, CX
-	JZ    xysums
+	JZ    xydone
 	CMPQ R12, CX
 	JB   xyseamgather
 	MOVQ $-1, AX
@@ -287,7 +287,7 @@ xyseam:
 	VMOVDQU8.Z 64(SI), K1, Z1
 	ADDQ CX, SI
 	SUBQ CX, R12
-	JMP  xyseamlow
+	JMP  xyseammask
 xyseamgather:
 	MOVQ CX, DX
 	MOVQ $64, AX
@@ -297,7 +297,7 @@ xyseamgather:
 	VMOVDQA64 Z7, Z0
 	VPXORQ Z1, Z1, Z1
 	CMPQ CX, $64
-	JBE  xyseamlow
+	JBE  xyseammask
 	MOVQ CX, DX
 	SUBQ $64, DX
 	MOVQ $64, AX
@@ -305,7 +305,7 @@ xyseamgather:
 	CMOVQGT AX, DX
 	CALL gatherZ7<>(SB)
 	VMOVDQA64 Z7, Z1
-xyseamlow:
+xyseammask:
 	CMPQ CX, $128
 	JAE  xyseamhash
 	MOVQ CX, DX
@@ -334,7 +334,7 @@ xyseamnext:
 	SUBQ $128, CX
 	JMP  xyparts
 
-xysums:
+xydone:
 	RET
 
 // z4NH sets Z8 to Z11 to NH's products of the next CX bytes of the parts
@@ -370,7 +370,7 @@ z4seam:
 	// Two blocks across parts, or the last one or two, gathered; their
 	// quads broadcast from Z7.
 	TESTQ CX, CX
-	JZ    z4sums
+	JZ    z4done
 	MOVQ CX, DX
 	MOVQ $64, AX
 	CMPQ DX, AX
@@ -380,7 +380,7 @@ z4seam:
 	VSHUFI32X4 $0x55, Z7, Z7, Z1
 	Z4_BLOCK((R9), 16(R9), Z8, Z9)
 	CMPQ CX, $32
-	JBE  z4sums
+	JBE  z4done
 	VSHUFI32X4 $0xaa, Z7, Z7, Z0
 	VSHUFI32X4 $0xff, Z7, Z7, Z1
 	Z4_BLOCK(32(R9), 48(R9), Z10, Z11)
@@ -388,7 +388,7 @@ z4seam:
 	SUBQ DX, CX
 	JMP  z4parts
 
-z4sums:
+z4done:
 	RET
 
 // func nhXYAVX512(even, odd *[4]uint32, cur []byte, rest [][]byte, n int, acc *[maxIters]uint64, iters int) (moved, left int)

@@ -12,14 +12,15 @@ import (
 // numbers) walk through consecutive AES inputs: UMAC-32 and -64 share one
 // block between 4 or 2 nonces (RFC 4418 section 3.3), and every tag size
 // moves to the next block after that. On a miss the cache of a Stream
-// (padCache), a Sequenced or an SSHHash (counterPads) computes a run of up
-// to padRun consecutive blocks at once, which AES-NI encrypts side by side
-// at little more than the latency of one, so a counter pays that latency
-// once per padRun blocks. The run's blocks are first + j*step for j < n, with the step
-// that was current when the run was made (a later nonce of another length
-// only misses). Nonces are public: lookups may branch on them.
+// (padCache) or of a Sequenced or an SSHHash (counterPads) computes a run
+// of consecutive blocks at once (padRun or counterRun of them), which
+// AES-NI encrypts side by side at little more than the latency of one, so
+// a counter pays that latency once per run. A padCache run's blocks are
+// first + j*step for j < n, with the step that was current when the run
+// was made (a later nonce of another length only misses). Nonces are
+// public: lookups may branch on them.
 
-// padRun is the longest run of AES blocks computed on a miss.
+// padRun is the longest run of AES blocks a padCache computes on a miss.
 const padRun = 4
 
 // padRunBlocks holds a run's blocks: AES inputs, then their outputs.

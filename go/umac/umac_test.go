@@ -252,6 +252,25 @@ func TestCounterPadsMatchThePDF(t *testing.T) {
 	}
 }
 
+// TestSumPacketPastPOLY64: a packet past 16 MiB, where L2-HASH moves to
+// POLY128 (RFC 4418 section 5.3), in SSH's three pieces: SumPacket's tag
+// equals MAC's.
+func TestSumPacketPastPOLY64(t *testing.T) {
+	msg := make([]byte, poly64Words*chunkSize+100)
+	for i := range msg {
+		msg[i] = byte(i * 13)
+	}
+	pieces := headerBodyTrailer(5, 19)(msg)
+	for _, tagSize := range []int{8, 16} {
+		h, _ := NewSSH(testKey, tagSize)
+		nonce := CounterNonce(3)
+		want := mustMAC(t, mustNew(t, tagSize), nonce[:], msg)
+		if got := h.SumPacket(nil, 3, pieces...); !bytes.Equal(got, want) {
+			t.Fatalf("UMAC-%d of %d bytes in %d pieces: %x, want %x", 8*tagSize, len(msg), len(pieces), got, want)
+		}
+	}
+}
+
 func TestSequencedCountsAndRefusesAtItsLimit(t *testing.T) {
 	for _, tagSize := range []int{4, 8, 12, 16} {
 		u := mustNew(t, tagSize)
