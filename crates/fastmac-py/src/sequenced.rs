@@ -9,9 +9,8 @@ use fastmac::umac::{KEY_LEN, SequencedUmac, counter_nonce};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::GIL_MINSIZE;
 use crate::args::int_in_range;
-use crate::buffer::with_bytes;
+use crate::buffer::{with_bytes, with_message};
 use crate::errors::{TagLengthError, to_py};
 
 /// The four tag lengths of `SequencedUmac`.
@@ -142,11 +141,7 @@ impl Sequenced {
     /// tagged then).
     #[pyo3(signature = (data, /))]
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<(u64, Bound<'py, PyBytes>)> {
-        let (nonce, tag) = with_bytes(data, |data| {
-            let work = || lock(&self.inner).tag(data);
-            let result = if data.len() >= GIL_MINSIZE { py.detach(work) } else { work() };
-            result.map_err(to_py)
-        })?;
+        let (nonce, tag) = with_message(py, data, |data| lock(&self.inner).tag(data))?.map_err(to_py)?;
         Ok((nonce, PyBytes::new(py, &tag)))
     }
 
@@ -155,15 +150,7 @@ impl Sequenced {
     /// Streams more of the next message (any buffer); ``finalize()`` tags it.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_bytes(data, |data| {
-            let work = || lock(&self.inner).update(data);
-            if data.len() >= GIL_MINSIZE {
-                py.detach(work)
-            } else {
-                work()
-            };
-            Ok(())
-        })
+        with_message(py, data, |data| lock(&self.inner).update(data))
     }
 
     /// finalize() -> tuple[int, bytes]
