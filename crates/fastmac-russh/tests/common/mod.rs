@@ -1,35 +1,66 @@
-//! The real OpenSSH on 127.0.0.1 for the session tests: keys made by
-//! `ssh-keygen`, a private `sshd` offering one MAC (its own config, host key
-//! and log, a free port), and the `ssh` client. Every process is bounded in
-//! time and stopped when the test ends. The pitfalls handled here are those
-//! of docs/ssh.md section 1.4.
+//! The real OpenSSH on 127.0.0.1 for the session tests, through the
+//! repository's one sshd harness, `tests/ssh/sshd_harness.py` (docs/ssh.md
+//! section 1.4), run as a script: `keys` makes the host and client keys,
+//! `serve` runs a private `sshd` offering one MAC until its standard input
+//! closes, `client-argv` gives the `ssh` command line (which checks the
+//! harness's host key), and `negotiated` reads the cipher and MAC of every
+//! key exchange from an OpenSSH debug log. Every process is bounded in time
+//! and stopped when the test ends.
 
 #![allow(dead_code)] // each test file uses its own part
 
 use std::fs;
-use std::io::Write;
-use std::net::TcpListener;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use fastmac_russh::{ClientSetup, load_private_key, load_public_key, serve_one, server_config};
+use russh::keys::{PrivateKey, PublicKey};
 use russh::mac;
+use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
 
-pub const SSHD: &str = "/usr/sbin/sshd";
-pub const SSH: &str = "/usr/bin/ssh";
-pub const SSH_KEYGEN: &str = "/usr/bin/ssh-keygen";
+/// The harness's default `RekeyLimit 768K` (sshd and ssh), on russh's side
+/// too: every session rekeys many times.
+pub const REKEY_BYTES: usize = 768 << 10;
 
-/// A rekey in both directions after this many bytes, on both sides.
-pub const REKEY_BYTES: usize = 1 << 20;
-pub const REKEY_LIMIT: &str = "1M";
-
-/// Bytes sent each way in a session: several rekeys' worth.
-pub const PAYLOAD_BYTES: usize = 8 << 20;
+/// Bytes sent each way in a session, as in the repository's other session
+/// tests (with the harness's rekey limit, docs/ssh.md section 1.4).
+pub const PAYLOAD_BYTES: usize = 4 << 20;
 
 /// How long a session or a refusal may take (the machine may be shared).
 pub const STEP_TIMEOUT: Duration = Duration::from_secs(180);
+
+fn harness_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/ssh/sshd_harness.py")
+}
+
+/// Runs the harness script with `args`; its one line of JSON.
+fn harness(args: &[&str], stdin: Option<&str>) -> Value {
+    let mut child = Command::new("python3")
+        .arg(harness_path())
+        .args(args)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run python3 tests/ssh/sshd_harness.py");
+    if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        pipe.write_all(text.as_bytes()).expect("write to the harness");
+    }
+    let out = child.wait_with_output().expect("wait for the harness");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "sshd_harness.py {args:?} failed ({}):\n{stderr}", out.status);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("sshd_harness.py {args:?} printed no JSON ({e})"))
+}
+
+fn string(value: &Value, key: &str) -> String {
+    value[key].as_str().unwrap_or_else(|| panic!("the harness's JSON has no {key:?}: {value}")).to_owned()
+}
 
 /// A test's own directory under the cargo target's tmp, emptied first; its
 /// logs stay there for a failure's diagnosis.
@@ -40,240 +71,143 @@ pub fn test_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// The user the test runs as (sshd's AllowUsers and the login name).
+/// The harness's keys (ed25519): the host key, the client key, the server's
+/// authorized_keys and the client's known_hosts.
+pub struct Keys {
+    pub dir: PathBuf,
+    pub host: PathBuf,
+    pub host_public: PathBuf,
+    pub client: PathBuf,
+    pub client_public: PathBuf,
+}
+
+impl Keys {
+    pub fn make(dir: &Path) -> Keys {
+        let dir = dir.join("keys");
+        let keys = harness(&["keys", &dir.to_string_lossy()], None);
+        let path = |key: &str| PathBuf::from(string(&keys, key));
+        Keys {
+            host: path("host"),
+            host_public: path("host_public"),
+            client: path("client"),
+            client_public: path("client_public"),
+            dir,
+        }
+    }
+}
+
+/// The user the harness lets in (its sshd's AllowUsers, the `ssh` login).
 pub fn user() -> String {
     let out = Command::new("id").arg("-un").output().expect("run id -un");
     String::from_utf8(out.stdout).expect("a UTF-8 user name").trim().to_owned()
 }
 
-/// Fails the test when OpenSSH is missing (make test-russh installs it).
-pub fn require_openssh() {
-    for path in [SSHD, SSH, SSH_KEYGEN] {
-        assert!(
-            Path::new(path).exists(),
-            "{path} is missing: make test-russh installs openssh-server and openssh-client"
-        );
-    }
-}
-
-/// The host and client keys (ed25519) and the authorized_keys file.
-pub struct Keys {
-    pub host: PathBuf,
-    pub client: PathBuf,
-    pub authorized: PathBuf,
-}
-
-impl Keys {
-    pub fn make(dir: &Path) -> Keys {
-        require_openssh();
-        let path = |name: &str| dir.join(format!("{name}_ed25519"));
-        for name in ["host", "client"] {
-            let status = Command::new(SSH_KEYGEN)
-                .args(["-q", "-t", "ed25519", "-N", "", "-C", "fastmac-russh-test", "-f"])
-                .arg(path(name))
-                .status()
-                .expect("run ssh-keygen");
-            assert!(status.success(), "ssh-keygen failed: {status}");
-        }
-        let authorized = dir.join("authorized_keys");
-        fs::copy(dir.join("client_ed25519.pub"), &authorized).expect("write authorized_keys");
-        Keys { host: path("host"), client: path("client"), authorized }
-    }
-
-    pub fn public(private: &Path) -> PathBuf {
-        private.with_extension("pub")
-    }
-}
-
-/// A free TCP port on 127.0.0.1 (another process may take it before sshd
-/// binds it: `Sshd::start` retries).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").expect("bind a free port").local_addr().expect("its address").port()
-}
-
-/// `/usr/sbin/sshd -D` offering aes128-ctr and exactly one MAC; stopped on
-/// drop with the per-connection sshd processes it forked.
+/// A private `sshd` offering aes128-ctr and exactly one MAC, served by the
+/// harness until dropped (closing the harness's standard input stops sshd
+/// and every per-connection process it forked).
 pub struct Sshd {
-    child: Child,
+    harness: Child,
+    stdin: Option<ChildStdin>,
     pub port: u16,
     pub log: PathBuf,
 }
 
 impl Sshd {
     pub fn start(dir: &Path, keys: &Keys, mac: mac::Name) -> Sshd {
-        // sshd run as root needs its privilege separation directory, which
-        // Debian's service unit creates and a test does not run (as another
-        // user sshd does not use it, and creating it fails harmlessly).
-        let _ = fs::create_dir_all("/run/sshd");
-        for _attempt in 0..3 {
-            let port = free_port();
-            let config = dir.join("sshd_config");
-            let log = dir.join("sshd.log");
-            fs::write(&config, sshd_config(dir, keys, mac, port)).expect("write sshd_config");
-            let checked = Command::new(SSHD).arg("-t").arg("-f").arg(&config).status().expect("run sshd -t");
-            assert!(checked.success(), "sshd -t rejected {}", config.display());
-            fs::write(&log, "").expect("empty the sshd log");
-            let child = Command::new(SSHD)
-                .arg("-D")
-                .arg("-f")
-                .arg(&config)
-                .arg("-E")
-                .arg(&log)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("start sshd");
-            let mut sshd = Sshd { child, port, log };
-            if sshd.wait_for_log(&format!("Server listening on 127.0.0.1 port {port}."), Duration::from_secs(20)) {
-                return sshd;
-            }
-            sshd.stop(); // the port was taken in between: another one
-        }
-        panic!("sshd did not start (log in {})", dir.display());
+        let mut harness = Command::new("python3")
+            .arg(harness_path())
+            .args(["serve", "--work"])
+            .arg(dir)
+            .arg("--keys")
+            .arg(&keys.dir)
+            .args(["--mac", mac.as_ref()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("run python3 tests/ssh/sshd_harness.py serve");
+        let stdin = harness.stdin.take();
+        let mut line = String::new();
+        let stdout = harness.stdout.take().expect("the harness's stdout");
+        BufReader::new(stdout).read_line(&mut line).expect("read the harness's line");
+        let served: Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("sshd_harness.py serve did not start sshd ({e})"));
+        let port = served["port"].as_u64().and_then(|p| u16::try_from(p).ok()).expect("a port");
+        Sshd { harness, stdin, port, log: PathBuf::from(string(&served, "log")) }
     }
 
     pub fn log_text(&self) -> String {
         String::from_utf8_lossy(&fs::read(&self.log).unwrap_or_default()).into_owned()
     }
 
-    /// Waits until the log holds `needle`; false after `timeout` or when
-    /// sshd exited without writing it.
-    pub fn wait_for_log(&mut self, needle: &str, timeout: Duration) -> bool {
+    /// Waits until the log holds `needle`; false after `timeout`.
+    pub fn wait_for_log(&self, needle: &str, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
         while Instant::now() < deadline {
             if self.log_text().contains(needle) {
                 return true;
-            }
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return self.log_text().contains(needle);
             }
             std::thread::sleep(Duration::from_millis(50));
         }
         false
     }
 
-    fn stop(&mut self) {
-        // Per-connection sshd processes call setsid(): a process group would
-        // not reach them, so their pids are collected first.
-        let children = descendants(self.child.id());
-        terminate(self.child.id());
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        for pid in children {
-            terminate(pid);
+    /// Waits until the log shows at least `count` key exchanges (the
+    /// per-connection process writes them; they may trail the client).
+    pub fn wait_for_kexes(&self, count: usize, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        while negotiated(&self.log_text()).len() < 2 * count && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
 }
 
 impl Drop for Sshd {
     fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-fn sshd_config(dir: &Path, keys: &Keys, mac: mac::Name, port: u16) -> String {
-    [
-        format!("Port {port}"),
-        "ListenAddress 127.0.0.1".into(),
-        format!("HostKey {}", keys.host.display()),
-        format!("PidFile {}", dir.join("sshd.pid").display()),
-        format!("AuthorizedKeysFile {}", keys.authorized.display()),
-        "StrictModes no".into(),
-        "UsePAM no".into(),
-        "PubkeyAuthentication yes".into(),
-        "PasswordAuthentication no".into(),
-        "KbdInteractiveAuthentication no".into(),
-        "PermitRootLogin prohibit-password".into(),
-        format!("AllowUsers {}", user()),
-        format!("Ciphers {}", fastmac_russh::CIPHER.as_ref()),
-        format!("MACs {}", mac.as_ref()),
-        format!("RekeyLimit {REKEY_LIMIT}"),
-        "LogLevel DEBUG1".into(),
-        "UseDNS no".into(),
-        "PrintMotd no".into(),
-        "PrintLastLog no".into(),
-        String::new(),
-    ]
-    .join("\n")
-}
-
-fn terminate(pid: u32) {
-    let _ = Command::new("kill").arg("-TERM").arg(pid.to_string()).stderr(Stdio::null()).status();
-}
-
-/// Every live process below `pid`, from /proc.
-fn descendants(pid: u32) -> Vec<u32> {
-    let mut parents: Vec<(u32, u32)> = Vec::new();
-    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else { continue };
-        // The fields after the command name, which is in parentheses.
-        let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-        if let Some(ppid) = after_name.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
-            parents.push((ppid, child));
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while matches!(self.harness.try_wait(), Ok(None)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
         }
+        let _ = self.harness.kill();
+        let _ = self.harness.wait();
     }
-    let mut found = Vec::new();
-    let mut todo = vec![pid];
-    while let Some(parent) = todo.pop() {
-        for &(ppid, child) in &parents {
-            if ppid == parent {
-                found.push(child);
-                todo.push(child);
-            }
-        }
-    }
-    found
 }
 
-/// One `kex: <direction> cipher: C MAC: M` line of an OpenSSH debug log
-/// (sshd's `LogLevel DEBUG1`, `ssh -v`): written at every key exchange,
-/// the first and each rekey.
+/// One direction of one key exchange, as an OpenSSH debug log names it.
 #[derive(Debug, PartialEq, Eq)]
-pub struct KexLine {
+pub struct Kex {
     pub direction: String,
     pub cipher: String,
     pub mac: String,
 }
 
-pub fn kex_lines(log: &str) -> Vec<KexLine> {
-    log.lines()
-        .filter_map(|line| {
-            let rest = &line[line.find("kex: ")? + "kex: ".len()..];
-            let mut words = rest.split_whitespace();
-            let direction = words.next()?;
-            if !direction.contains("->") || words.next()? != "cipher:" {
-                return None;
-            }
-            let cipher = words.next()?;
-            if words.next()? != "MAC:" {
-                return None;
-            }
-            Some(KexLine { direction: direction.into(), cipher: cipher.into(), mac: words.next()?.into() })
+/// Every key exchange of an OpenSSH debug log (sshd's `LogLevel DEBUG1`,
+/// `ssh -v`), one entry per direction, read by the harness.
+pub fn negotiated(log: &str) -> Vec<Kex> {
+    let found = harness(&["negotiated", "-"], Some(log));
+    let entries = found["kex"].as_array().expect("the harness's kex list");
+    entries
+        .iter()
+        .map(|entry| {
+            let field = |i: usize| entry[i].as_str().expect("a kex field").to_owned();
+            Kex { direction: field(0), cipher: field(1), mac: field(2) }
         })
         .collect()
 }
 
-/// OpenSSH's own account of the session's key exchanges: every one in both
+/// OpenSSH's own account of a session's key exchanges: every one in both
 /// directions negotiated the cipher and `mac`, and there were at least
 /// `min_kexes` of them (the first and the rekeys). The count of key
 /// exchanges is returned.
 pub fn check_openssh_kexes(log: &str, mac: mac::Name, min_kexes: usize) -> Result<usize, String> {
-    let lines = kex_lines(log);
-    let per_direction = |direction: &str| lines.iter().filter(|l| l.direction == direction).count();
-    let (up, down) = (per_direction("client->server"), per_direction("server->client"));
-    if let Some(other) = lines.iter().find(|l| l.cipher != fastmac_russh::CIPHER.as_ref() || l.mac != mac.as_ref()) {
-        return Err(format!(
-            "a key exchange negotiated {other:?}, not {} with {}",
-            fastmac_russh::CIPHER.as_ref(),
-            mac.as_ref()
-        ));
+    let kexes = negotiated(log);
+    let cipher = fastmac_russh::CIPHER.as_ref();
+    if let Some(other) = kexes.iter().find(|k| k.cipher != cipher || k.mac != mac.as_ref()) {
+        return Err(format!("a key exchange negotiated {other:?}, not {cipher} with {}", mac.as_ref()));
     }
+    let per_direction = |direction: &str| kexes.iter().filter(|k| k.direction == direction).count();
+    let (up, down) = (per_direction("client->server"), per_direction("server->client"));
     if up != down || up < min_kexes {
         return Err(format!(
             "{up} client->server and {down} server->client key exchanges logged, expected at least {min_kexes} each"
@@ -286,26 +220,43 @@ pub fn check_openssh_kexes(log: &str, mac: mac::Name, min_kexes: usize) -> Resul
 pub struct SshRun {
     pub status: std::process::ExitStatus,
     pub stdout: Vec<u8>,
-    /// Its `-v` debug log.
     pub stderr: String,
+    /// Its `-v` debug log (`-E`).
+    pub log: String,
 }
 
-/// The real `ssh` client to 127.0.0.1:`port`, offering aes128-ctr and
-/// exactly `mac`, running `command` with `input` on its standard input.
-pub async fn ssh(port: u16, keys: &Keys, mac: mac::Name, command: &str, input: Arc<Vec<u8>>) -> SshRun {
-    let mut child = tokio::process::Command::new(SSH)
-        .args(["-F", "/dev/null", "-v", "-p", &port.to_string(), "-i"])
-        .arg(&keys.client)
-        .args(["-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "UserKnownHostsFile=/dev/null"])
-        .args(["-o", "StrictHostKeyChecking=no", "-o", "ConnectTimeout=30"])
-        .arg("-o")
-        .arg(format!("Ciphers={}", fastmac_russh::CIPHER.as_ref()))
-        .arg("-o")
-        .arg(format!("MACs={}", mac.as_ref()))
-        .arg("-o")
-        .arg(format!("RekeyLimit={REKEY_LIMIT}"))
-        .arg(format!("{}@127.0.0.1", user()))
-        .arg(command)
+/// The real `ssh` client to 127.0.0.1:`port` (the harness's command line:
+/// aes128-ctr and exactly `mac`, the harness's host key checked), running
+/// `command` with `input` on its standard input; its debug log goes to
+/// `log`.
+pub async fn ssh(port: u16, keys: &Keys, mac: mac::Name, command: &str, input: Arc<Vec<u8>>, log: &Path) -> SshRun {
+    let port = port.to_string();
+    let keys_dir = keys.dir.to_string_lossy();
+    let log_path = log.to_string_lossy();
+    let argv = harness(
+        &[
+            "client-argv",
+            "--keys",
+            &keys_dir,
+            "--port",
+            &port,
+            "--mac",
+            mac.as_ref(),
+            "--log",
+            &log_path,
+            "--",
+            command,
+        ],
+        None,
+    );
+    let argv: Vec<String> = argv
+        .as_array()
+        .expect("the harness's argv")
+        .iter()
+        .map(|a| a.as_str().expect("an argument").to_owned())
+        .collect();
+    let mut child = tokio::process::Command::new(&argv[0])
+        .args(&argv[1..])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -325,14 +276,73 @@ pub async fn ssh(port: u16, keys: &Keys, mac: mac::Name, command: &str, input: A
         read_out.expect("read ssh's stdout");
         read_err.expect("read ssh's stderr");
         let status = child.wait().await.expect("wait for ssh");
-        SshRun { status, stdout: out, stderr: String::from_utf8_lossy(&err).into_owned() }
+        (status, out, err)
     };
-    let result = tokio::time::timeout(STEP_TIMEOUT, run).await.expect("ssh did not finish in time");
+    let (status, stdout, stderr) = tokio::time::timeout(STEP_TIMEOUT, run).await.expect("ssh did not finish in time");
     writer.abort();
-    result
+    let log = String::from_utf8_lossy(&fs::read(log).unwrap_or_default()).into_owned();
+    SshRun { status, stdout, stderr: String::from_utf8_lossy(&stderr).into_owned(), log }
 }
 
-/// Writes `text` to `path` (a log kept for diagnosis).
-pub fn keep_log(path: &Path, text: &str) {
-    let _ = fs::File::create(path).and_then(|mut f| f.write_all(text.as_bytes()));
+/// A russh client's test against a private `sshd` offering `mac`: the
+/// test's directory, the harness's keys and server, and the client's keys.
+pub struct SshdFixture {
+    pub dir: PathBuf,
+    pub sshd: Sshd,
+    mac: mac::Name,
+    user: String,
+    client_key: PrivateKey,
+    host_key: PublicKey,
+}
+
+impl SshdFixture {
+    pub fn start(name: &str, mac: mac::Name) -> SshdFixture {
+        let dir = test_dir(&format!("{name}-{}", mac.as_ref()));
+        let keys = Keys::make(&dir);
+        let sshd = Sshd::start(&dir, &keys, mac);
+        let client_key = load_private_key(&keys.client).expect("the client key");
+        let host_key = load_public_key(&keys.host_public).expect("the host key");
+        SshdFixture { dir, sshd, mac, user: user(), client_key, host_key }
+    }
+
+    /// How the russh client connects: this server's port and host key, the
+    /// client key, the one MAC, rekeys as often as the server's.
+    pub fn client_setup(&self) -> ClientSetup<'_> {
+        ClientSetup {
+            port: self.sshd.port,
+            user: &self.user,
+            key: &self.client_key,
+            host_key: &self.host_key,
+            mac: self.mac,
+            rekey_bytes: REKEY_BYTES,
+        }
+    }
+}
+
+/// The `ssh` client's test against a russh server offering `mac`, with the
+/// harness's host key: the server task serves one connection.
+pub struct RusshServerFixture {
+    pub dir: PathBuf,
+    pub keys: Keys,
+    pub port: u16,
+    pub server: JoinHandle<Result<(), fastmac_russh::Error>>,
+}
+
+impl RusshServerFixture {
+    pub async fn start(name: &str, mac: mac::Name) -> RusshServerFixture {
+        let dir = test_dir(&format!("{name}-{}", mac.as_ref()));
+        let keys = Keys::make(&dir);
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
+        let port = listener.local_addr().expect("its address").port();
+        let config = server_config(load_private_key(&keys.host).expect("the host key"), mac, REKEY_BYTES);
+        let client_key = load_public_key(&keys.client_public).expect("the client key");
+        let server = tokio::spawn(async move { serve_one(&listener, Arc::new(config), client_key).await });
+        RusshServerFixture { dir, keys, port, server }
+    }
+
+    /// Runs `ssh` with `command` and `input` against this server; its debug
+    /// log goes to ssh.log in the test's directory.
+    pub async fn ssh(&self, mac: mac::Name, command: &str, input: Arc<Vec<u8>>) -> SshRun {
+        ssh(self.port, &self.keys, mac, command, input, &self.dir.join("ssh.log")).await
+    }
 }
