@@ -65,15 +65,17 @@ $(RUSSH_FLIP)/.patched: $(RUSSH_UMAC)/.patched crates/fastmac-russh/russh-flip-t
 # (tests/openssh_refuses_flipped_tags.rs); both run even if the first fails,
 # and the suite ends with one summary line. A run that passed no test fails
 # (a test file compiled out by a wrong feature would otherwise pass).
+RUSSH_SESSIONS := $(RUSSH_CARGO) test --profile sessions --locked --test openssh_sessions -- --nocapture
+RUSSH_REFUSALS := $(RUSSH_CARGO) test --profile sessions --locked $(RUSSH_FLIP_ARGS) \
+	--test openssh_refuses_flipped_tags -- --nocapture
 RUSSH_TEST_LOG := $(RUSSH_TARGET)/test-russh.log
 test-russh: deps-russh russh-umac
 	@mkdir -p $(RUSSH_TARGET); : > $(RUSSH_TEST_LOG); status=0; \
 	echo "== russh with UMAC against OpenSSH: four MACs, both directions"; \
-	($(RUSSH_CARGO) test --profile sessions --locked --test openssh_sessions -- --nocapture) 2>&1 | tee -a $(RUSSH_TEST_LOG); \
+	($(RUSSH_SESSIONS)) 2>&1 | tee -a $(RUSSH_TEST_LOG); \
 	if [ $${PIPESTATUS[0]} -ne 0 ]; then status=1; fi; \
 	echo "== negative control: russh flipping one bit of every UMAC tag it sends"; \
-	($(RUSSH_CARGO) test --profile sessions --locked $(RUSSH_FLIP_ARGS) --test openssh_refuses_flipped_tags -- --nocapture) 2>&1 | \
-		tee -a $(RUSSH_TEST_LOG); \
+	($(RUSSH_REFUSALS)) 2>&1 | tee -a $(RUSSH_TEST_LOG); \
 	if [ $${PIPESTATUS[0]} -ne 0 ]; then status=1; fi; \
 	if [ "$$(grep -c '^test result:' $(RUSSH_TEST_LOG))" -ne 2 ]; then \
 		echo "test-russh: a test run did not finish (see $(RUSSH_TEST_LOG))"; status=1; fi; \
