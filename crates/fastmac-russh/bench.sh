@@ -11,7 +11,8 @@
 #   patched umac-128-etm@openssh.com
 # ROUNDS rounds (default 7), each running the four cases one after the
 # other (interleaved, so that a change in the machine's load hits all four
-# alike); the table gives each case's median. Then one profile per case
+# alike), each round starting at the next case; the table gives each case's
+# median. Then one profile per case
 # (perf record -e cpu-clock with DWARF call chains): a sample is the MAC's
 # when its call chain passes through russh's Mac::compute or Mac::verify
 # (every packet's tag, computed by the sender and checked by the receiver,
@@ -53,7 +54,9 @@ echo "CPU: $cpu ($(nproc) CPUs online); load average at start: $(cut -d ' ' -f 1
 echo "$rounds interleaved rounds of $mib MiB per case in $packet_bytes-byte packets"
 
 for round in $(seq 1 "$rounds"); do
-	for case in "${cases[@]}"; do
+	# Each round starts at another case, so that none always runs first.
+	for i in $(seq 0 $((${#cases[@]} - 1))); do
+		case=${cases[$(((round - 1 + i) % ${#cases[@]}))]}
 		read -r russh mac <<<"$case"
 		line=$("$(binary_of "$russh")" --mac "$mac" --mib "$mib" --packet-bytes "$packet_bytes")
 		echo "round $round $russh $line" | tee -a "$runs"
