@@ -17,7 +17,7 @@ endef
 
 .PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
 
-test: check-references lint check-module-graph deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh test-crate
+test: check-references lint check-module-graph deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh test-crate test-russh
 
 deps: deps-nettle deps-chromium deps-openssl
 
@@ -149,3 +149,5 @@ bench-badger:
 include go/go.mk
 # libcrypto for the CLI benchmark's OpenSSL comparators: deps-openssl.
 include crates/fastmac-cli/cli.mk
+# russh with UMAC (crates/fastmac-russh): russh-umac, test-russh, bench-russh.
+include crates/fastmac-russh/russh.mk

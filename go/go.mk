@@ -1,10 +1,12 @@
-# The Go package (go/, module fastmac.dev/go): test-go and go-bench.
+# The Go package (go/, module fastmac.dev/go): test-go, go-xcrypto and
+# go-bench.
 #
-# test-go installs what it lacks: a Go toolchain (the machine's `go` when it
-# is recent enough, else Debian's golang-go, else the pinned toolchain from
-# the Go module proxy), staticcheck (go install, into target/go/bin),
-# nettle-dev (deps-nettle) and OpenSSH. Modules go to target/go/mod.
-.PHONY: test-go deps-go go-xcrypto go-bench
+# deps-go installs only a Go toolchain: the machine's `go` when it is
+# recent enough, else Debian's golang-go, else the pinned toolchain from the
+# Go module proxy (into target/go/toolchain). test-go also installs
+# staticcheck (go install, into target/go/bin), qemu-user, nettle-dev
+# (deps-nettle) and OpenSSH. Modules go to target/go/mod.
+.PHONY: test-go deps-go deps-go-test go-xcrypto go-bench
 
 GO_DIR := $(CURDIR)/go
 GO_TARGET := $(CURDIR)/target/go
@@ -47,6 +49,9 @@ deps-go:
 	fi; \
 	recent "$$found" || { echo "no usable Go >= $(GO_MIN) (found: $$found)"; exit 1; }; \
 	ln -sf "$$found" $(GO)
+
+# What test-go runs besides Go: staticcheck, qemu-user and OpenSSH.
+deps-go-test: deps-go
 	@[ -x $(GO_TARGET)/bin/staticcheck ] || { echo "installing staticcheck $(STATICCHECK_VERSION) into $(GO_TARGET)/bin"; \
 		$(GO_ENV) GOBIN=$(GO_TARGET)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION); }
 	@if ! command -v qemu-s390x >/dev/null || ! command -v qemu-aarch64 >/dev/null; then \
@@ -70,11 +75,15 @@ $(XCRYPTO_DIR)/.patched: go/ssh/xcrypto-umac.patch | deps-go
 	touch $@
 
 # vet and staticcheck on both paths; the tests with and without purego
-# (each replays the fuzz corpora in umac/testdata/fuzz); the Nettle
-# differential test (cgo, x86_64) and the race detector on the concurrency
-# tests; the tests on s390x and arm64 under qemu-user; the SSH sessions and
-# their negative control (tag umac_flip_tag), bounded in time.
-test-go: deps-go deps-nettle go-xcrypto
+# (each replays the fuzz corpora in umac/testdata/fuzz); the module's own
+# tests outside the repository; the Nettle differential test (cgo, x86_64)
+# and the race detector on the concurrency tests; the tests on s390x and
+# arm64 under qemu-user; the patched x/crypto/ssh's packet-cipher tests; the
+# SSH sessions and their negative control (tag umac_flip_tag), bounded in
+# time.
+test-go: deps-go-test deps-nettle go-xcrypto
+	@if ! cmp -s tests/vectors/rfc4418.txt go/umac/testdata/rfc4418.txt; then \
+		echo "go/umac/testdata/rfc4418.txt differs from tests/vectors/rfc4418.txt: copy it again"; exit 1; fi
 	cd go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags purego ./...
 	cd go && $(GO_ENV) $(GO_TARGET)/bin/staticcheck ./... && \
 		$(GO_ENV) $(GO_TARGET)/bin/staticcheck -tags purego ./...
@@ -89,6 +98,12 @@ test-go: deps-go deps-nettle go-xcrypto
 	else \
 		echo "Nettle differential test: x86_64 only, not run on $$(uname -m)"; \
 	fi
+	@# The module on its own, outside the repository (as a go.mod replace line or
+	@# the module proxy would give it): its tests read only files of the module.
+	set -o pipefail; rm -rf $(GO_TARGET)/module-alone && mkdir -p $(GO_TARGET)/module-alone && \
+		cp -r go/go.mod go/go.sum go/README.md go/umac $(GO_TARGET)/module-alone/ && \
+		cd $(GO_TARGET)/module-alone && $(GO_ENV) timeout 600 $(GO) test -count=1 -run 'RFC4418|Readme|Example' -v ./umac/ | \
+		grep -E '^ *--- |^(ok|FAIL|PASS)|not in this copy'
 	@# The portable path on a big-endian machine (s390x) and the NEON NH on arm64, under
 	@# qemu-user (static test binaries, run from the package folder).
 	@for arch in s390x arm64; do \
@@ -97,14 +112,23 @@ test-go: deps-go deps-nettle go-xcrypto
 		(cd go && $(GO_ENV) GOARCH=$$arch $(GO) test -c -o $(GO_TARGET)/umac-$$arch.test ./umac/) && \
 		(cd go/umac && timeout 600 $$qemu $(GO_TARGET)/umac-$$arch.test -test.count=1) || exit 1; \
 	done
-	set -o pipefail; cd go/ssh && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags umac_flip_tag ./... && \
+	@# The patched package's own packet-cipher tests (every cipher, every MAC,
+	@# UMAC included), then the sessions with OpenSSH.
+	set -o pipefail; cd go/ssh && $(GO_ENV) timeout 600 $(GO) test -count=1 -run 'Cipher|MAC|Mac|Packet' golang.org/x/crypto/ssh && \
+		$(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags umac_flip_tag ./... && \
 		$(GO_ENV) timeout 600 $(GO) test -count=1 -v -run . ./... | grep -v '^=== RUN' && \
 		$(GO_ENV) timeout 300 $(GO) test -count=1 -v -tags umac_flip_tag ./... | grep -v '^=== RUN'
 
-# UMAC-64/128 side by side with the peer Go package, crypto/hmac SHA-256 and
-# x/crypto Poly1305 in one `go test -bench` run (5 samples each, medians),
-# from a throwaway module under target/ that replaces both packages by
-# their folders.
+# UMAC-64/128 side by side with the peer Go package, from a throwaway
+# module under target/ that replaces both packages by their folders:
+# fastmac's MAC, fastmac's SSHHash (through hash.Hash, and through
+# SumPacket as the patched golang.org/x/crypto/ssh calls it, with the pieces
+# cut from the message and where x/crypto keeps them) and the peer package
+# interleaved, GO_BENCH_ROUNDS rounds per sample,
+# GO_BENCH_SAMPLES samples, medians (go/bench/sidebyside_test.go); then
+# crypto/hmac SHA-256 and x/crypto Poly1305 alone, for scale.
+GO_BENCH_ROUNDS ?= 2000
+GO_BENCH_SAMPLES ?= 5
 go-bench: deps-go
 	@if [ ! -d "$(GO_UMAC_PEER)" ]; then \
 		echo "go-bench: set GO_UMAC_PEER=DIR to a copy of the Go UMAC package github.com/fakeboboliu/umac to measure against it: skipped"; exit 0; fi; \
@@ -116,6 +140,8 @@ go-bench: deps-go
 		-require=github.com/fakeboboliu/umac@v0.0.0 -replace=github.com/fakeboboliu/umac=$(abspath $(GO_UMAC_PEER)) \
 		-require=golang.org/x/crypto@$(XCRYPTO_VERSION); \
 	$(GO_ENV) $(GO) mod tidy; \
-	$(GO_ENV) $(GO) test -tags sidebyside -run TestUMACAgreesWithPeer -bench . -benchtime 200ms -count 5 | tee bench.txt; \
-	lscpu | sed -n 's/^Model name: *//p'; \
+	$(GO_ENV) $(GO) test -tags sidebyside -run TestUMACAgreesWithPeer -bench Interleaved \
+		-benchtime $(GO_BENCH_ROUNDS)x -count $(GO_BENCH_SAMPLES) | tee bench.txt; \
+	$(GO_ENV) $(GO) test -tags sidebyside -run '^$$' -bench 'HMAC|Poly1305' -benchtime 100ms -count 3 | tee -a bench.txt; \
+	echo "CPU: $$(lscpu | sed -n 's/^Model name: *//p'); $$($(GO) version); load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	awk -f ratios.awk bench.txt

@@ -3,9 +3,11 @@
 #
 #   make install PREFIX=/opt/fastmac   lib/libfastmac.{so,a}, include/fastmac.h,
 #                                      include/fastmac/umac.h, lib/pkgconfig/fastmac.pc;
-#                                      lib/libfastmac-openssh.{so,a} and fastmac-openssh.pc:
-#                                      the same plus OpenSSH's umac_* symbols (feature openssh)
-#   make test-c                        C tests (system cc), then all under valgrind
+#                                      lib/libfastmac-openssh.{so,a}, fastmac-openssh.pc and
+#                                      fastmac-openssh-static.pc: OpenSSH's eight umac.h
+#                                      functions only (feature openssh without api)
+#   make test-c                        C tests (system cc), then all under valgrind, and the
+#                                      root README's C example as written
 #   make c-header                      regenerate include/fastmac.h (cbindgen)
 #   make c-example / c-bench           the OpenSSH-API example; umac_final timing
 
@@ -17,10 +19,12 @@ C_MAJOR := $(firstword $(subst ., ,$(C_VERSION)))
 # types. Its archive and shared library link nothing beyond libc.
 C_CARGO_LEAN := $(CARGO) rustc --profile clib -p fastmac-c --lib --no-default-features \
 	--crate-type staticlib,cdylib
-C_BUILD := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/clib
-# The `openssh` build has its own target dir: its libfastmac_c.* would
-# otherwise overwrite the general library's.
-C_OSSH_TARGET := $(CURDIR)/target/openssh-dropin
+C_TARGET := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+C_BUILD := $(C_TARGET)/clib
+# The `openssh` build (the feature alone: only the eight umac.h functions
+# are exported, so LTO keeps only what they reach) has its own target dir:
+# its libfastmac_c.* would otherwise overwrite the general library's.
+C_OSSH_TARGET := $(C_TARGET)/openssh-dropin
 C_OSSH_BUILD := $(C_OSSH_TARGET)/clib
 # The archives as installed: cargo's, without the LLVM bitcode sections that
 # the sysroot's compiler_builtins members carry (GNU nm, with the LLVM plugin
@@ -38,6 +42,11 @@ C_LIBS_PRIVATE :=
 # What a `std` build of the staticlib needs (Linux/glibc): test-ct's.
 C_STD_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
+# libfastmac-openssh's pkg-config files: fastmac-openssh links the shared
+# library (-lfastmac-openssh), fastmac-openssh-static the archive, named by
+# its path (a -l option would find the .so first).
+C_OSSH_DESCRIPTION := the OpenSSH umac.h functions (umac_new, ..., umac128_*) implemented by fastmac
+
 PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
@@ -53,7 +62,7 @@ C_PKG := PKG_CONFIG_PATH=$(C_TEST_PREFIX)/lib/pkgconfig pkg-config
 .PHONY: c-lib c-header install deps-c test-c c-example c-bench
 
 c-lib:
-	$(C_CARGO_LEAN)
+	$(C_CARGO_LEAN) --features api
 	$(C_CARGO_LEAN) --features openssh --target-dir $(C_OSSH_TARGET)
 	$(call c_plain_archive,$(C_BUILD)/libfastmac_c.a,$(C_ARCHIVE))
 	$(call c_plain_archive,$(C_OSSH_BUILD)/libfastmac_c.a,$(C_OSSH_ARCHIVE))
@@ -80,8 +89,11 @@ install: c-lib
 		-e 's|@VERSION@|$(C_VERSION)|' -e 's|@LIBS_PRIVATE@|$(C_LIBS_PRIVATE)|' \
 		$(C_CRATE)/fastmac.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/fastmac.pc
 	sed -e 's/^Name: fastmac/Name: fastmac-openssh/' -e 's/-lfastmac$$/-lfastmac-openssh/' \
-		-e 's/^Description: .*/Description: libfastmac with the OpenSSH umac.h symbols (umac_new, ..., umac128_*)/' \
+		-e 's/^Description: .*/Description: $(C_OSSH_DESCRIPTION)/' \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/fastmac.pc > $(DESTDIR)$(LIBDIR)/pkgconfig/fastmac-openssh.pc
+	sed -e 's/^Name: fastmac-openssh/&-static/' -e 's|-L$${libdir} -lfastmac-openssh$$|$${libdir}/libfastmac-openssh.a|' \
+		-e 's/^Description: .*/&, the static archive by its path (OpenSSH: UMAC_LIBS)/' \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/fastmac-openssh.pc > $(DESTDIR)$(LIBDIR)/pkgconfig/fastmac-openssh-static.pc
 
 deps-c: deps-nettle
 	@for tool in cc:gcc c++:g++ pkg-config:pkg-config valgrind:valgrind; do \
@@ -103,17 +115,18 @@ test-c: deps-c
 	rpath="-Wl,-rpath,$(C_TEST_PREFIX)/lib"; \
 	libs="$$($(C_PKG) --libs fastmac) $$rpath"; \
 	ossh="$$($(C_PKG) --libs fastmac-openssh) $$rpath"; \
-	static="$$($(C_PKG) --static --libs fastmac-openssh | sed 's/-lfastmac-openssh/-l:libfastmac-openssh.a/')"; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$ossh -o $(C_TEST_DIR)/test_vectors; \
+	both="$$ossh $$($(C_PKG) --libs fastmac)"; \
+	static="$$($(C_PKG) --libs fastmac-openssh-static) $$($(C_PKG) --libs-only-L fastmac) -l:libfastmac.a"; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$both -o $(C_TEST_DIR)/test_vectors; \
 	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$static -o $(C_TEST_DIR)/test_vectors_static; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_bad_args.c $$ossh -o $(C_TEST_DIR)/test_bad_args; \
-	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_openssh_packets.c $$ossh \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_bad_args.c $$both -o $(C_TEST_DIR)/test_bad_args; \
+	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_openssh_packets.c $$both \
 		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_openssh_packets; \
 	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_ssh_names.c $$libs \
 		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_ssh_names; \
 	$(CC) $(C_TEST_CFLAGS) $$inc test_nonce_owning.c $$libs -o $(C_TEST_DIR)/test_nonce_owning; \
 	$(CC) $(C_TEST_CFLAGS) $$inc ../../examples/openssh_umac.c $$ossh -o $(C_TEST_DIR)/openssh_umac; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_threads.c $$ossh -pthread -o $(C_TEST_DIR)/test_threads; \
+	$(CC) $(C_TEST_CFLAGS) $$inc test_threads.c $$both -pthread -o $(C_TEST_DIR)/test_threads; \
 	$(CC) $(C_TEST_CFLAGS) $$inc leak_control.c $$ossh -o $(C_TEST_DIR)/leak_control; \
 	printf '#include <fastmac.h>\n#include <umac.h>\nint main(void) { return 0; }\n' \
 		| c++ -std=c++11 -Wall -Werror $$inc -x c++ - -o /dev/null -fsyntax-only
@@ -138,6 +151,7 @@ test-c: deps-c
 	echo "negative controls: both detected"
 	$(C_CRATE)/tests/c/exports.sh $(C_TEST_PREFIX)/lib
 	$(C_CRATE)/tests/c/lean.sh $(C_TEST_PREFIX) $(C_TEST_DIR)/lean $(C_OSSH_BUILD)/libfastmac_c.a
+	$(C_CRATE)/tests/c/readme_example.sh $(CURDIR) $(C_TEST_PREFIX) $(C_TEST_DIR)/readme
 
 c-example: c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
@@ -148,6 +162,6 @@ c-example: c-lib
 c-bench: deps-c c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
 	$(CC) -O2 -Wall -I$(C_TEST_PREFIX)/include -I$(C_TEST_PREFIX)/include/fastmac \
-		$(C_CRATE)/bench/umac_final_bench.c -L$(C_TEST_PREFIX)/lib -lfastmac-openssh \
+		$(C_CRATE)/bench/umac_final_bench.c -L$(C_TEST_PREFIX)/lib -lfastmac-openssh -lfastmac \
 		-Wl,-rpath,$(C_TEST_PREFIX)/lib -lnettle -o $(C_TEST_DIR)/umac_final_bench
 	$(C_TEST_DIR)/umac_final_bench

@@ -1,26 +1,29 @@
 # --- Python package (crates/fastmac-py): the wheel, its audits, its tests ---
 # Included from the root Makefile (paths are relative to the repository).
 #
-# target/pyenv holds the build tools (maturin, abi3audit, auditwheel) and the
-# PyPI `umac` package for bench-python. The wheel is built by maturin in its
-# own target dir (its PyO3 build flags differ from `cargo test`'s), audited
-# (abi3audit --strict, auditwheel show must say manylinux), and its FILE is
+# target/pyenv holds the build tools (maturin, zig from PyPI's ziglang,
+# abi3audit, auditwheel) and the PyPI `umac` package for bench-python. The
+# wheel is built by maturin in its own target dir (its PyO3 build flags
+# differ from `cargo test`'s), linked by zig against glibc 2.17, audited
+# (abi3audit --strict; auditwheel show must say manylinux_2_17), and its FILE is
 # installed into a fresh venv per CPython, where the tests run with no Rust
 # toolchain on PATH: CPython 3.11 (the oldest the abi3 wheel supports) runs
 # every Python test (test-python); the newest CPython that pyenv or apt
 # provides runs them all but the paramiko-against-sshd suite, which
-# test-python covers (test-python-abi3).
+# test-python covers (test-python-abi3). test-python also runs the buffer
+# race test against a debug build of the extension (python-wheel-debug).
 
-.PHONY: deps-python python-wheel test-python test-python-abi3 bench-python
+.PHONY: deps-python python-wheel python-wheel-debug test-python test-python-abi3 bench-python
 
 PYTHON ?= python3
 PYENV := $(CURDIR)/target/pyenv
 PY := $(PYENV)/bin/python
-PY_BUILD_PACKAGES := 'maturin>=1.15,<2' 'abi3audit>=0.0.20' 'auditwheel>=6' 'umac==2.0'
+PY_BUILD_PACKAGES := 'maturin>=1.15,<2' 'ziglang==0.17.1' 'abi3audit>=0.0.20' 'auditwheel>=6' 'umac==2.0'
 # What the tests import: the oracles (PyPI umac), paramiko and asyncssh (the
 # pinned major versions the package supports), mypy for the stub tests.
 PY_TEST_PACKAGES := pytest numpy 'paramiko>=5,<6' 'asyncssh>=2.14,<3' 'umac==2.0' 'mypy>=1.10' typing_extensions
 WHEEL_DIR := $(CURDIR)/target/wheels
+WHEEL_DEBUG_DIR := $(CURDIR)/target/wheels-debug
 PIP_QUIET := -q --disable-pip-version-check
 
 # CPython 3.11 (pyenv's or Debian's) and the newest CPython 3 found.
@@ -42,21 +45,32 @@ deps-python:
 		$(call apt_install,python3-venv); \
 	fi
 	@if [ ! -x $(PY) ]; then $(PYTHON) -m venv $(PYENV); fi
-	@if ! $(PY) -c 'import maturin, umac' 2>/dev/null || [ ! -x $(PYENV)/bin/abi3audit ] || [ ! -x $(PYENV)/bin/auditwheel ]; then \
+	@if ! $(PY) -c 'import maturin, ziglang, umac' 2>/dev/null || [ ! -x $(PYENV)/bin/abi3audit ] || [ ! -x $(PYENV)/bin/auditwheel ]; then \
 		echo "installing $(PY_BUILD_PACKAGES) into $(PYENV)"; \
 		$(PY) -m pip install $(PIP_QUIET) $(PY_BUILD_PACKAGES); \
 	fi
 
-# The wheel, then its audits: abi3audit --strict fails on any symbol outside
-# the 3.11 stable ABI; auditwheel show must find a manylinux tag.
+# The wheel, linked by zig (`--zig`, found through PATH) against glibc 2.17
+# (manylinux2014: installs on RHEL 7, Debian 8, Ubuntu 14.04 and later), then
+# its audits: abi3audit --strict fails on any symbol outside the 3.11 stable
+# ABI; auditwheel show must find the manylinux_2_17 tag, and no later one.
+# tests/test_wheel.py checks its metadata and files.
 python-wheel: deps-python
 	rm -rf $(WHEEL_DIR)
-	cd crates/fastmac-py && CARGO_TARGET_DIR=$(CURDIR)/target/maturin $(PYENV)/bin/maturin build --release \
-		-i $(PY) -o $(WHEEL_DIR)
+	cd crates/fastmac-py && PATH="$(PYENV)/bin:$$PATH" CARGO_TARGET_DIR=$(CURDIR)/target/maturin \
+		$(PYENV)/bin/maturin build --release --zig --compatibility manylinux2014 -i $(PY) -o $(WHEEL_DIR)
 	$(PYENV)/bin/abi3audit --strict --verbose $(WHEEL_DIR)/fastmac-*.whl
 	@$(PYENV)/bin/auditwheel show $(WHEEL_DIR)/fastmac-*.whl | tee target/auditwheel-show.txt
-	@tr '\n' ' ' < target/auditwheel-show.txt | grep -q 'consistent with the following platform tag: "manylinux_' || \
-		{ echo "auditwheel: the wheel is not manylinux-compatible"; exit 1; }
+	@if ! tr '\n' ' ' < target/auditwheel-show.txt | grep -q 'consistent with the following platform tag: "manylinux_2_17_'; then \
+		echo "auditwheel: the wheel is not manylinux_2_17 (manylinux2014)"; exit 1; \
+	fi
+
+# A debug build of the extension (debug assertions and overflow checks on)
+# for the buffer race test; not audited, never shipped.
+python-wheel-debug: deps-python
+	rm -rf $(WHEEL_DEBUG_DIR)
+	cd crates/fastmac-py && CARGO_TARGET_DIR=$(CURDIR)/target/maturin $(PYENV)/bin/maturin build \
+		-i $(PY) -o $(WHEEL_DEBUG_DIR)
 
 # $(1): the interpreter; $(2): pytest arguments. A fresh venv, the wheel
 # file, and pytest with no cargo or rustc on PATH (checked); fastmac must be
@@ -78,10 +92,18 @@ define python_tests_in_fresh_venv
 		timeout 1500 $$venv/bin/python -m pytest -p no:cacheprovider -q $(2)
 endef
 
-# The differential tests call the Rust CLI (built first, with cargo).
-test-python: deps deps-python python-wheel
+# The differential tests call the Rust CLI (built first, with cargo). The
+# buffer race test runs again on the debug build, in a venv of its own.
+test-python: deps deps-python python-wheel python-wheel-debug
 	$(CARGO) build --release -p fastmac-cli
 	$(call python_tests_in_fresh_venv,$(PY311),tests)
+	@set -e; venv=$(CURDIR)/target/pytest-debug-build; \
+	echo "== buffer race test on the debug build, fresh venv $$venv"; \
+	rm -rf $$venv; $(PY311) -m venv $$venv; \
+	$$venv/bin/python -m pip install $(PIP_QUIET) pytest; \
+	$$venv/bin/python -m pip install $(PIP_QUIET) --no-deps $(WHEEL_DEBUG_DIR)/fastmac-*.whl; \
+	cd crates/fastmac-py; \
+	env PATH="$(NO_RUST_PATH)" timeout 600 $$venv/bin/python -m pytest -p no:cacheprovider -q tests/test_buffer_race.py
 
 test-python-abi3: deps deps-python python-wheel
 	@if [ "$$($(PY_NEWEST) -c 'import sys; print(sys.version_info[:2] > (3, 11))')" != True ]; then \
@@ -96,7 +118,9 @@ python-tests-newest:
 	$(call python_tests_in_fresh_venv,$(PY_NEWEST),tests --ignore=tests/test_openssh.py)
 
 # Per-packet cost from Python: fastmac (ssh.MAC.compute, SequencedUMAC.tag)
-# against the PyPI umac package and the stdlib's hmac, one interleaved run.
+# against the PyPI umac package and the stdlib's hmac, one interleaved run;
+# then a bytearray read with the GIL held against copied first.
 bench-python: python-wheel
 	$(PY) -m pip install $(PIP_QUIET) --force-reinstall --no-deps $(WHEEL_DIR)/fastmac-*.whl
 	$(PY) crates/fastmac-py/bench/ssh_mac_cost.py
+	$(PY) crates/fastmac-py/bench/mutable_buffers.py

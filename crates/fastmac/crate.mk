@@ -14,11 +14,16 @@
 # * test-public-api: the public API (cargo public-api, on nightly rustdoc)
 #   against crates/fastmac/public-api.txt; `make public-api` rewrites that
 #   baseline after an intended change.
+# * test-rustdoc: the workspace's library documentation (fastmac with docs.rs's
+#   features, which the CLI turns on), every rustdoc warning an error (broken intra-doc links among
+#   them), and no link left as literal "[`name`]" text in the pages of our
+#   own crates and modules (rustdoc does that without a warning for a
+#   re-exported extern crate).
 
-.PHONY: test-crate test-nostd test-package test-miri test-public-api public-api
+.PHONY: test-crate test-nostd test-package test-miri test-public-api public-api test-rustdoc
 .PHONY: deps-nostd deps-nightly deps-public-api
 
-test-crate: test-nostd test-package test-miri test-public-api
+test-crate: test-nostd test-package test-miri test-public-api test-rustdoc
 
 NOSTD_TARGETS := x86_64-unknown-none thumbv7em-none-eabi
 
@@ -93,3 +98,20 @@ test-public-api: deps-public-api
 
 public-api: deps-public-api
 	$(PUBLIC_API_RUN) > $(PUBLIC_API_BASELINE)
+
+RUSTDOC_CRATES := fastmac fastmac_gears fastmac_c fastmac_cli _fastmac
+# rustdoc links another crate's items only if that crate's folder exists
+# under target/doc when it starts, and otherwise leaves them as literal text
+# without a warning; while fastmac's own rustdoc runs, its folder may not.
+# So the folders are made first and the crates documented one at a time
+# (their dependencies checked in parallel before).
+test-rustdoc:
+	mkdir -p $(foreach crate,$(RUSTDOC_CRATES),target/doc/$(crate))
+	$(CARGO) check --workspace --lib
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc --no-deps --workspace --lib -j1
+	@pages=$$(for crate in $(RUSTDOC_CRATES); do find target/doc/$$crate -name index.html; done); \
+	if [ -z "$$pages" ]; then echo "rustdoc: no pages under target/doc"; exit 1; fi; \
+	if grep -lE '\[<code>[^<]*</code>\]' $$pages; then \
+		echo "rustdoc left the links above as literal [name] text"; exit 1; \
+	fi; \
+	echo "rustdoc: $$(echo "$$pages" | wc -w) crate and module pages, every link rendered"

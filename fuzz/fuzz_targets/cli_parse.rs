@@ -1,7 +1,8 @@
 //! The CLI's parsers (crates/fastmac-cli): clap's argument definitions on
 //! fuzzer-chosen argv vectors, then the argument checks of `tag`/`verify`
-//! (`keyed`), and the hex and key-file parsers against a model of what they
-//! must accept. Never a panic; every error typed; every accepted value
+//! (`keyed`), the hex and key-file parsers against a model of what they
+//! must accept, and the lines `tag` prints for several files and `check`
+//! reads back. Never a panic; every error typed; every accepted value
 //! round-trips; no error message quotes a key.
 #![no_main]
 
@@ -11,10 +12,12 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use clap::Parser;
-use fastmac::ssh::SshAlgorithm;
+use fastmac::ssh::ALGORITHMS as SSH_ALGORITHMS;
 use fastmac::{Algorithm, Error};
-use fastmac_cli::input::{CliError, read_key, unhex};
-use fastmac_cli::{Cli, Command, Keyed, MacArgs, keyed};
+use fastmac_cli::input::{CliError, unhex};
+use fastmac_cli::key::{KEY_FILE_MAX, KeyLength, KeySource, read_key};
+use fastmac_cli::sums::{Position, format_line, parse_line};
+use fastmac_cli::{Cli, Command, KeyArgs, KeyedMac, MacArgs, PositionArgs, keyed};
 use libfuzzer_sys::fuzz_target;
 
 /// Words an argv element of one byte below 0x20 stands for, so that the
@@ -53,6 +56,28 @@ const TOKENS: &[&str] = &[
     "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
 ];
 
+/// Words an argv element of two bytes, [`MORE`] and one below 0x20, stands
+/// for (the one-byte words keep their numbers, so the corpus keeps its
+/// meaning).
+const MORE_TOKENS: &[&str] = &[
+    "check",
+    "--key-hex-file",
+    "--allow-short-key",
+    "--names",
+    "--threads",
+    "UMAC-64@OpenSSH.com",
+    "hmac-sha1",
+    "0",
+    "2",
+];
+
+/// The first byte of a two-byte word of [`MORE_TOKENS`].
+const MORE: u8 = 0x1f;
+
+/// Inputs whose first byte is at least this check `check`'s lines; below
+/// it, the first byte picks one of the three older modes.
+const LINE_MODE: u8 = 0xf0;
+
 /// What `unhex` must answer: `hex::decode`'s rules (an odd length first,
 /// then the first byte that is not a hex digit), as the argument-naming
 /// message of `CliError::Hex`.
@@ -90,69 +115,112 @@ fn key_file() -> &'static PathBuf {
     PATH.get_or_init(|| std::env::temp_dir().join(format!("fastmac-fuzz-key-{}", std::process::id())))
 }
 
-/// `read_key` from a key file: exactly `key_len` raw bytes, or hex text
-/// (white space around it ignored); nothing else.
-fn check_key_file(contents: &[u8], key_len: usize) {
+/// The length rule a fuzzer byte picks: exactly, at least, or any.
+fn length_rule(byte: u8) -> KeyLength {
+    let len = usize::from(byte % 72);
+    match byte / 72 {
+        0 => KeyLength::Exactly(len),
+        1 => KeyLength::AtLeast(len),
+        _ => KeyLength::Any,
+    }
+}
+
+fn admits(length: KeyLength, len: usize) -> bool {
+    match length {
+        KeyLength::Exactly(n) => len == n,
+        KeyLength::AtLeast(n) => len >= n,
+        KeyLength::Any => true,
+    }
+}
+
+/// `read_key` from a key file, raw (`--key-file`: the bytes as they are,
+/// refused if they are hex text) or hex (`--key-hex-file`: hex with white
+/// space around it); then the length rule; nothing else.
+fn check_key_file(contents: &[u8], length: KeyLength, raw: bool) {
+    assert!(contents.len() <= KEY_FILE_MAX, "the fuzzer's inputs are shorter");
     std::fs::write(key_file(), contents).unwrap();
-    let got = read_key(None, Some(key_file()), key_len);
+    let source = if raw { KeySource::File(key_file()) } else { KeySource::HexFile(key_file()) };
+    let got = read_key(source, length);
     std::fs::remove_file(key_file()).unwrap();
-    if contents.len() == key_len {
-        assert_eq!(&got.unwrap()[..], contents, "raw key file");
-        return;
-    }
-    let Ok(text) = std::str::from_utf8(contents) else {
-        let err = got.err().expect("a key file neither raw nor text accepted");
-        assert_eq!(err.to_string(), format!("malformed hex in --key-file: neither {key_len} raw bytes nor hex text"));
-        return;
+    let trimmed = contents.trim_ascii();
+    let expected: Result<Vec<u8>, String> = if raw {
+        if !trimmed.is_empty() && trimmed.iter().all(u8::is_ascii_hexdigit) {
+            Err("holds hex text".to_owned())
+        } else {
+            Ok(contents.to_vec())
+        }
+    } else {
+        match std::str::from_utf8(trimmed) {
+            Err(_) => Err("malformed hex in --key-hex-file: the file is not text".to_owned()),
+            Ok(text) => expected_hex(text).map_err(|reason| format!("malformed hex in --key-hex-file: {reason}")),
+        }
     };
-    match (expected_hex(text.trim()), got) {
-        (Ok(bytes), Ok(key)) => assert_eq!(&key[..], &bytes[..]),
-        (Err(reason), Err(err)) => assert_eq!(err.to_string(), format!("malformed hex in --key-file: {reason}")),
-        (want, got) => panic!("key file {contents:?}: want {want:?}, got {:?}", got.map(|k| k.len())),
+    match (expected, got) {
+        (Ok(key), Ok(read)) => {
+            assert!(admits(length, key.len()), "accepted a key of {} bytes under {length:?}", key.len());
+            assert_eq!(&read[..], &key[..]);
+        }
+        (Ok(key), Err(err)) => {
+            assert!(!admits(length, key.len()), "refused a key of {} bytes under {length:?}: {err}", key.len());
+            assert!(err.to_string().starts_with("wrong key length"), "{err}");
+        }
+        (Err(why), Err(err)) => assert!(err.to_string().contains(&why), "{err} lacks {why}"),
+        (Err(why), Ok(read)) => panic!("accepted a key file that {why} ({} bytes)", read.len()),
     }
+}
+
+/// What `keyed` must accept: an SSH name (any case) with `--seq` and a key
+/// of its exact length; else a library name with a nonce of its length
+/// (none for HMAC) and a key of its length (HMAC: at least it, or any with
+/// `--allow-short-key`, which nothing else takes).
+fn valid_keyed(mac: &MacArgs, position: &PositionArgs, key: Option<&[u8]>) -> bool {
+    let Some(key) = key else { return false };
+    if position.seq.is_some() {
+        return SSH_ALGORITHMS
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(&mac.alg))
+            .is_some_and(|alg| !mac.allow_short_key && key.len() == alg.key_len);
+    }
+    let Ok(alg) = Algorithm::from_name(&mac.alg) else { return false };
+    let info = alg.info();
+    let hmac = info.max_nonce_len == 0;
+    let nonce = match &position.nonce {
+        Some(text) => check_unhex("nonce", text),
+        None if hmac => Some(Vec::new()),
+        None => None,
+    };
+    let key_ok = if hmac { mac.allow_short_key || key.len() >= info.key_len } else { !mac.allow_short_key && key.len() == info.key_len };
+    nonce.is_some_and(|n| (info.min_nonce_len..=info.max_nonce_len).contains(&n.len())) && key_ok
 }
 
 /// `keyed` (everything `tag` and `verify` check before reading input)
 /// accepts exactly the valid combinations, and its errors never quote the
 /// key.
-fn check_keyed(args: &MacArgs) {
-    if args.key_file.is_some() {
+fn check_keyed(mac: &MacArgs, position: &PositionArgs) {
+    let Some(key_text) = mac.key.key.as_deref() else {
         return; // a fuzzer-named path could be /dev/zero; key files are fuzzed by check_key_file
-    }
-    let key_text = args.key.as_deref().expect("clap requires --key or --key-file");
-    let result = keyed(args);
-    let key = check_unhex("key", key_text);
-    let valid = match args.seq {
-        Some(_) => {
-            SshAlgorithm::from_name(&args.alg).is_ok_and(|alg| key.as_ref().is_some_and(|k| k.len() == alg.key_len))
-        }
-        None => Algorithm::from_name(&args.alg).is_ok_and(|alg| {
-            let info = alg.info();
-            let nonce = match &args.nonce {
-                Some(text) => check_unhex("nonce", text),
-                None if info.max_nonce_len == 0 => Some(Vec::new()),
-                None => None,
-            };
-            nonce.is_some_and(|n| (info.min_nonce_len..=info.max_nonce_len).contains(&n.len()))
-                && key.as_ref().is_some_and(|k| alg.new_mac(k).is_ok())
-        }),
     };
+    let result = keyed(mac, position);
+    let key = check_unhex("key", key_text);
+    let valid = valid_keyed(mac, position, key.as_deref());
     match result {
-        Ok(Keyed::Plain { mac, nonce }) => {
-            assert!(valid && args.seq.is_none(), "accepted {:?}", args.alg);
-            let info = Algorithm::from_name(&args.alg).unwrap().info();
-            assert_eq!(mac.tag_len(), info.tag_len);
-            assert_eq!(Some(nonce), args.nonce.as_deref().map_or(Some(Vec::new()), |t| expected_hex(t).ok()));
+        Ok((KeyedMac::Plain(keyed), first)) => {
+            assert!(valid && position.seq.is_none(), "accepted {:?}", mac.alg);
+            let info = Algorithm::from_name(&mac.alg).unwrap().info();
+            assert_eq!(keyed.tag_len(), info.tag_len);
+            let nonce = position.nonce.as_deref().map(|t| expected_hex(t).unwrap());
+            assert_eq!(first, nonce.map_or(Position::Unused, Position::Nonce));
         }
-        Ok(Keyed::Ssh { mac, seq }) => {
-            assert!(valid && args.seq == Some(seq), "accepted {:?} --seq", args.alg);
-            assert_eq!(mac.tag_len(), SshAlgorithm::from_name(&args.alg).unwrap().tag_len);
+        Ok((KeyedMac::Ssh(keyed), first)) => {
+            assert!(valid && position.seq.is_some(), "accepted {:?} --seq", mac.alg);
+            assert!(keyed.name().eq_ignore_ascii_case(&mac.alg));
+            assert_eq!(first, Position::Seq(position.seq.unwrap()));
         }
         Err(err) => {
             assert!(!valid, "rejected a valid combination: {err}");
             let text = err.to_string();
             // The message may quote --alg (an unknown name), never the key.
-            if key.is_some() && key_text.len() >= 8 && !format!("{:?}", args.alg).contains(key_text) {
+            if key.is_some() && key_text.len() >= 8 && !format!("{:?}", mac.alg).contains(key_text) {
                 assert!(!text.contains(key_text), "error quotes the key: {text}");
             }
             if let CliError::Mac(Error::InvalidTag) = err {
@@ -162,12 +230,32 @@ fn check_keyed(args: &MacArgs) {
     }
 }
 
+/// A line `check` reads: never a panic; an accepted line formats back (its
+/// tag, its nonce if it is lowercase hex, its name) into a line that
+/// parses to the same.
+fn check_line(line: &[u8]) {
+    let Ok(parsed) = parse_line(line) else { return };
+    let position = match &parsed.position {
+        None => Position::Unused,
+        Some(text) => match expected_hex(text) {
+            Ok(nonce) if hex::encode(&nonce) == *text => Position::Nonce(nonce),
+            _ => return,
+        },
+    };
+    let written = format_line(&parsed.tag, &position, &parsed.name);
+    assert_eq!(written.iter().filter(|&&b| b == b'\n').count(), 1, "one line");
+    let again = parse_line(written.strip_suffix(b"\n").unwrap()).expect("a written line parses");
+    assert_eq!(again, parsed);
+}
+
 /// Splits the input at NUL bytes into argv elements; a one-byte element
-/// below 0x20 is a token from `TOKENS`.
+/// below 0x20 is a token from `TOKENS`, a two-byte one [`MORE`], b (b below
+/// 0x20) one from [`MORE_TOKENS`].
 fn argv(data: &[u8]) -> Vec<OsString> {
     let mut args = vec![OsString::from("fastmac")];
     for part in data.split(|&b| b == 0) {
         match part {
+            [MORE, b] if *b < 0x20 => args.push(MORE_TOKENS[usize::from(*b) % MORE_TOKENS.len()].into()),
             [b] if (*b as usize) < 0x20 => args.push(TOKENS[*b as usize % TOKENS.len()].into()),
             _ => args.push(OsString::from_vec(part.to_vec())),
         }
@@ -177,14 +265,16 @@ fn argv(data: &[u8]) -> Vec<OsString> {
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };
+    if mode >= LINE_MODE {
+        return check_line(rest);
+    }
     match mode % 3 {
         0 => match Cli::try_parse_from(argv(rest)) {
             Ok(cli) => match &cli.command {
-                Command::Tag(args) | Command::Verify { mac: args, .. } => {
-                    check_keyed(args);
-                    if let Command::Verify { tag, .. } = &cli.command {
-                        check_unhex("tag", tag);
-                    }
+                Command::Tag(args) => check_keyed(&args.mac, &args.position),
+                Command::Verify(args) => {
+                    check_keyed(&args.mac, &args.position);
+                    check_unhex("tag", &args.tag);
                 }
                 _ => {}
             },
@@ -195,13 +285,14 @@ fuzz_target!(|data: &[u8]| {
         1 => {
             let text = String::from_utf8_lossy(rest);
             check_unhex("nonce", &text);
-            assert!(matches!(read_key(None, None, 16), Err(CliError::Usage(_))));
-            let from_arg = read_key(Some(&text), None, 16).ok().map(|k| k.to_vec());
+            let none = KeyArgs { key: None, key_file: None, key_hex_file: None };
+            assert!(matches!(none.source(), Err(CliError::Usage(_))));
+            let from_arg = read_key(KeySource::Hex(&text), KeyLength::Any).ok().map(|k| k.to_vec());
             assert_eq!(from_arg, expected_hex(&text).ok());
         }
         _ => {
-            let Some((&key_len, contents)) = rest.split_first() else { return };
-            check_key_file(contents, usize::from(key_len % 72));
+            let Some((&rule, contents)) = rest.split_first() else { return };
+            check_key_file(contents, length_rule(rule / 2), rule % 2 == 0);
         }
     }
 });

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "nh_amd64.h"
 
 // NH (RFC 4418 section 5.2.2) over pairs of 32-byte blocks with AVX2.
 //
@@ -22,18 +23,6 @@
 	VMOVDQU 32(SI), Y3; \
 	VPERM2I128 $0x20, Y3, Y2, Y0; \
 	VPERM2I128 $0x31, Y3, Y2, Y1
-
-// PASS adds the NH terms of one iteration, with keys KA (low) and KB (high),
-// to ACC.
-#define PASS(KA, KB, ACC) \
-	VPADDD KA, Y0, Y4; \
-	VPADDD KB, Y1, Y5; \
-	VPMULUDQ Y4, Y5, Y6; \
-	VPSRLQ $32, Y4, Y4; \
-	VPSRLQ $32, Y5, Y5; \
-	VPMULUDQ Y4, Y5, Y4; \
-	VPADDQ Y6, ACC, ACC; \
-	VPADDQ Y4, ACC, ACC
 
 #define NEXT_PAIR \
 	ADDQ $64, SI; \
@@ -162,84 +151,41 @@ pairsums:
 	VZEROUPPER
 	RET
 
-DATA p36<>+0(SB)/8, $0xffffffffb
-GLOBL p36<>(SB), RODATA|NOPTR, $8
-
-// L3_WORD adds the products of the 16-bit words in W (one per iteration)
-// with the L3 keys at OFF(AX) (four qwords below 2^36): the low 32 key
-// bits to Y4, the high 4 to Y5.
-#define L3_WORD(W, OFF) \
-	VMOVDQU OFF(AX), Y3; \
-	VPMULUDQ Y3, W, Y6; \
-	VPADDQ Y6, Y4, Y4; \
-	VPSRLQ $32, Y3, Y3; \
-	VPMULUDQ Y3, W, Y6; \
-	VPADDQ Y6, Y5, Y5
-
-// L3_SHORT writes L3-HASH of zeroes(8) || a (RFC 4418 sections 5.3.1
-// and 5.4) for the four iterations' a in Y0 to DI: y = the sum of the four
-// 16-bit words of a times L3Key1 (AX points at l3k1Words), below 2^55,
-// reduced mod p36 by one fold and one conditional subtraction, its low 32
-// bits XOR L3Key2 (at BX).
-#define L3_SHORT \
-	VPCMPEQD Y15, Y15, Y15; \
-	VPSRLQ $48, Y15, Y15; \
-	VPXOR Y4, Y4, Y4; \
-	VPXOR Y5, Y5, Y5; \
-	VPSRLQ $48, Y0, Y2; \
-	L3_WORD(Y2, 0); \
-	VPSRLQ $32, Y0, Y2; \
-	VPAND Y15, Y2, Y2; \
-	L3_WORD(Y2, 32); \
-	VPSRLQ $16, Y0, Y2; \
-	VPAND Y15, Y2, Y2; \
-	L3_WORD(Y2, 64); \
-	VPAND Y15, Y0, Y2; \
-	L3_WORD(Y2, 96); \
-	VPSLLQ $32, Y5, Y5; \
-	VPADDQ Y5, Y4, Y4; \
-	VPCMPEQD Y6, Y6, Y6; \
-	VPSRLQ $28, Y6, Y6; \
-	VPAND Y6, Y4, Y2; \
-	VPSRLQ $36, Y4, Y3; \
-	VPSLLQ $2, Y3, Y5; \
-	VPADDQ Y5, Y3, Y3; \
-	VPADDQ Y3, Y2, Y2; \
-	VPBROADCASTQ p36<>(SB), Y3; \
-	VPSUBQ Y3, Y2, Y3; \
-	VBLENDVPD Y3, Y2, Y3, Y2; \
-	VPSHUFD $0x08, Y2, Y2; \
-	VPERMQ $0x08, Y2, Y2; \
-	VPXOR (BX), X2, X2; \
-	VMOVDQU X2, (DI)
-
-// func uhashBlockAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, bitLen uint64, out *[maxIters]uint32)
+// func nhBlockAVX2(words *uint32, block *byte, acc *[maxIters]uint64)
 //
-// UHASH of a message of at most one NH block, all four iterations side by
-// side: NH of the zero-padded block (the single-block layout of nhAVX2),
-// plus the bit length, then L3_SHORT.
-TEXT ·uhashBlockAVX2(SB), NOSPLIT, $0-48
+// Adds NH of the 32-byte block at block, words pointing at its key words,
+// to acc[0..4), all four iterations (unused ones have room), in the
+// single-block layout of nhAVX2.
+TEXT ·nhBlockAVX2(SB), NOSPLIT, $0-24
 	MOVQ words+0(FP), R9
-	MOVQ l3+8(FP), AX
-	MOVQ l3k2+16(FP), BX
-	MOVQ block+24(FP), SI
-	MOVQ out+40(FP), DI
+	MOVQ block+8(FP), SI
+	MOVQ acc+16(FP), DI
 	VPXOR Y14, Y14, Y14
 	VPXOR Y15, Y15, Y15
 	VBROADCASTI128 (SI), Y0
 	VBROADCASTI128 16(SI), Y1
 	PASS((R9), 16(R9), Y14)
 	PASS(32(R9), 48(R9), Y15)
-	// Y14 holds the two halves of NH for iterations 0 | 1, Y15 for 2 | 3.
-	VPSHUFD $0x4e, Y14, Y2
-	VPADDQ Y2, Y14, Y14
-	VPSHUFD $0x4e, Y15, Y3
-	VPADDQ Y3, Y15, Y15
-	VPUNPCKLQDQ Y15, Y14, Y0
-	VPERMQ $0xd8, Y0, Y0
-	VPBROADCASTQ bitLen+32(FP), Y1
-	VPADDQ Y1, Y0, Y0
-	L3_SHORT
+	LANE_SUMS(Y14, X14, 0(DI), 8(DI))
+	LANE_SUMS(Y15, X15, 16(DI), 24(DI))
+	VZEROUPPER
+	RET
+
+// func uhashLastAVX2(words *uint32, l3 *[4][maxIters]uint64, l3k2 *[maxIters]uint32, block *byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32)
+//
+// UHASH of a message of at most one chunk whose last block, zero-padded,
+// is the 32 bytes at block (words points at its key words) and whose
+// earlier blocks' NH sums are acc, for all four iterations.
+TEXT ·uhashLastAVX2(SB), NOSPLIT, $0-56
+	MOVQ words+0(FP), R9
+	MOVQ l3+8(FP), AX
+	MOVQ l3k2+16(FP), BX
+	MOVQ block+24(FP), SI
+	MOVQ acc+32(FP), DX
+	MOVQ out+48(FP), DI
+	VBROADCASTI128 (SI), Y0
+	VBROADCASTI128 16(SI), Y1
+	UHASH_LAST(bitLen+40(FP))
 	VZEROUPPER
 	RET
 
@@ -249,7 +195,57 @@ TEXT ·l3ShortAVX2(SB), NOSPLIT, $0-32
 	MOVQ l3+8(FP), AX
 	MOVQ l3k2+16(FP), BX
 	MOVQ out+24(FP), DI
-	VMOVDQU (SI), Y0
+	VMOVQ 0(SI), X0
+	VPINSRQ $1, 8(SI), X0, X0
+	VMOVQ 16(SI), X1
+	VPINSRQ $1, 24(SI), X1, X1
+	VINSERTI128 $1, X1, Y0, Y0
 	L3_SHORT
+	VZEROUPPER
+	RET
+
+// A block buffer is stored and loaded as two 16-byte halves, as Go copies
+// a [32]byte and as VBROADCASTI128 reads it, so that each load takes its
+// half from the store buffer (a load spanning two stores, or part of a
+// wider one, may have to wait for them to reach the cache).
+#define STORE_HALVES(Y, X, DST) \
+	VMOVDQU X, (DST); \
+	VEXTRACTI128 $1, Y, 16(DST)
+
+// func storeBlockAVX512(dst *[blockSize]byte, src *byte, n int)
+//
+// The n bytes (0 to 32) at src, zero-padded, to dst.
+TEXT ·storeBlockAVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $-1, AX
+	BZHIQ CX, AX, AX
+	KMOVD AX, K1
+	VMOVDQU8.Z (SI), K1, Y0
+	STORE_HALVES(Y0, X0, DI)
+	VZEROUPPER
+	RET
+
+// func appendBlockAVX512(dst *[blockSize]byte, at int, src *byte, n int)
+//
+// The n bytes at src into dst from byte at (at + n <= 32), through a load
+// and store of dst's halves and a masked load of src, placed by reading
+// from src - at with the bytes before src masked off (masked bytes are
+// neither read nor faulted on).
+TEXT ·appendBlockAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ at+8(FP), DX
+	MOVQ src+16(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ $-1, AX
+	BZHIQ CX, AX, AX
+	SHLXQ DX, AX, AX
+	KMOVD AX, K1
+	SUBQ DX, SI
+	VMOVDQU (DI), X0
+	VINSERTI128 $1, 16(DI), Y0, Y0
+	VMOVDQU8 (SI), K1, Y0
+	STORE_HALVES(Y0, X0, DI)
 	VZEROUPPER
 	RET

@@ -29,17 +29,26 @@ type pdfCipher struct {
 //go:noescape
 func expandKeyAESNI(key *[16]byte, roundKeys *[11][16]byte)
 
-// encryptAESNI replaces b by its AES-128 encryption under roundKeys.
-// Implemented in pdf_amd64.s.
+// encryptAESNI returns the AES-128 encryption under roundKeys of the block
+// hi || lo (big-endian halves), passed in registers: a block assembled in
+// memory from smaller stores would stall the 16-byte load of the first
+// round until they reach the cache. Implemented in pdf_amd64.s.
 //
 //go:noescape
-func encryptAESNI(roundKeys *[11][16]byte, b *[16]byte)
+func encryptAESNI(roundKeys *[11][16]byte, hi, lo uint64) (outHi, outLo uint64)
 
 // encrypt4AESNI replaces the four blocks of run by their AES-128
 // encryptions under roundKeys, side by side. Implemented in pdf_amd64.s.
 //
 //go:noescape
 func encrypt4AESNI(roundKeys *[11][16]byte, run *padRunBlocks)
+
+// encryptCountersAESNI writes to out the AES-128 encryptions under
+// roundKeys of the counterRun blocks hi + j*step || 0, side by side.
+// Implemented in pdf_amd64.s.
+//
+//go:noescape
+func encryptCountersAESNI(roundKeys *[11][16]byte, hi, step uint64, out *counterRunBlocks)
 
 // init keys c with key; both forms are kept so that tests can switch.
 func (c *pdfCipher) init(key *[16]byte) error {
@@ -63,13 +72,13 @@ func (c *pdfCipher) runLength() int {
 	return 1
 }
 
-// encrypt replaces b by AES(b).
-func (c *pdfCipher) encrypt(b *[16]byte) {
+// encrypt returns AES(in).
+func (c *pdfCipher) encrypt(in uint128) uint128 {
 	if useAESNI {
-		encryptAESNI(&c.roundKeys, b)
-		return
+		hi, lo := encryptAESNI(&c.roundKeys, in.hi, in.lo)
+		return uint128{hi, lo}
 	}
-	encryptThroughPool(c.block, b)
+	return encryptThroughPool(c.block, in)
 }
 
 // encryptBlocks replaces the first n = c.runLength() blocks of run by
@@ -80,6 +89,18 @@ func (c *pdfCipher) encryptBlocks(run *padRunBlocks, n int) {
 		return
 	}
 	for j := 0; j < n; j++ {
-		c.encrypt(&run[j])
+		run[j] = c.encrypt(run[j])
 	}
+}
+
+// encryptCounters writes to out the encryptions of the blocks
+// hi + j*step || 0 from j = 0 and returns how many it computed: a whole
+// run with AES-NI, one block without.
+func (c *pdfCipher) encryptCounters(hi, step uint64, out *counterRunBlocks) int {
+	if useAESNI {
+		encryptCountersAESNI(&c.roundKeys, hi, step, out)
+		return counterRun
+	}
+	out[0] = c.encrypt(uint128{hi, 0})
+	return 1
 }

@@ -18,8 +18,9 @@ func requireAESNI(t *testing.T) {
 	}
 }
 
-// TestAESNIMatchesCryptoAES: the key schedule and the one- and four-block
-// encryptions against crypto/aes, on random keys and blocks.
+// TestAESNIMatchesCryptoAES: the key schedule, the one- and four-block
+// encryptions and a run of counter blocks against crypto/aes, on random
+// keys and blocks.
 func TestAESNIMatchesCryptoAES(t *testing.T) {
 	requireAESNI(t)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -30,9 +31,7 @@ func TestAESNIMatchesCryptoAES(t *testing.T) {
 			key[j] = byte(rng.Uint32())
 		}
 		for j := range run {
-			for b := range run[j] {
-				run[j][b] = byte(rng.Uint32())
-			}
+			run[j] = uint128{rng.Uint64(), rng.Uint64()}
 		}
 		ref, err := aes.NewCipher(key[:])
 		if err != nil {
@@ -40,23 +39,44 @@ func TestAESNIMatchesCryptoAES(t *testing.T) {
 		}
 		var want padRunBlocks
 		for j := range run {
-			ref.Encrypt(want[j][:], run[j][:])
+			var block [16]byte
+			store128(&block, run[j])
+			ref.Encrypt(block[:], block[:])
+			want[j] = load128(&block)
 		}
 		var c pdfCipher
 		if err := c.init(&key); err != nil {
 			t.Fatal(err)
 		}
-		one := run[0]
-		c.encrypt(&one)
+		one := c.encrypt(run[0])
 		c.encryptBlocks(&run, c.runLength())
 		if one != want[0] || run != want || c.runLength() != padRun {
 			t.Fatalf("key %x: AES-NI %x / %x (run of %d), crypto/aes %x", key, one, run, c.runLength(), want)
 		}
+		// A run of counters, hi + j*step || 0, its counter wrapping at
+		// 2^64 now and then.
+		hi, step := rng.Uint64(), uint64(1)<<rng.IntN(3)
+		if i%4 == 0 {
+			hi = -step * uint64(rng.IntN(counterRun))
+		}
+		var counters counterRunBlocks
+		if n := c.encryptCounters(hi, step, &counters); n != counterRun {
+			t.Fatalf("a run of %d counters, want %d", n, counterRun)
+		}
+		for j, got := range counters {
+			var block [16]byte
+			store128(&block, uint128{hi + uint64(j)*step, 0})
+			ref.Encrypt(block[:], block[:])
+			if want := load128(&block); got != want {
+				t.Fatalf("key %x: counter %x + %d*%d: AES-NI %x, crypto/aes %x", key, hi, j, step, got, want)
+			}
+		}
 	}
 }
 
-// TestTagsWithAndWithoutAESNI: the tags, through MAC and through a
-// Stream's pad runs, are the same with the PDF in crypto/aes.
+// TestTagsWithAndWithoutAESNI: the tags, through MAC and through the pad
+// runs of a Stream, a Sequenced and an SSHHash, are the same with the PDF
+// in crypto/aes.
 func TestTagsWithAndWithoutAESNI(t *testing.T) {
 	requireAESNI(t)
 	msg := []byte("the PDF in two implementations")
@@ -68,11 +88,17 @@ func TestTagsWithAndWithoutAESNI(t *testing.T) {
 			useAESNI = aesni
 			u := mustNew(t, tagSize)
 			s := u.NewStream()
+			seqd, _ := NewSequenced(testKey, tagSize)
+			h, _ := NewSSH(testKey, tagSize)
 			for n := uint64(0); n < 40; n++ {
 				nonce := CounterNonce(n * 3 / 2)
 				tags[pass], _ = u.MAC(tags[pass], nonce[:], msg)
 				s.Write(msg)
 				tags[pass], _ = s.Sum(tags[pass], nonce[:])
+				_, tags[pass], _ = seqd.MAC(tags[pass], msg)
+				if tagSize == 8 || tagSize == 16 {
+					tags[pass] = h.SumPacket(tags[pass], uint32(n*3/2), msg)
+				}
 			}
 		}
 		if !bytes.Equal(tags[0], tags[1]) {

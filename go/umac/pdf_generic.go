@@ -26,12 +26,20 @@ func (c *pdfCipher) fast() bool { return false }
 // runLength is how many blocks encryptRun computes on a cache miss.
 func (c *pdfCipher) runLength() int { return 1 }
 
-// encrypt replaces b by AES(b).
-func (c *pdfCipher) encrypt(b *[16]byte) { encryptThroughPool(c.block, b) }
+// encrypt returns AES(in).
+func (c *pdfCipher) encrypt(in uint128) uint128 { return encryptThroughPool(c.block, in) }
 
 // encryptBlocks replaces the first n blocks of run by their encryptions.
 func (c *pdfCipher) encryptBlocks(run *padRunBlocks, n int) {
 	for j := 0; j < n; j++ {
-		c.encrypt(&run[j])
+		run[j] = c.encrypt(run[j])
 	}
+}
+
+// encryptCounters writes to out the encryption of the block hi || 0 and
+// returns 1: one block per call, as random nonces would pay for the rest
+// in vain.
+func (c *pdfCipher) encryptCounters(hi, step uint64, out *counterRunBlocks) int {
+	out[0] = c.encrypt(uint128{hi, 0})
+	return 1
 }

@@ -20,7 +20,7 @@ type Sequenced struct {
 	u     *UMAC
 	next  uint64
 	limit uint64
-	pads  padCache
+	pads  counterPads
 	state uhashState // a message being written
 }
 
@@ -37,7 +37,7 @@ func NewSequencedFrom(key []byte, tagSize int, first, limit uint64) (*Sequenced,
 	if err != nil {
 		return nil, err
 	}
-	s := &Sequenced{u: u, next: first, limit: limit}
+	s := &Sequenced{u: u, next: first, limit: limit, pads: newCounterPads(tagSize)}
 	s.state.reset()
 	return s, nil
 }
@@ -70,6 +70,7 @@ func (s *Sequenced) Sum(dst []byte) (nonce uint64, out []byte, err error) {
 	}
 	var hash [maxIters]uint32
 	s.state.sum(&s.u.key, s.u.iters, &hash)
+	s.state.reset()
 	return s.tag(dst, &hash)
 }
 
@@ -77,10 +78,7 @@ func (s *Sequenced) Sum(dst []byte) (nonce uint64, out []byte, err error) {
 func (s *Sequenced) tag(dst []byte, hash *[maxIters]uint32) (uint64, []byte, error) {
 	n := s.next
 	s.next++
-	counter := CounterNonce(n)
-	var in [16]byte
-	offset, step := pdfInput(counter[:], s.u.tagSize, &in)
-	return n, s.u.appendTag(dst, hash, s.pads.pad(&s.u.pdf, &in, step)[offset:]), nil
+	return n, s.u.appendTag(dst, hash, s.pads.pad(&s.u.pdf, n), s.pads.word(n)), nil
 }
 
 // Next returns the counter value the next message gets.

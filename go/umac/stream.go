@@ -32,9 +32,9 @@ func (s *Stream) Sum(dst, nonce []byte) ([]byte, error) {
 	}
 	var hash [maxIters]uint32
 	s.state.sum(&s.u.key, s.u.iters, &hash)
-	var in [16]byte
-	offset, step := pdfInput(nonce, s.u.tagSize, &in)
-	return s.u.appendTag(dst, &hash, s.pads.pad(&s.u.pdf, &in, step)[offset:]), nil
+	s.state.reset()
+	in, word, step := pdfInput(nonce, s.u.tagSize)
+	return s.u.appendTag(dst, &hash, s.pads.pad(&s.u.pdf, in, step), word), nil
 }
 
 // Verify reports whether tag is the tag of the message written so far under

@@ -88,31 +88,42 @@ var zeroBlock [blockSize]byte
 // uhash writes the first iters words of UHASH(msg) to out: the one-call
 // path, hashing every chunk straight from msg with no buffer.
 func (k *uhashKey) uhash(iters int, msg []byte, out *[maxIters]uint32) {
-	if len(msg) <= blockSize {
-		k.uhashBlock(iters, msg, out)
+	if len(msg) > chunkSize {
+		k.uhashLong(iters, msg, out)
 		return
 	}
-	if len(msg) <= chunkSize {
-		k.uhashShort(iters, msg, out)
-		return
+	if !k.uhashInOneCall(iters, msg, nil, len(msg), out) {
+		k.uhashOne(iters, msg, out)
 	}
-	k.uhashLong(iters, msg, out)
 }
 
-// uhashShort is UHASH of a message of at most one chunk, which skips L2:
-// B = zeroes(8) || A (section 5.3.1), so L3 has four terms.
-func (k *uhashKey) uhashShort(iters int, msg []byte, out *[maxIters]uint32) {
-	var nh [maxIters]uint64
-	data := msg
-	if len(msg) == 0 {
-		data = zeroBlock[:]
-	}
-	nhHash(k, 0, data, &nh, iters)
+// uhashOne is UHASH of msg (at most one chunk) without the one-call
+// assembly: NH of the blocks before the last, then the last one with L3,
+// read where it is when it is whole, else from a zero-padded copy. One
+// chunk skips L2: B = zeroes(8) || A (section 5.3.1).
+func (k *uhashKey) uhashOne(iters int, msg []byte, out *[maxIters]uint32) {
+	var acc [maxIters]uint64
+	last := max(len(msg)-1, 0) / blockSize
+	nhHash(k, 0, msg[:blockSize*last], &acc, iters)
 	bitLen := 8 * uint64(len(msg))
-	for i := range nh {
-		nh[i] += bitLen
+	if block := msg[blockSize*last:]; len(block) == blockSize {
+		k.uhashLastPadded(iters, last, (*[blockSize]byte)(block), &acc, bitLen, out)
+		return
 	}
-	k.l3Short(&nh, iters, out)
+	var padded [blockSize]byte
+	copy(padded[:], msg[blockSize*last:])
+	k.uhashLastPadded(iters, last, &padded, &acc, bitLen, out)
+}
+
+// uhashLastEach is uhashLastPadded one iteration at a time, without
+// vector L3.
+func (k *uhashKey) uhashLastEach(iters, last int, block *[blockSize]byte, acc *[maxIters]uint64, bitLen uint64, out *[maxIters]uint32) {
+	a := *acc
+	nhHash(k, last, block[:], &a, iters)
+	for i := 0; i < iters; i++ {
+		a[i] += bitLen
+	}
+	k.l3ShortEach(&a, iters, out)
 }
 
 // l3ShortEach is l3Short, one iteration at a time.
@@ -128,7 +139,7 @@ func (k *uhashKey) l3ShortEach(a *[maxIters]uint64, iters int, out *[maxIters]ui
 // iteration and L3 has four terms; beyond, uhashHuge adds POLY128.
 func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
 	if len(msg) > poly64Words*chunkSize {
-		k.uhashHuge(iters, msg, out)
+		k.uhashHuge(iters, &partsCursor{cur: msg}, len(msg), out)
 		return
 	}
 	y := [maxIters]uint64{1, 1, 1, 1}
@@ -149,28 +160,50 @@ func (k *uhashKey) uhashLong(iters int, msg []byte, out *[maxIters]uint32) {
 	k.l3Short(&y, iters, out)
 }
 
-// uhashHuge is UHASH of a message above 16 MiB, through the general L2.
-func (k *uhashKey) uhashHuge(iters int, msg []byte, out *[maxIters]uint32) {
-	var nh [maxIters]uint64
+// uhashChunks is uhashLong of the n bytes at c, whose chunks may lie
+// across parts.
+func (k *uhashKey) uhashChunks(iters int, c *partsCursor, n int, out *[maxIters]uint32) {
+	if n > poly64Words*chunkSize {
+		k.uhashHuge(iters, c, n, out)
+		return
+	}
+	y := [maxIters]uint64{1, 1, 1, 1}
+	for ; n > 0; n -= chunkSize {
+		var nh [maxIters]uint64
+		size := min(n, chunkSize)
+		if len(c.cur) >= size {
+			// A chunk within one part, as in uhashLong.
+			nhHash(k, 0, c.cur[:size], &nh, iters)
+			c.cur = c.cur[size:]
+		} else {
+			nhParts(k, 0, c, size, &nh, iters)
+		}
+		for i := 0; i < iters; i++ {
+			y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], y[i], nh[i]+8*uint64(size))
+		}
+	}
+	k.l3Short(&y, iters, out)
+}
+
+// uhashHuge is UHASH of the n bytes at c, above 16 MiB, through the
+// general L2.
+func (k *uhashKey) uhashHuge(iters int, c *partsCursor, n int, out *[maxIters]uint32) {
 	var l2 [maxIters]l2Hash
 	for i := range l2 {
 		l2[i] = newL2Hash()
 	}
 	var chunks uint64
-	for ; len(msg) > chunkSize; msg = msg[chunkSize:] {
-		nh = [maxIters]uint64{}
-		nhHash(k, 0, msg[:chunkSize], &nh, iters)
+	for ; n > 0; n -= chunkSize {
+		var nh [maxIters]uint64
+		size := min(n, chunkSize)
+		nhParts(k, 0, c, size, &nh, iters)
 		for i := 0; i < iters; i++ {
-			l2[i].absorb(k, i, chunks, nh[i]+8*chunkSize)
+			l2[i].absorb(k, i, chunks, nh[i]+8*uint64(size))
 		}
 		chunks++
 	}
-	nh = [maxIters]uint64{}
-	nhHash(k, 0, msg, &nh, iters)
-	bitLen := 8 * uint64(len(msg))
 	for i := 0; i < iters; i++ {
-		l2[i].absorb(k, i, chunks, nh[i]+bitLen)
-		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks+1))
+		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, chunks))
 	}
 }
 
@@ -217,79 +250,209 @@ func (h *l2Hash) finish(k *uhashKey, i int, count uint64) uint128 {
 	return poly128Step(k.l2k128[i], h.y128, m)
 }
 
-// uhashState is UHASH of a message arriving in pieces. It buffers at most one
-// partial NH block and holds no key, so one key serves many states.
+// uhashState is UHASH of a message arriving in pieces. It holds no key, so
+// one key serves many states. Whole blocks are hashed as they arrive, but
+// the message's last 1 to 32 bytes wait in buf until more input comes:
+// at Sum they are the last block, which finishes with L3 in one step as
+// in the one-call path.
 type uhashState struct {
-	nh       [maxIters]uint64 // NH sums of the current chunk
-	chunkLen int              // bytes of the chunk hashed (a multiple of 32)
-	buf      [blockSize]byte  // a partial block waiting for more input
-	bufLen   int
-	l2       [maxIters]l2Hash
-	chunks   uint64 // chunks fed to L2
+	nh       [maxIters]uint64 // NH sums of the current chunk's blocks hashed (from iters on: unused)
+	chunkLen int              // bytes of the current chunk hashed: a multiple of 32, below 1024
+	chunks   uint64           // chunks before the current one, all in l2
+	bufLen   int              // bytes waiting in buf: 0 only before the first
+	buf      [blockSize]byte  // zero past bufLen, once written
+	l2       [maxIters]l2Hash // set up when the first chunk closes
 }
 
+// reset forgets the message: a handful of stores (buf is written whole
+// by the first write, and l2 set up when a chunk closes).
 func (s *uhashState) reset() {
-	*s = uhashState{}
-	for i := range s.l2 {
-		s.l2[i] = newL2Hash()
+	s.nh = [maxIters]uint64{}
+	s.chunkLen, s.chunks, s.bufLen = 0, 0, 0
+}
+
+// write is L1-HASH, incrementally.
+func (s *uhashState) write(k *uhashKey, iters int, data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	if s.bufLen > 0 {
+		n := min(blockSize-s.bufLen, len(data))
+		appendBlock(&s.buf, s.bufLen, data[:n])
+		s.bufLen += n
+		data = data[n:]
+		if len(data) == 0 {
+			return
+		}
+		// The waiting block is whole and more follows.
+		s.hashBuffered(k, iters)
+	}
+	tail := (len(data)-1)%blockSize + 1
+	s.hashWhole(k, iters, data[:len(data)-tail])
+	storeBlock(&s.buf, data[len(data)-tail:])
+	s.bufLen = tail
+}
+
+// hashWhole hashes whole blocks in place, chunk by chunk. More input
+// always follows them (the message's last bytes wait in buf), so a chunk
+// they complete goes to L2 at once, and whole chunks go through NH and
+// POLY64 in one loop, as in the one-call path.
+func (s *uhashState) hashWhole(k *uhashKey, iters int, whole []byte) {
+	if s.chunkLen > 0 {
+		n := min(chunkSize-s.chunkLen, len(whole))
+		nhHash(k, s.chunkLen/blockSize, whole[:n], &s.nh, iters)
+		s.chunkLen += n
+		whole = whole[n:]
+		if s.chunkLen < chunkSize {
+			return
+		}
+		s.closeChunk(k, iters)
+	}
+	for ; len(whole) >= chunkSize; whole = whole[chunkSize:] {
+		var nh [maxIters]uint64
+		nhHash(k, 0, whole[:chunkSize], &nh, iters)
+		absorbChunk(k, iters, &s.l2, s.chunks, &nh)
+		s.chunks++
+	}
+	nhHash(k, 0, whole, &s.nh, iters)
+	s.chunkLen = len(whole)
+}
+
+// hashBuffered hashes the whole block waiting in buf, which more input
+// follows.
+func (s *uhashState) hashBuffered(k *uhashKey, iters int) {
+	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &s.nh, iters)
+	s.chunkLen += blockSize
+	if s.chunkLen == chunkSize {
+		s.closeChunk(k, iters)
 	}
 }
 
-// write is L1-HASH, incrementally. A full chunk goes to L2 only when more
-// input arrives, since a message of one chunk skips L2.
-func (s *uhashState) write(k *uhashKey, iters int, data []byte) {
-	for len(data) > 0 {
-		if s.chunkLen == chunkSize {
-			s.closeChunk(k, iters)
-		}
-		if s.bufLen > 0 || len(data) < blockSize {
-			n := copy(s.buf[s.bufLen:], data)
-			s.bufLen += n
-			data = data[n:]
-			if s.bufLen == blockSize {
-				s.hashBlocks(k, iters, s.buf[:])
-				s.bufLen = 0
+// totalLen is the length of the concatenation of parts.
+func totalLen(parts [][]byte) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	return n
+}
+
+// partsCursor is a position in the concatenation of parts: the bytes
+// left in the current part, and the parts after it.
+type partsCursor struct {
+	cur  []byte
+	rest [][]byte
+}
+
+// skipEmpty moves past a used-up current part, and empty ones after it.
+func (c *partsCursor) skipEmpty() {
+	for len(c.cur) == 0 && len(c.rest) > 0 {
+		c.cur, c.rest = c.rest[0], c.rest[1:]
+	}
+}
+
+// nhPartsEach adds NH of the next n bytes at c (all there) to acc and
+// moves c past them: whole blocks hashed where they are, a block across
+// parts gathered.
+func nhPartsEach(k *uhashKey, first int, c *partsCursor, n int, acc *[maxIters]uint64, iters int) {
+	for n > 0 {
+		c.skipEmpty()
+		if m := min(len(c.cur), n); m == n || m >= blockSize {
+			if m < n {
+				m = m / blockSize * blockSize
 			}
+			nhHash(k, first, c.cur[:m], acc, iters)
+			c.cur = c.cur[m:]
+			first += m / blockSize
+			n -= m
 			continue
 		}
-		whole := min(chunkSize-s.chunkLen, len(data)/blockSize*blockSize)
-		s.hashBlocks(k, iters, data[:whole])
-		data = data[whole:]
+		var block [blockSize]byte
+		c.gather(&block, min(n, blockSize))
+		nhBlockPadded(k, first, &block, acc, iters)
+		first++
+		n -= min(n, blockSize)
 	}
 }
 
-func (s *uhashState) hashBlocks(k *uhashKey, iters int, blocks []byte) {
-	nhHash(k, s.chunkLen/blockSize, blocks, &s.nh, iters)
-	s.chunkLen += len(blocks)
+// gather writes the next n bytes (at most 32, all there), zero-padded, to
+// dst and moves past them.
+func (c *partsCursor) gather(dst *[blockSize]byte, n int) {
+	*dst = [blockSize]byte{}
+	for filled := 0; filled < n; {
+		c.skipEmpty()
+		take := copy(dst[filled:n], c.cur)
+		c.cur = c.cur[take:]
+		filled += take
+	}
 }
 
-// closeChunk hands a full chunk's L1 output, NH + 8192, to L2.
+// closeChunk hands the full current chunk to L2.
 func (s *uhashState) closeChunk(k *uhashKey, iters int) {
-	for i := 0; i < iters; i++ {
-		s.l2[i].absorb(k, i, s.chunks, s.nh[i]+8*chunkSize)
-		s.nh[i] = 0
-	}
-	s.chunks++
-	s.chunkLen = 0
+	absorbChunk(k, iters, &s.l2, s.chunks, &s.nh)
+	s.nh, s.chunks, s.chunkLen = [maxIters]uint64{}, s.chunks+1, 0
 }
 
-// sum writes UHASH of everything written to out and resets the state.
-func (s *uhashState) sum(k *uhashKey, iters int, out *[maxIters]uint32) {
-	// The last chunk is zero-padded to a positive multiple of 32 bytes.
-	if s.bufLen > 0 || (s.chunkLen == 0 && s.chunks == 0) {
-		clear(s.buf[s.bufLen:])
-		s.hashBlocks(k, iters, s.buf[:])
-		s.chunkLen -= blockSize - s.bufLen
-	}
-	bitLen := 8 * uint64(s.chunkLen)
-	for i := 0; i < iters; i++ {
-		a := s.nh[i] + bitLen
-		if s.chunks == 0 {
-			out[i] = l3HashShort(&k.l3k1[i], k.l3k2[i], a)
-		} else {
-			s.l2[i].absorb(k, i, s.chunks, a)
-			out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], s.l2[i].finish(k, i, s.chunks+1))
+// absorbChunk hands the L1 output of full chunk number index, nh + 8192,
+// to L2, set up at the first chunk.
+func absorbChunk(k *uhashKey, iters int, l2 *[maxIters]l2Hash, index uint64, nh *[maxIters]uint64) {
+	if index == 0 {
+		for i := range l2 {
+			l2[i] = newL2Hash()
 		}
 	}
-	s.reset()
+	if index >= poly64Words {
+		for i := 0; i < iters; i++ {
+			l2[i].absorb(k, i, index, nh[i]+8*chunkSize)
+		}
+		return
+	}
+	for i := 0; i < iters; i++ {
+		l2[i].y64 = poly64Step(k.l2k64[i], k.l2k64sq[i], l2[i].y64, nh[i]+8*chunkSize)
+	}
+}
+
+// sum writes UHASH of everything written to out. It leaves s unchanged.
+func (s *uhashState) sum(k *uhashKey, iters int, out *[maxIters]uint32) {
+	switch {
+	case s.bufLen == 0:
+		// The empty message: one block of zeros.
+		k.uhashLastPadded(iters, 0, &zeroBlock, &s.nh, 0, out)
+	case s.chunks == 0:
+		// One chunk: the waiting bytes, zero-padded in buf, are its last
+		// block, hashed with L3 in one step.
+		k.uhashLastPadded(iters, s.chunkLen/blockSize, &s.buf, &s.nh, 8*uint64(s.chunkLen+s.bufLen), out)
+	default:
+		s.sumLong(k, iters, out)
+	}
+}
+
+// sumLong is sum of a message of more than one chunk.
+func (s *uhashState) sumLong(k *uhashKey, iters int, out *[maxIters]uint32) {
+	if s.chunks >= poly64Words {
+		s.sumAcrossChunk(k, iters, out)
+		return
+	}
+	// The last block ends the current chunk, whose L1 output is the last
+	// word of POLY64: L2's output is zeroes(8) || y (section 5.3.1).
+	nh := s.nh
+	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &nh, iters)
+	bitLen := 8 * uint64(s.chunkLen+s.bufLen)
+	var y [maxIters]uint64
+	for i := 0; i < iters; i++ {
+		y[i] = poly64Step(k.l2k64[i], k.l2k64sq[i], s.l2[i].y64, nh[i]+bitLen)
+	}
+	k.l3Short(&y, iters, out)
+}
+
+// sumAcrossChunk is sumLong once L2 has reached POLY128: on a copy of
+// L2's state.
+func (s *uhashState) sumAcrossChunk(k *uhashKey, iters int, out *[maxIters]uint32) {
+	l2, nh := s.l2, s.nh
+	nhBlockPadded(k, s.chunkLen/blockSize, &s.buf, &nh, iters)
+	bitLen := 8 * uint64(s.chunkLen+s.bufLen)
+	for i := 0; i < iters; i++ {
+		l2[i].absorb(k, i, s.chunks, nh[i]+bitLen)
+		out[i] = l3Hash(&k.l3k1[i], k.l3k2[i], l2[i].finish(k, i, s.chunks+1))
+	}
 }

@@ -206,6 +206,71 @@ func TestPadCacheOverCounterAndOtherNonces(t *testing.T) {
 	}
 }
 
+// TestCounterPadsMatchThePDF: the pad a counterPads (SSHHash's and
+// Sequenced's cache) returns for counter n, and the index of its first
+// word, equal the PDF's for the nonce CounterNonce(n), through runs,
+// repeats, jumps back and forth, and the counter wrapping at 2^32 (SSH's
+// packet numbers) and 2^64; SumPacket's tags across the 2^32 wrap equal
+// MAC's.
+func TestCounterPadsMatchThePDF(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var counters []uint64
+	for n := uint64(0); n < 70; n++ {
+		counters = append(counters, n)
+	}
+	for _, base := range []uint64{1<<32 - 20, ^uint64(0) - 20} {
+		for n := base; n != base+40; n++ {
+			counters = append(counters, n)
+		}
+	}
+	counters = append(counters, 5, 5, 3, 2, 100, 99, 1<<40, 1<<40-1, ^uint64(0), 0)
+	for i := 0; i < 40; i++ {
+		counters = append(counters, rng.Uint64())
+	}
+	for _, tagSize := range []int{4, 8, 12, 16} {
+		u := mustNew(t, tagSize)
+		pads := newCounterPads(tagSize)
+		for _, n := range counters {
+			pad, word := pads.pad(&u.pdf, n), pads.word(n)
+			in, wantWord, _ := counterInput(n, tagSize)
+			if want := u.pdf.encrypt(in); pad != want || word != wantWord {
+				t.Fatalf("UMAC-%d counter %d: pad %x word %d, want %x word %d", 8*tagSize, n, pad, word, want, wantWord)
+			}
+		}
+		if tagSize != 8 && tagSize != 16 {
+			continue
+		}
+		h, _ := NewSSH(testKey, tagSize)
+		msg := []byte("across the wrap of SSH's packet numbers")
+		for seq := uint32(1<<32 - 20); seq != 20; seq++ {
+			nonce := CounterNonce(uint64(seq))
+			want, _ := u.MAC(nil, nonce[:], msg)
+			if got := h.SumPacket(nil, seq, msg[:5], msg[5:]); !bytes.Equal(got, want) {
+				t.Fatalf("UMAC-%d packet %d: %x, want %x", 8*tagSize, seq, got, want)
+			}
+		}
+	}
+}
+
+// TestSumPacketPastPOLY64: a packet past 16 MiB, where L2-HASH moves to
+// POLY128 (RFC 4418 section 5.3), in SSH's three pieces: SumPacket's tag
+// equals MAC's.
+func TestSumPacketPastPOLY64(t *testing.T) {
+	msg := make([]byte, poly64Words*chunkSize+100)
+	for i := range msg {
+		msg[i] = byte(i * 13)
+	}
+	pieces := headerBodyTrailer(5, 19)(msg)
+	for _, tagSize := range []int{8, 16} {
+		h, _ := NewSSH(testKey, tagSize)
+		nonce := CounterNonce(3)
+		want := mustMAC(t, mustNew(t, tagSize), nonce[:], msg)
+		if got := h.SumPacket(nil, 3, pieces...); !bytes.Equal(got, want) {
+			t.Fatalf("UMAC-%d of %d bytes in %d pieces: %x, want %x", 8*tagSize, len(msg), len(pieces), got, want)
+		}
+	}
+}
+
 func TestSequencedCountsAndRefusesAtItsLimit(t *testing.T) {
 	for _, tagSize := range []int{4, 8, 12, 16} {
 		u := mustNew(t, tagSize)
@@ -295,5 +360,178 @@ func TestSSHHashTakesTheSequenceNumberAsNonce(t *testing.T) {
 	}
 	if _, err := NewSSH(testKey[:15], 8); err == nil {
 		t.Fatal("NewSSH accepted a 15-byte key")
+	}
+}
+
+// pieceSchedules are ways to cut a message into writes: one piece; the
+// 5-byte header, the body and the 4 or 19 bytes of padding that
+// golang.org/x/crypto/ssh writes; pieces of a fixed size around the NH
+// block and the L1 chunk, bytes one at a time among them; and a repeating
+// mix.
+var pieceSchedules = []struct {
+	name string
+	cut  func(msg []byte) [][]byte
+}{
+	{"whole", func(msg []byte) [][]byte { return [][]byte{msg} }},
+	{"header/body/4", headerBodyTrailer(5, 4)},
+	{"each 1", cutEvery(1)},
+	{"each 31", cutEvery(31)},
+	{"header/body/19", headerBodyTrailer(5, 19)},
+	{"each 32", cutEvery(32)},
+	{"each 33", cutEvery(33)},
+	{"each 1024", cutEvery(1024)},
+	{"each 1025", cutEvery(1025)},
+	{"3, 60, 7, ...", cutEvery(3, 60, 7)},
+}
+
+// cutEvery cuts pieces of the sizes given, in turn.
+func cutEvery(sizes ...int) func(msg []byte) [][]byte {
+	return func(msg []byte) [][]byte {
+		var pieces [][]byte
+		for i := 0; len(msg) > 0; i++ {
+			n := min(sizes[i%len(sizes)], len(msg))
+			pieces, msg = append(pieces, msg[:n]), msg[n:]
+		}
+		return pieces
+	}
+}
+
+// headerBodyTrailer cuts the first header bytes, the last trailer bytes
+// and the body between them (each as far as the message reaches).
+func headerBodyTrailer(header, trailer int) func(msg []byte) [][]byte {
+	return func(msg []byte) [][]byte {
+		h := min(header, len(msg))
+		t := min(trailer, len(msg)-h)
+		return [][]byte{msg[:h], msg[h : len(msg)-t], msg[len(msg)-t:]}
+	}
+}
+
+// streamingSplitsMatchMAC checks Stream, Sequenced and SSHHash, fed a
+// message in pieces, and SSHHash.SumPacket given the pieces at once,
+// against the one-call MAC of want (a function of the message and its
+// nonce), at lengths around the block and chunk boundaries; SSHHash's Sum
+// after every piece must tag the bytes so far and leave its state alone.
+func streamingSplitsMatchMAC(t *testing.T, want func(u *UMAC, nonce, msg []byte) []byte) {
+	var lengths []int
+	for _, around := range []int{0, 1024, 2048, 3072} {
+		for n := max(around-40, 0); n <= around+40; n++ {
+			lengths = append(lengths, n)
+		}
+	}
+	lengths = append(lengths, 16<<10+100)
+	msg := make([]byte, 20<<10)
+	for i := range msg {
+		msg[i] = byte(i*7 + i>>8)
+	}
+	for _, tagSize := range []int{4, 8, 12, 16} {
+		u := mustNew(t, tagSize)
+		stream := u.NewStream()
+		seqd, _ := NewSequencedFrom(testKey, tagSize, 1000, ^uint64(0))
+		h, _ := NewSSH(testKey, tagSize)
+		for k, n := range lengths {
+			schedule := pieceSchedules[k%len(pieceSchedules)]
+			pieces := schedule.cut(msg[:n])
+			seq := uint32(1000 + k)
+			nonce := CounterNonce(uint64(seq))
+			expect := want(u, nonce[:], msg[:n])
+			h.Reset()
+			h.Write([]byte{byte(seq >> 24), byte(seq >> 16), byte(seq >> 8), byte(seq)})
+			written := 0
+			for _, piece := range pieces {
+				stream.Write(piece)
+				seqd.Write(piece)
+				h.Write(piece)
+				written += len(piece)
+				if tagSize == 8 || tagSize == 16 {
+					if got, so := h.Sum(nil), want(u, nonce[:], msg[:written]); !bytes.Equal(got, so) {
+						t.Fatalf("UMAC-%d len %d schedule %s: SSHHash.Sum after %d bytes %x, want %x",
+							8*tagSize, n, schedule.name, written, got, so)
+					}
+				}
+			}
+			if tagSize == 8 || tagSize == 16 {
+				// SumPacket leaves h as after Reset: Sum then tags the
+				// empty message.
+				if got := h.SumPacket(nil, seq, pieces...); !bytes.Equal(got, expect) {
+					t.Fatalf("UMAC-%d len %d schedule %s: SumPacket of %d parts %x, want %x",
+						8*tagSize, n, schedule.name, len(pieces), got, expect)
+				}
+				h.Write([]byte{byte(seq >> 24), byte(seq >> 16), byte(seq >> 8), byte(seq)})
+				if got, empty := h.Sum(nil), want(u, nonce[:], nil); !bytes.Equal(got, empty) {
+					t.Fatalf("UMAC-%d: Sum after SumPacket %x, want the empty message's %x", 8*tagSize, got, empty)
+				}
+				for _, p := range pieces {
+					h.Write(p)
+				}
+			}
+			got, _ := stream.Sum(nil, nonce[:])
+			seqN, sequenced, _ := seqd.Sum(nil)
+			if !bytes.Equal(got, expect) || !bytes.Equal(sequenced, expect) || seqN != uint64(seq) {
+				t.Fatalf("UMAC-%d len %d schedule %s: Stream %x, Sequenced %x (nonce %d), want %x",
+					8*tagSize, n, schedule.name, got, sequenced, seqN, expect)
+			}
+			if tagSize == 8 || tagSize == 16 {
+				if got := h.Sum(nil); !bytes.Equal(got, expect) {
+					t.Fatalf("UMAC-%d len %d schedule %s: SSHHash %x, want %x", 8*tagSize, n, schedule.name, got, expect)
+				}
+			}
+		}
+	}
+}
+
+func TestStreamingSplitsMatchMAC(t *testing.T) {
+	streamingSplitsMatchMAC(t, func(u *UMAC, nonce, msg []byte) []byte { return mustMAC(t, u, nonce, msg) })
+}
+
+// TestPDFInputMatchesTheRFCText: the AES input block, the pad's offset and
+// the next nonce's block, computed with words and shifts, against RFC 4418
+// section 3.3 followed literally on bytes, for every nonce length and tag
+// size.
+func TestPDFInputMatchesTheRFCText(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for length := 1; length <= 16; length++ {
+		for _, tagSize := range []int{4, 8, 12, 16} {
+			for trial := 0; trial < 50; trial++ {
+				nonce := make([]byte, length)
+				for i := range nonce {
+					nonce[i] = byte(rng.Uint32())
+				}
+				if trial == 0 {
+					for i := range nonce {
+						nonce[i] = 0xff // the next block wraps
+					}
+				}
+				// Nonce = N || zeros; for 4- and 8-byte tags Index = the
+				// nonce's last byte mod 16/taglen, those bits cleared.
+				var block [16]byte
+				copy(block[:], nonce)
+				index := 0
+				if tagSize <= 8 {
+					low := byte(16/tagSize - 1)
+					index = int(block[length-1] & low)
+					block[length-1] &^= low
+				}
+				in, word, step := pdfInput(nonce, tagSize)
+				if in != load128(&block) || word != index*tagSize/4 {
+					t.Fatalf("nonce %x UMAC-%d: block %x word %d, want %x word %d", nonce, 8*tagSize, in, word, block, index*tagSize/4)
+				}
+				// The next block: the nonce plus 16/taglen (or 1) in its
+				// last byte's place, carrying into the bytes before it (a
+				// carry out of the first is dropped: mod 2^128).
+				perBlock := 1
+				if tagSize <= 8 {
+					perBlock = 16 / tagSize
+				}
+				carry := perBlock
+				next := block
+				for i := length - 1; i >= 0 && carry > 0; i-- {
+					sum := int(next[i]) + carry
+					next[i], carry = byte(sum), sum>>8
+				}
+				if got := add128(in, step); got != load128(&next) {
+					t.Fatalf("nonce %x UMAC-%d: next block %x, want %x", nonce, 8*tagSize, got, next)
+				}
+			}
+		}
 	}
 }

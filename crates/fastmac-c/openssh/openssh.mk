@@ -1,43 +1,57 @@
-# OpenSSH built with libfastmac: Debian's openssh source package, configured
-# with Debian's flags, umac.o and umac128.o taken out of LIBSSH_OBJS and
-# libfastmac's OpenSSH drop-in linked in (build.sh, link.sh). Included by the
+# OpenSSH built with libfastmac: Debian's openssh source packages of Debian 12
+# (bookworm, OpenSSH 9.2p1) and Debian 13 (trixie, OpenSSH 10.0p1), each
+# built with the documented steps (packager.sh, docs/openssh.md section 1)
+# against libfastmac installed in a scratch prefix. Included by the
 # top-level Makefile after c.mk; every path is relative to the root.
 #
-#   make test-openssh    builds (cached under target/openssh), checks with nm
-#                        that ssh and sshd carry fastmac's UMAC, runs the
+#   make test-openssh    builds both (cached under target/openssh), checks with
+#                        nm every program that computes a MAC, checks that the
+#                        documentation's steps are packager.sh's, runs the
 #                        sessions (sessions.py) and OpenSSH's own regression
-#                        tests try-ciphers and integrity on the fastmac build
+#                        tests try-ciphers and integrity (on 10.x: see
+#                        OSSH_T_EXEC_SUITES)
 #   make c-bench         also runs bench-openssh-umac: OpenSSH's umac.c (the
 #                        objects its build compiled) against the drop-in
 #   make bench-openssh-e2e   MB/s of 1 GiB over ssh, stock vs fastmac builds
 #
-# Builds, each an ssh and sshd linked from the one compiled tree:
-#   target/openssh/fastmac   libfastmac's drop-in
-#   target/openssh/flip      the same, every umac_final tag with one bit
-#                            flipped (flip_tag.c): the negative control
-#   target/openssh/stock     OpenSSH's own umac.c, same flags (benchmarks)
+# Per suite S, target/openssh/S/ holds the source (src), the tree packager.sh
+# built (tree), and three builds linked from that one tree (link.sh):
+#   fastmac   every program, with the Makefile's own UMAC_LIBS: the drop-in
+#   stock     every program, with OpenSSH's own umac.o and umac128.o, same
+#             flags: the nm check's control, the benchmarks' baseline, and a
+#             stock sshd-session the sessions' proof must tell apart
+#   flip      ssh and the server programs, every umac_final tag with one bit
+#             flipped (flip_tag.c): the negative controls
 
 OSSH_DIR := target/openssh
 OSSH_SCRIPTS := $(C_CRATE)/openssh
-OSSH_TREE := $(OSSH_DIR)/tree
-# The drop-in archive (libfastmac-openssh.a: the lean build with the
-# OpenSSH umac.h symbols, see c.mk) and what it needs besides libc (nothing).
-OSSH_DROPIN := $(C_OSSH_ARCHIVE)
-OSSH_UMAC_LIBS := $(OSSH_DROPIN) $(C_LIBS_PRIVATE)
+OSSH_SUITES := bookworm trixie
+# The programs known to compute MACs (nm-check.sh fails if one does not):
+# the client, and the server process that carries a connection (sshd up to
+# OpenSSH 9.7; sshd-session and, for the authentication phase, sshd-auth
+# from 10.0 on).
+OSSH_MUST_COMPUTE_bookworm := ssh sshd
+OSSH_MUST_COMPUTE_trixie := ssh sshd-session sshd-auth
+# libfastmac as `make install` installs it, where packager.sh's pkg-config
+# finds it (fastmac-openssh-static.pc names the archive by its path).
+OSSH_PREFIX := $(CURDIR)/$(OSSH_DIR)/prefix
+OSSH_DROPIN := $(OSSH_PREFIX)/lib/libfastmac-openssh.a
 OSSH_WRAP := -Wl,--wrap=umac_final -Wl,--wrap=umac128_final
-OSSH_SRC = $$(ls -d $(OSSH_DIR)/src/openssh-*/ | head -n1)
-OSSH_SSH_SYMBOLS := umac_new umac_update umac_final umac_delete \
-	umac128_new umac128_update umac128_final umac128_delete
+OSSH_FLIP_LIBS := $(OSSH_WRAP) $(CURDIR)/$(OSSH_DIR)/flip_tag.o $(OSSH_DROPIN)
+# The tree of the benchmarks (bench-openssh-umac, bench-openssh-e2e), whose
+# figures docs/openssh.md section 3 gives with that tree's compiler flags.
+OSSH_BENCH_SUITE := bookworm
+OSSH_TREE := $(OSSH_DIR)/$(OSSH_BENCH_SUITE)/tree
 
-.PHONY: deps-openssh openssh-builds test-openssh openssh-nm openssh-sessions openssh-t-exec bench-openssh-e2e
-.PHONY: bench-openssh-umac
+.PHONY: deps-openssh openssh-prefix openssh-builds test-openssh openssh-nm openssh-docs openssh-sessions
+.PHONY: openssh-t-exec bench-openssh-e2e bench-openssh-umac
 
-# The compiler, OpenSSH's build needs (libcrypto, zlib, autoconf for the
-# patched configure.ac, dpkg-dev for apt-get source and dpkg-buildflags), and
+# The compiler, what OpenSSH's build needs (libcrypto, zlib, autoreconf for
+# configure.ac, dpkg-dev for apt-get source and dpkg-buildflags), and
 # Debian's own ssh and sshd, the peers of the sessions.
 deps-openssh: deps-c
 	@pkgs=""; \
-	for p in dpkg-dev autoconf libssl-dev zlib1g-dev make openssh-server openssh-client; do \
+	for p in dpkg-dev autoconf automake libssl-dev zlib1g-dev make openssh-server openssh-client; do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || pkgs="$$pkgs $$p"; \
 	done; \
 	if [ -n "$$pkgs" ]; then \
@@ -45,89 +59,129 @@ deps-openssh: deps-c
 		$(call apt_install,$$pkgs); \
 	fi
 
-# apt-get source needs deb-src entries (deb-src.sh adds them for the
-# configured Debian suites), then a fresh package list.
-$(OSSH_DIR)/.source:
-	@$(MAKE) --no-print-directory deps-openssh
-	$(OSSH_SCRIPTS)/deb-src.sh
-	apt-get update -qq
-	rm -rf $(OSSH_DIR)/src && mkdir -p $(OSSH_DIR)/src
-	cd $(OSSH_DIR)/src && apt-get source -qq openssh
-	touch $@
-
-$(OSSH_DIR)/.tree: $(OSSH_DIR)/.source $(OSSH_SCRIPTS)/build.sh
-	$(OSSH_SCRIPTS)/build.sh $(OSSH_SRC) $(OSSH_TREE)
-	touch $@
+# Installed again only when the drop-in changed (the copy's newer time is
+# what makes every build relink).
+openssh-prefix: c-lib
+	@if [ ! -f $(OSSH_DROPIN) ] || [ $(C_OSSH_ARCHIVE) -nt $(OSSH_DROPIN) ]; then \
+		echo "installing libfastmac into $(OSSH_PREFIX)"; \
+		$(MAKE) --no-print-directory install PREFIX=$(OSSH_PREFIX) > /dev/null; \
+	fi
 
 $(OSSH_DIR)/flip_tag.o: $(OSSH_SCRIPTS)/flip_tag.c
+	mkdir -p $(@D)
 	$(CC) -O2 -Wall -Werror -c $< -o $@
 
-# Relinks a build when it is missing or older than the tree or the drop-in.
-# $(1): build name; $(2): what replaces umac.o and umac128.o; $(3): extra
-# prerequisites.
+# Relinks build $(2) of suite $(1) when it is older than the tree, the
+# drop-in or the scripts. $(3): all or peers (link.sh); $(4): UMAC_LIBS
+# (empty: the Makefile's own).
 define ossh_link
-	@if [ ! -x $(OSSH_DIR)/$(1)/sshd ] || [ $(OSSH_DIR)/.tree -nt $(OSSH_DIR)/$(1)/sshd ] \
-		|| [ $(OSSH_DROPIN) -nt $(OSSH_DIR)/$(1)/sshd ] || [ $(OSSH_SCRIPTS)/link.sh -nt $(OSSH_DIR)/$(1)/sshd ] \
-		$(foreach p,$(3),|| [ $(p) -nt $(OSSH_DIR)/$(1)/sshd ]); then \
-		echo "linking OpenSSH build $(1)"; \
-		$(OSSH_SCRIPTS)/link.sh $(OSSH_TREE) $(OSSH_DIR)/$(1) $(2); \
+	@stamp=$(OSSH_DIR)/$(1)/$(2)/.linked; \
+	if [ ! -f $$stamp ] || [ $(OSSH_DIR)/$(1)/.tree -nt $$stamp ] || [ $(OSSH_DROPIN) -nt $$stamp ] \
+		|| [ $(OSSH_SCRIPTS)/link.sh -nt $$stamp ] || [ $(OSSH_DIR)/flip_tag.o -nt $$stamp ]; then \
+		echo "linking OpenSSH $(1) build $(2)"; \
+		rm -rf $(OSSH_DIR)/$(1)/$(2); \
+		$(OSSH_SCRIPTS)/link.sh $(OSSH_DIR)/$(1)/tree $(OSSH_DIR)/$(1)/$(2) $(3) $(4) && touch $$stamp; \
 	fi
 endef
 
-openssh-builds: deps-openssh c-lib $(OSSH_DIR)/.tree $(OSSH_DIR)/flip_tag.o
-	$(call ossh_link,stock,umac.o umac128.o)
-	$(call ossh_link,flip,$(OSSH_WRAP) $(CURDIR)/$(OSSH_DIR)/flip_tag.o $(OSSH_UMAC_LIBS),$(OSSH_DIR)/flip_tag.o)
-	$(call ossh_link,fastmac,$(OSSH_UMAC_LIBS))
+# The Debian package a suite's tree comes from (for the tables), e.g.
+# "trixie: openssh_10.0p1-7+deb13u4": $(1) suite.
+ossh_package = $(1): $$(basename $$(ls $(OSSH_DIR)/$(1)/src/*.dsc) .dsc)
 
-# ssh and sshd of the fastmac build define the eight OpenSSH UMAC functions,
-# carry fastmac's code and none of umac.c (its static nh_aux); the stock
-# build is the control that the check can fail.
-openssh-nm: openssh-builds
-	@set -e; for prog in ssh sshd; do \
-		syms=$$(nm $(OSSH_DIR)/fastmac/$$prog); \
-		for s in $(OSSH_SSH_SYMBOLS); do \
-			echo "$$syms" | grep -q " T $$s$$" || { echo "nm: $$prog lacks $$s"; exit 1; }; \
-		done; \
-		echo "$$syms" | grep -q '7fastmac4umac' || { echo "nm: $$prog has no fastmac::umac code"; exit 1; }; \
-		! echo "$$syms" | grep -q ' t nh_aux$$' || { echo "nm: $$prog still has umac.c"; exit 1; }; \
-		nm $(OSSH_DIR)/stock/$$prog | grep -q ' t nh_aux$$' || { echo "nm: control: stock $$prog lacks umac.c"; exit 1; }; \
-		! nm $(OSSH_DIR)/stock/$$prog | grep -q '7fastmac4umac' || { echo "nm: control: stock $$prog has fastmac"; exit 1; }; \
-		echo "nm: fastmac $$prog: the 8 UMAC functions are fastmac's (stock $$prog: umac.c's)"; \
-	done
+# Per suite: the source (source.sh: its deb-src entries stay in src/apt),
+# the tree packager.sh builds with the drop-in, the three builds, the nm
+# check, and OpenSSH's regression tests.
+define ossh_suite
+$(OSSH_DIR)/$(1)/.source: $(OSSH_SCRIPTS)/source.sh
+	@$(MAKE) --no-print-directory deps-openssh
+	$(OSSH_SCRIPTS)/source.sh $(1) $(OSSH_DIR)/$(1)/src
+	touch $$@
 
-openssh-sessions: openssh-builds deps-python
-	timeout 900 $(PY) $(OSSH_SCRIPTS)/sessions.py --fastmac $(OSSH_DIR)/fastmac \
-		--flip $(OSSH_DIR)/flip --work $(OSSH_DIR)/run
+$(OSSH_DIR)/$(1)/.tree: $(OSSH_DIR)/$(1)/.source $(OSSH_SCRIPTS)/packager.sh | openssh-prefix
+	rm -rf $(OSSH_DIR)/$(1)/tree
+	cp -a "$$$$(ls -d $(OSSH_DIR)/$(1)/src/openssh-*/)" $(OSSH_DIR)/$(1)/tree
+	@echo "packager.sh on $(1)'s OpenSSH (log: $(OSSH_DIR)/$(1)/packager.log)"
+	PKG_CONFIG_PATH=$(OSSH_PREFIX)/lib/pkgconfig $(OSSH_SCRIPTS)/packager.sh $(OSSH_DIR)/$(1)/tree \
+		> $(OSSH_DIR)/$(1)/packager.log 2>&1 || { tail -n 40 $(OSSH_DIR)/$(1)/packager.log; exit 1; }
+	touch $$@
 
-# OpenSSH's own regression tests that exercise the MACs, on the fastmac
-# build (make t-exec relinks every program of the tree with UMAC_LIBS). Each
-# must report "ok", none may be skipped.
-OSSH_LTESTS := try-ciphers integrity
-openssh-t-exec: openssh-builds
-	set -o pipefail; cd $(OSSH_TREE) && timeout 900 $(MAKE) -s t-exec LTESTS="$(OSSH_LTESTS)" \
-		SKIP_LTESTS= UMAC_LIBS="$(OSSH_UMAC_LIBS)" 2>&1 | tee $(CURDIR)/$(OSSH_DIR)/t-exec.log
-	@set -e; log=$(OSSH_DIR)/t-exec.log; \
-	! grep -qi 'skip' $$log || { echo "t-exec: a test was skipped"; exit 1; }; \
+.PHONY: openssh-builds-$(1) openssh-nm-$(1) openssh-sessions-$(1) openssh-t-exec-$(1)
+openssh-builds-$(1): deps-openssh openssh-prefix $(OSSH_DIR)/$(1)/.tree $(OSSH_DIR)/flip_tag.o
+	$$(call ossh_link,$(1),stock,all,umac.c)
+	$$(call ossh_link,$(1),flip,peers,$$(OSSH_FLIP_LIBS))
+	$$(call ossh_link,$(1),fastmac,all)
+
+openssh-nm-$(1): openssh-builds-$(1)
+	@echo "nm: $$(call ossh_package,$(1))"
+	$(OSSH_SCRIPTS)/nm-check.sh $(OSSH_DIR)/$(1)/fastmac $(OSSH_DIR)/$(1)/stock $(OSSH_MUST_COMPUTE_$(1))
+
+openssh-sessions-$(1): openssh-builds-$(1) deps-python
+	timeout 900 $(PY) $(OSSH_SCRIPTS)/sessions.py --label "$$(call ossh_package,$(1))" \
+		--fastmac $(OSSH_DIR)/$(1)/fastmac --flip $(OSSH_DIR)/$(1)/flip --stock $(OSSH_DIR)/$(1)/stock \
+		--work $(OSSH_DIR)/$(1)/run
+
+# OpenSSH's own regression tests that exercise the MACs. `make t-exec`
+# links every program the builds moved out of the tree again, with the
+# Makefile's own UMAC_LIBS (the drop-in); the check then finds fastmac's
+# code in each program a session runs. Each test must report "ok", none may
+# be skipped.
+openssh-t-exec-$(1): openssh-builds-$(1)
+	set -o pipefail; cd $(OSSH_DIR)/$(1)/tree && timeout 900 $(MAKE) -s t-exec LTESTS="$(OSSH_LTESTS)" \
+		SKIP_LTESTS= 2>&1 | tee $(CURDIR)/$(OSSH_DIR)/$(1)/t-exec.log
+	@log=$(OSSH_DIR)/$(1)/t-exec.log; \
+	if grep -qi 'skip' $$$$log; then echo "t-exec: a test was skipped"; exit 1; fi; \
 	for t in $(OSSH_LTESTS); do \
-		grep -q "^ok .*$$(echo $$t | tr - ' ')" $$log || { echo "t-exec: $$t did not pass"; exit 1; }; \
+		if ! grep -q "^ok .*$$$$(echo $$$$t | tr - ' ')" $$$$log; then echo "t-exec: $$$$t did not pass"; exit 1; fi; \
 	done; \
-	nm $(OSSH_TREE)/ssh | grep -q '7fastmac4umac' && nm $(OSSH_TREE)/sshd | grep -q '7fastmac4umac'; \
-	echo "t-exec: $(OSSH_LTESTS) passed on the fastmac build"
+	for p in $(OSSH_MUST_COMPUTE_$(1)); do \
+		if ! nm $(OSSH_DIR)/$(1)/tree/$$$$p | grep -q '7fastmac4umac'; then \
+			echo "t-exec: the tree's $$$$p holds no fastmac code"; exit 1; fi; \
+	done; \
+	echo "t-exec: $(OSSH_LTESTS) passed on $(1)'s OpenSSH with fastmac ($(OSSH_MUST_COMPUTE_$(1)))"
+endef
+OSSH_LTESTS := try-ciphers integrity
+$(foreach s,$(OSSH_SUITES),$(eval $(call ossh_suite,$(s))))
 
-test-openssh: openssh-nm openssh-sessions openssh-t-exec
+openssh-builds: $(foreach s,$(OSSH_SUITES),openssh-builds-$(s))
+openssh-nm: $(foreach s,$(OSSH_SUITES),openssh-nm-$(s))
+# t-exec costs minutes per tree (try-ciphers connects once per cipher and
+# MAC pair, integrity ten times per MAC): make test runs it on the 10.x
+# tree, whose sshd-session and sshd-auth are what is new;
+# openssh-t-exec-bookworm runs it on 9.2p1.
+OSSH_T_EXEC_SUITES ?= trixie
+openssh-t-exec: $(foreach s,$(OSSH_T_EXEC_SUITES),openssh-t-exec-$(s))
+
+# The steps docs/openssh.md gives (its code block after "<!-- packager.sh
+# -->") are packager.sh's, line for line: the script make test runs is what
+# the documentation says.
+openssh-docs:
+	@doc=$$(sed -n '/^<!-- packager.sh -->$$/,/^```$$/p' docs/openssh.md | sed '1,2d;$$d'); \
+	script=$$(sed -n '/^# --- docs\/openssh.md: steps ---$$/,/^# --- end of steps ---$$/p' \
+		$(OSSH_SCRIPTS)/packager.sh | sed '1d;$$d'); \
+	if [ -z "$$script" ]; then echo "openssh-docs: packager.sh has no marked steps"; exit 1; fi; \
+	if [ "$$doc" != "$$script" ]; then \
+		echo "openssh-docs: docs/openssh.md's steps differ from packager.sh's:"; \
+		diff <(echo "$$doc") <(echo "$$script"); exit 1; \
+	fi; \
+	echo "openssh-docs: docs/openssh.md gives packager.sh's steps ($$(echo "$$script" | wc -l) lines)"
+
+openssh-sessions: $(foreach s,$(OSSH_SUITES),openssh-sessions-$(s))
+
+test-openssh: openssh-docs openssh-nm openssh-sessions openssh-t-exec
 
 # OpenSSH's umac.o and umac128.o, as its build compiled them, with their
 # symbols renamed ossh_* so that umac_bench.c links them beside the drop-in
-# (umac.o needs xcalloc/freezero from OpenSSH's libraries, and libcrypto's AES).
+# (umac.o needs xcalloc/freezero from OpenSSH's libraries, and libcrypto's AES;
+# the general C API, for the one-shot columns, is libfastmac's archive).
 OSSH_BENCH := $(OSSH_DIR)/bench
 OSSH_RENAME = $(foreach f,new update final delete,--redefine-sym $(1)_$(f)=ossh_$(1)_$(f))
-bench-openssh-umac: openssh-builds
+bench-openssh-umac: openssh-builds-$(OSSH_BENCH_SUITE)
 	mkdir -p $(OSSH_BENCH)
 	objcopy $(call OSSH_RENAME,umac) $(OSSH_TREE)/umac.o $(OSSH_BENCH)/ossh_umac.o
 	objcopy $(call OSSH_RENAME,umac128) $(OSSH_TREE)/umac128.o $(OSSH_BENCH)/ossh_umac128.o
 	$(CC) -O2 -Wall -Werror -I$(C_CRATE)/include -I$(C_CRATE)/include/fastmac $(OSSH_SCRIPTS)/umac_bench.c \
 		$(OSSH_BENCH)/ossh_umac.o $(OSSH_BENCH)/ossh_umac128.o -L$(OSSH_TREE) -L$(OSSH_TREE)/openbsd-compat \
-		-lssh -lopenbsd-compat -lcrypto $(OSSH_UMAC_LIBS) -o $(OSSH_BENCH)/umac_bench
+		-lssh -lopenbsd-compat -lcrypto $(OSSH_DROPIN) $(OSSH_PREFIX)/lib/libfastmac.a -o $(OSSH_BENCH)/umac_bench
 	@echo "CPU: $$(lscpu | sed -n 's/^Model name: *//p')"
 	$(OSSH_BENCH)/umac_bench 21
 
@@ -137,7 +191,8 @@ c-bench: bench-openssh-umac
 # 127.0.0.1, each build's ssh to its own sshd, the builds alternating (not
 # part of make test). E2E_ROUNDS=N to change the number of rounds.
 E2E_ROUNDS ?= 5
-bench-openssh-e2e: openssh-builds deps-python
+bench-openssh-e2e: openssh-builds-$(OSSH_BENCH_SUITE) deps-python
 	@echo "CPU: $$(lscpu | sed -n 's/^Model name: *//p')"
-	$(PY) $(OSSH_SCRIPTS)/e2e.py --stock $(OSSH_DIR)/stock --fastmac $(OSSH_DIR)/fastmac \
+	$(PY) $(OSSH_SCRIPTS)/e2e.py --stock $(OSSH_DIR)/$(OSSH_BENCH_SUITE)/stock \
+		--fastmac $(OSSH_DIR)/$(OSSH_BENCH_SUITE)/fastmac \
 		--work $(OSSH_DIR)/e2e --rounds $(E2E_ROUNDS)

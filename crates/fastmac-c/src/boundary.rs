@@ -4,6 +4,8 @@
 //! failure value); the lean library (no `std`, `panic = "abort"`) stops the
 //! process at the panic instead (src/runtime.rs), so there the body is
 //! simply run.
+// The OpenSSH drop-in alone (without the feature `api`) has no status to return.
+#![cfg_attr(not(feature = "api"), allow(dead_code))]
 
 #[cfg(any(feature = "std", test))]
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -3,6 +3,8 @@
 //! `FASTMAC_ERR_LENGTH_OVERFLOW`. The only raw-pointer reads of the crate
 //! happen here and in the handle constructors/destructors.
 #![allow(unsafe_code)] // the C boundary
+// The OpenSSH drop-in alone (without the feature `api`) uses a few of these.
+#![cfg_attr(not(feature = "api"), allow(dead_code))]
 
 use alloc::boxed::Box;
 use core::ffi::{CStr, c_char};

@@ -6,7 +6,8 @@
 //!   API. Opaque handles per UMAC tag length ([`umac`]), MACs chosen by name
 //!   ([`by_name`]), SSH MACs by their SSH names ([`ssh`]), one-shot calls,
 //!   nonce-owning forms ([`sequenced`], [`ssh_sequenced`]), the version
-//!   ([`version`]), every function returning a [`fastmac_status`].
+//!   ([`version`]), every function returning a [`fastmac_status`]. The
+//!   crate feature `api` (a default) builds it.
 //! * `include/fastmac/umac.h` (hand-written): OpenSSH's `umac.h`, with its
 //!   exact signatures and semantics (`openssh`), so C code written for
 //!   OpenSSH's `umac.c` links against libfastmac unchanged. Those symbols
@@ -14,6 +15,10 @@
 //!   `umac.c`, so only the build with the `openssh` feature has them:
 //!   `make install` puts that build in its own library, libfastmac-openssh,
 //!   and libfastmac exports `fastmac_`-prefixed names only.
+//!   libfastmac-openssh is built without `api`: it exports the eight
+//!   `umac.h` functions and nothing else, so fat LTO drops every part of
+//!   fastmac they do not reach (the HMACs, Badger, the MACs by name) and a
+//!   program that links the archive gains UMAC-64 and UMAC-128 only.
 //!
 //! Every entry point checks its pointers and lengths ([`ffi`]) and runs its
 //! body through [`boundary`]: no panic crosses into C. With the `std`
@@ -27,17 +32,23 @@
 extern crate alloc;
 
 pub mod boundary;
+#[cfg(feature = "api")]
 pub mod by_name;
 pub mod ffi;
 #[cfg(feature = "openssh")]
 pub mod openssh;
 #[cfg(not(any(feature = "std", test)))]
 mod runtime;
+#[cfg(feature = "api")]
 pub mod sequenced;
+#[cfg(feature = "api")]
 pub mod ssh;
+#[cfg(feature = "api")]
 pub mod ssh_sequenced;
 pub mod status;
+#[cfg(feature = "api")]
 pub mod umac;
+#[cfg(feature = "api")]
 pub mod version;
 
 pub use status::fastmac_status;

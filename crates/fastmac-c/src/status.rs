@@ -1,7 +1,9 @@
 //! The status code every general-API function returns, and its messages.
+// The OpenSSH drop-in alone (without the feature `api`) has no fastmac_strerror.
+#![cfg_attr(not(feature = "api"), allow(dead_code))]
 #![allow(unsafe_code)] // `#[unsafe(no_mangle)]` on fastmac_strerror
 
-use core::ffi::{c_char, c_int};
+use core::ffi::c_int;
 
 use fastmac::Error;
 
@@ -92,8 +94,9 @@ fn message(status: c_int) -> &'static core::ffi::CStr {
 /// A static, NUL-terminated English description of `status`. Accepts any
 /// int (unknown values get "unknown status code"); never returns NULL. The
 /// string must not be freed.
+#[cfg(feature = "api")]
 #[unsafe(no_mangle)]
-pub extern "C" fn fastmac_strerror(status: c_int) -> *const c_char {
+pub extern "C" fn fastmac_strerror(status: c_int) -> *const core::ffi::c_char {
     message(status).as_ptr()
 }
 

@@ -11,6 +11,7 @@ use clap::Args;
 
 use crate::input::CliError;
 use crate::measure::{self, Imp, Run};
+use crate::{names, numbers};
 
 /// The subjects measured when no `--algs` is given: UMAC at each tag
 /// length (fastmac on one and all cores, Nettle) and the comparators.
@@ -29,24 +30,31 @@ const DEFAULT_ALGS: &[&str] = &[
 /// The fastmac row the 128-bit-tag comparators are set against.
 const UMAC_128: &str = "umac-128";
 
+/// The largest message `--sizes` takes: 1 GiB (the benchmark holds one
+/// message of each size in memory).
+const MAX_SIZE: usize = 1 << 30;
+
 /// Default message sizes: packets, a page, and bulk.
 const DEFAULT_SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65_536, 1_048_576];
 
 /// Arguments of `fastmac bench`.
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Algorithms to run, comma-separated: any name `fastmac list` prints,
-    /// poly1305, aes-128-gmac, blake3-keyed or read-limit (default: umac-32,
+    /// Algorithms to run, comma-separated, in any case: any name `fastmac
+    /// list` prints (the SSH names too), poly1305, aes-128-gmac,
+    /// blake3-keyed or read-limit (default: umac-32,
     /// umac-64, umac-96, umac-128, hmac-sha2-256, poly1305, aes-128-gmac,
     /// blake3-keyed, read-limit). Each is measured in every implementation
     /// there is (fastmac, Nettle, OpenSSL, the blake3 crate, RustCrypto).
     #[arg(long, value_delimiter = ',')]
     algs: Vec<String>,
-    /// Message sizes in bytes, comma-separated; suffixes K and M (x1024).
-    #[arg(long, value_delimiter = ',', value_parser = parse_size)]
+    /// Message sizes in bytes, comma-separated; suffixes K and M (x1024);
+    /// 1 byte to 1024M.
+    #[arg(long, value_delimiter = ',', value_parser = numbers::size(1, MAX_SIZE))]
     sizes: Vec<usize>,
-    /// Measuring time per algorithm and size, in seconds [default: 0.2].
-    #[arg(long)]
+    /// Measuring time per algorithm and size, in seconds, at most 600
+    /// [default: 0.2].
+    #[arg(long, value_parser = numbers::decimal(0.0, 600.0))]
     seconds: Option<f64>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -69,33 +77,24 @@ impl BenchArgs {
     }
 }
 
-fn parse_size(text: &str) -> Result<usize, String> {
-    let (digits, scale) = match text.as_bytes().last() {
-        Some(b'K' | b'k') => (&text[..text.len() - 1], 1 << 10),
-        Some(b'M' | b'm') => (&text[..text.len() - 1], 1 << 20),
-        _ => (text, 1),
-    };
-    let n: usize = digits.parse().map_err(|_| format!("not a size: {text:?}"))?;
-    n.checked_mul(scale).filter(|&s| s > 0).ok_or_else(|| format!("size out of range: {text:?}"))
-}
-
 /// Measures the chosen subjects and prints a table or the JSON run.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let seconds = args.seconds.unwrap_or(0.2);
-    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
-        return Err(CliError::Usage(format!("--seconds must be in (0, 600], got {seconds}")));
-    }
     let sizes = if args.sizes.is_empty() { DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
     let registry = measure::registry();
     let known = measure::subjects::names(&registry);
-    for alg in &args.algs {
-        if !known.contains(&alg.as_str()) {
-            return Err(CliError::Usage(format!("unknown benchmark algorithm {alg:?} (known: {})", known.join(", "))));
-        }
-    }
-    let wanted = |alg: &str| {
-        if args.algs.is_empty() { DEFAULT_ALGS.contains(&alg) } else { args.algs.iter().any(|a| a == alg) }
-    };
+    let chosen: Vec<&str> = args
+        .algs
+        .iter()
+        .map(|alg| {
+            known
+                .iter()
+                .copied()
+                .find(|k| k.eq_ignore_ascii_case(alg))
+                .ok_or_else(|| names::unknown("benchmark algorithm", alg, known.iter().copied()))
+        })
+        .collect::<Result<_, _>>()?;
+    let wanted = |alg: &str| if chosen.is_empty() { DEFAULT_ALGS.contains(&alg) } else { chosen.contains(&alg) };
     let mut subjects = Vec::new();
     let mut notes = Vec::new();
     for entry in registry.iter().filter(|e| wanted(e.alg)) {

@@ -16,7 +16,8 @@ use fastmac_gears::{
 
 use self::strength_chart::strength_chart;
 use self::table::{badger_costs, calibrate, measure_ratios, sample_costs, umac_costs};
-use crate::input::{CliError, unhex, writable_file};
+use crate::input::{CliError, NetCall, unhex, writable_file};
+use crate::numbers;
 use crate::out::outln;
 
 #[derive(Subcommand)]
@@ -26,8 +27,8 @@ pub enum GearsCommand {
         /// Also draw the strength-versus-cost chart into this SVG file.
         #[arg(long)]
         svg: Option<PathBuf>,
-        /// Milliseconds of measurement per gear and length.
-        #[arg(long, default_value_t = 60)]
+        /// Milliseconds of measurement per gear and length (1 to 10000).
+        #[arg(long, default_value_t = 60, value_parser = numbers::whole(1u64, 10_000))]
         round_ms: u64,
     },
     /// Send authenticated datagrams to one or more 127.0.0.1 ports.
@@ -43,7 +44,8 @@ pub struct Secret {
     /// Session secret in hex (at least 16 bytes).
     #[arg(long)]
     secret: String,
-    /// Nonce = BE64(4 * seq), so every prefix is a standard UMAC tag (unicast only).
+    /// Nonce = BE64(4 * seq), so every prefix is a standard UMAC tag
+    /// (unicast only: one --to).
     #[arg(long)]
     rfc_prefix: bool,
 }
@@ -66,23 +68,24 @@ pub struct SendArgs {
     /// Destination 127.0.0.1:PORT; repeat to fan out (emulated multicast).
     #[arg(long, required = true)]
     to: Vec<String>,
-    /// Datagrams to send.
-    #[arg(long, default_value_t = 10_000)]
+    /// Datagrams to send (1 to 10^9).
+    #[arg(long, default_value_t = 10_000, value_parser = numbers::whole(1u64, 1_000_000_000))]
     count: u64,
-    /// Datagrams per second (0: as fast as possible).
-    #[arg(long, default_value_t = 20_000)]
+    /// Datagrams per second (0: as fast as possible; at most 10^7).
+    #[arg(long, default_value_t = 20_000, value_parser = numbers::whole(0u64, 10_000_000))]
     rate: u64,
-    /// Payload sizes, cycled.
-    #[arg(long, value_delimiter = ',', default_value = "64,576,1400,9000")]
+    /// Payload sizes, cycled (0 to 65535 bytes each).
+    #[arg(long, value_delimiter = ',', default_value = "64,576,1400,9000", value_parser = numbers::size(0, MAX_PAYLOAD))]
     sizes: Vec<usize>,
     /// Profile: u128, u128+h128, u96, u64, u32, b160, s-8, s-64, s-512.
     #[arg(long, default_value = "u128")]
     profile: String,
-    /// Rekey after this many packets.
-    #[arg(long, default_value_t = 1 << 32)]
+    /// Rekey after this many packets (1 to 2^32, RFC 4344 section 3.1's
+    /// limit).
+    #[arg(long, default_value_t = 1 << 32, value_parser = numbers::whole(1u64, 1 << 32))]
     rekey_packets: u64,
     /// Sender id in a group.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = numbers::whole(0u32, u32::MAX))]
     sender_id: u32,
 }
 
@@ -93,11 +96,12 @@ pub struct RecvArgs {
     /// Address to listen on, 127.0.0.1:PORT.
     #[arg(long)]
     listen: String,
-    /// CPU budget in cores (1.0 = one core).
-    #[arg(long, default_value_t = 1.0)]
+    /// CPU budget in cores (1.0 = one core; above 0, at most 1024).
+    #[arg(long, default_value_t = 1.0, value_parser = numbers::decimal(0.0, 1024.0))]
     budget: f64,
-    /// Multiply the calibrated costs (emulates a slower CPU).
-    #[arg(long, default_value_t = 1.0)]
+    /// Multiply the calibrated costs (emulates a slower CPU; above 0, at
+    /// most 10^6).
+    #[arg(long, default_value_t = 1.0, value_parser = numbers::decimal(0.0, 1e6))]
     cost_scale: f64,
     /// Weakest level: u32, u64, u96, u128, u128+h128.
     #[arg(long, default_value = "u64")]
@@ -108,14 +112,15 @@ pub struct RecvArgs {
     /// Accept the experimental partial-MAC profiles.
     #[arg(long)]
     accept_sample: bool,
-    /// Stop after this many datagrams (0: no limit).
-    #[arg(long, default_value_t = 0)]
+    /// Stop after this many datagrams (0: no limit but the time limits).
+    #[arg(long, default_value_t = 0, value_parser = numbers::whole(0u64, u64::MAX))]
     count: u64,
-    /// Stop after this long without a datagram, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
+    /// Stop after this long without a datagram, in milliseconds (1 to
+    /// 3600000).
+    #[arg(long, default_value_t = 2000, value_parser = numbers::whole(1u64, MAX_IDLE_MS))]
     idle_ms: u64,
-    /// Stop after this many seconds in all.
-    #[arg(long, default_value_t = 60)]
+    /// Stop after this many seconds in all (1 to 86400).
+    #[arg(long, default_value_t = 60, value_parser = numbers::whole(1u64, 86_400))]
     max_secs: u64,
 }
 
@@ -127,26 +132,44 @@ pub struct AttackArgs {
     /// The receiver to forward to and attack, 127.0.0.1:PORT.
     #[arg(long)]
     to: String,
-    /// Forgeries injected with each genuine datagram (sent just before it).
-    #[arg(long, default_value_t = 1)]
+    /// Forgeries injected with each genuine datagram, sent just before it
+    /// (0 to 1000).
+    #[arg(long, default_value_t = 1, value_parser = numbers::whole(0u64, 1000))]
     per_packet: u64,
-    /// Stop after this long without a datagram, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
+    /// Stop after this long without a datagram, in milliseconds (1 to
+    /// 3600000).
+    #[arg(long, default_value_t = 2000, value_parser = numbers::whole(1u64, MAX_IDLE_MS))]
     idle_ms: u64,
 }
 
-/// Only 127.0.0.1: the demonstration never leaves the machine.
+/// The longest wait for a datagram `--idle-ms` takes: an hour.
+const MAX_IDLE_MS: u64 = 3_600_000;
+
+/// Only 127.0.0.1, and a port other than 0: the demonstration never
+/// leaves the machine, and every address is one a datagram can reach.
 fn loopback(what: &str, text: &str) -> Result<SocketAddr, CliError> {
     let addr: SocketAddr = text.parse().map_err(|_| CliError::Usage(format!("--{what}: not an address:port")))?;
     if addr.ip() != std::net::IpAddr::V4(Ipv4Addr::LOCALHOST) {
         return Err(CliError::Usage(format!("--{what}: only 127.0.0.1 is allowed")));
     }
+    if addr.port() == 0 {
+        return Err(CliError::Usage(format!("--{what}: port 0 is no port a datagram can be sent to")));
+    }
     Ok(addr)
 }
 
-fn net(what: &str) -> impl FnOnce(std::io::Error) -> CliError + '_ {
-    move |source| CliError::Io { what: what.to_string(), source }
+/// The error of a socket `call` on or to `addr`.
+fn net(call: NetCall, addr: SocketAddr) -> impl FnOnce(std::io::Error) -> CliError {
+    move |source| CliError::Net { call, addr, source }
 }
+
+/// Binds a UDP socket to `addr` (port 0: any free port).
+fn bind(addr: SocketAddr) -> Result<UdpSocket, CliError> {
+    UdpSocket::bind(addr).map_err(net(NetCall::Bind, addr))
+}
+
+/// Any free port of 127.0.0.1, to send from.
+const ANY_PORT: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
 
 fn check(name: &str) -> Result<Check, CliError> {
     Check::from_name(name).ok_or_else(|| CliError::Usage(format!("unknown level {name:?}")))
@@ -203,10 +226,16 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
 
 fn send(args: SendArgs) -> Result<(), CliError> {
     let targets: Vec<SocketAddr> = args.to.iter().map(|t| loopback("to", t)).collect::<Result<_, _>>()?;
+    if args.secret.rfc_prefix && targets.len() > 1 {
+        return Err(CliError::Usage(format!(
+            "--rfc-prefix is unicast only: one --to, not {} (group nonces serve several receivers)",
+            targets.len()
+        )));
+    }
     let profile = Profile::from_name(&args.profile)
         .ok_or_else(|| CliError::Usage(format!("unknown profile {:?}", args.profile)))?;
-    if args.sizes.is_empty() || args.sizes.iter().any(|s| *s > MAX_PAYLOAD) {
-        return Err(CliError::Usage("--sizes: each size must be 0 to 65535".into()));
+    if args.sizes.is_empty() {
+        return Err(CliError::Usage("--sizes: give at least one size".into()));
     }
     let mut config = SenderConfig::new(profile);
     config.nonce_mode = args.secret.mode();
@@ -214,7 +243,7 @@ fn send(args: SendArgs) -> Result<(), CliError> {
     config.limits = RekeyLimits { packets: args.rekey_packets, ..RekeyLimits::default() };
     let start = Instant::now();
     let mut sender = Sender::new(args.secret.get()?, config, Duration::ZERO)?;
-    let socket = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).map_err(net("a UDP socket"))?;
+    let socket = bind(ANY_PORT)?;
     let mut sent = 0u64;
     for i in 0..args.count {
         if args.rate > 0 {
@@ -226,8 +255,8 @@ fn send(args: SendArgs) -> Result<(), CliError> {
         let size = args.sizes[(i % args.sizes.len() as u64) as usize];
         let payload: Vec<u8> = (0..size).map(|b| (b as u64 ^ i) as u8).collect();
         let datagram = sender.seal(start.elapsed(), &payload)?;
-        for t in &targets {
-            socket.send_to(&datagram, t).map_err(net("the socket"))?;
+        for &target in &targets {
+            socket.send_to(&datagram, target).map_err(net(NetCall::Send, target))?;
         }
         sent += 1;
     }
@@ -246,10 +275,8 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     if floor > ceiling {
         return Err(CliError::Usage("--floor is stronger than --ceiling".into()));
     }
-    if !(args.budget > 0.0 && args.cost_scale > 0.0) {
-        return Err(CliError::Usage("--budget and --cost-scale must be positive".into()));
-    }
-    let socket = UdpSocket::bind(addr).map_err(net("the listening socket"))?;
+    let secret = args.secret.get()?;
+    let socket = bind(addr)?;
     // Calibrate the cost model (a short start-up benchmark, docs/gears.md section 6.7).
     let cal = calibrate(Duration::from_millis(10)).map_err(CliError::Usage)?;
     let costs = umac_costs(&cal).into_iter().map(|(l, c)| (l, c.scaled(args.cost_scale))).collect();
@@ -259,8 +286,8 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
     config.badger_costs = badger_costs(&cal).into_iter().map(|(t, c)| (t, c.scaled(args.cost_scale))).collect();
     config.sample_costs = sample_costs(&cal).into_iter().map(|(r, c)| (r, c.scaled(args.cost_scale))).collect();
     let start = Instant::now();
-    let mut receiver = Receiver::new(args.secret.get()?, config, Duration::ZERO);
-    socket.set_read_timeout(Some(Duration::from_millis(50))).map_err(net("the listening socket"))?;
+    let mut receiver = Receiver::new(secret, config, Duration::ZERO);
+    socket.set_read_timeout(Some(Duration::from_millis(50))).map_err(net(NetCall::SetTimeout, addr))?;
     let mut buf = vec![0u8; 65536];
     let mut last_packet = Instant::now();
     let mut depth_changes = Vec::new();
@@ -280,7 +307,7 @@ fn recv(args: RecvArgs) -> Result<(), CliError> {
             Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
                 receiver.maybe_tick(now);
             }
-            Err(e) => return Err(net("the listening socket")(e)),
+            Err(e) => return Err(net(NetCall::Read, addr)(e)),
         }
         if receiver.policy().depth != depth {
             depth = receiver.policy().depth;
@@ -316,9 +343,14 @@ const ATTACKS: [&str; 7] =
 fn attack(args: AttackArgs) -> Result<(), CliError> {
     let listen = loopback("listen", &args.listen)?;
     let to = loopback("to", &args.to)?;
-    let inbound = UdpSocket::bind(listen).map_err(net("the listening socket"))?;
-    inbound.set_read_timeout(Some(Duration::from_millis(args.idle_ms.max(1)))).map_err(net("the listening socket"))?;
-    let outbound = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).map_err(net("a UDP socket"))?;
+    if to == listen {
+        return Err(CliError::Usage(format!(
+            "--to {to} is --listen's own address: every datagram would come back to be forwarded again"
+        )));
+    }
+    let inbound = bind(listen)?;
+    inbound.set_read_timeout(Some(Duration::from_millis(args.idle_ms))).map_err(net(NetCall::SetTimeout, listen))?;
+    let outbound = bind(ANY_PORT)?;
     let mut buf = vec![0u8; 65536];
     let mut previous: Option<Vec<u8>> = None;
     let mut forwarded = 0u64;
@@ -335,7 +367,7 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
         let n = match inbound.recv(&mut buf) {
             Ok(n) => n,
             Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => break,
-            Err(e) => return Err(net("the listening socket")(e)),
+            Err(e) => return Err(net(NetCall::Read, listen)(e)),
         };
         let genuine = buf[..n].to_vec();
         // Forgeries go first, carrying the genuine packet's fresh sequence
@@ -381,10 +413,10 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
                 }
                 _ => f.truncate(last),
             }
-            outbound.send_to(&f, to).map_err(net("the socket"))?;
+            outbound.send_to(&f, to).map_err(net(NetCall::Send, to))?;
             injected[k] += 1;
         }
-        outbound.send_to(&genuine, to).map_err(net("the socket"))?;
+        outbound.send_to(&genuine, to).map_err(net(NetCall::Send, to))?;
         forwarded += 1;
         previous = Some(genuine);
     }

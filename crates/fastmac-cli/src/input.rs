@@ -1,14 +1,15 @@
-//! Command-line input: hex arguments, key files and streamed messages.
+//! The tool's errors, hex arguments, and the checks that an output file
+//! or folder can be written. Keys are read in [`crate::key`], messages in
+//! [`crate::source`].
 
 use std::fmt;
-use std::fs::File;
 use std::io;
-use std::num::NonZeroUsize;
 use std::path::Path;
 
-use zeroize::Zeroizing;
+use crate::key::KeyLength;
 
-/// A bad argument or an unreadable input: exit status 2.
+/// A bad argument or an unreadable input (exit status 2), or a stdout
+/// closed by its reader.
 #[derive(Debug)]
 pub enum CliError {
     /// A library error (lengths, names).
@@ -21,6 +22,25 @@ pub enum CliError {
         what: &'static str,
         /// Why it is not hex (a position or "odd number of digits").
         reason: String,
+    },
+    /// A key whose length the algorithm does not take.
+    KeyLength {
+        /// The key file it came from (`key file F (raw bytes)`), or `None`
+        /// for `--key`.
+        file: Option<String>,
+        /// The lengths the algorithm takes.
+        length: KeyLength,
+        /// The key's length.
+        got: usize,
+    },
+    /// A socket call of the gears demonstration that failed.
+    Net {
+        /// The call.
+        call: NetCall,
+        /// The address it was made on or to.
+        addr: std::net::SocketAddr,
+        /// The operating system's error.
+        source: io::Error,
     },
     /// A file or stdin that could not be read.
     Io {
@@ -40,8 +60,22 @@ pub enum CliError {
     /// `--seq`).
     Usage(String),
     /// Stdout was closed by its reader (`| head -1`): the command ends
-    /// quietly.
+    /// quietly, with status 0 for a listing and 1 for `tag` and `check`,
+    /// whose output is their result.
     StdoutClosed,
+}
+
+/// A socket call, named in its error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NetCall {
+    /// `bind` of the address.
+    Bind,
+    /// Setting the read timeout of a bound socket.
+    SetTimeout,
+    /// `recv` on the address.
+    Read,
+    /// `send_to` the address.
+    Send,
 }
 
 impl fmt::Display for CliError {
@@ -50,6 +84,23 @@ impl fmt::Display for CliError {
             CliError::Mac(err) => err.fmt(f),
             CliError::Gears(err) => err.fmt(f),
             CliError::Hex { what, reason } => write!(f, "malformed hex in --{what}: {reason}"),
+            CliError::KeyLength { file, length, got } => {
+                let place = file.as_ref().map_or(String::new(), |file| format!(" in {file}"));
+                match length {
+                    KeyLength::Exactly(n) => write!(f, "wrong key length: expected {n} bytes, got {got}{place}"),
+                    KeyLength::AtLeast(n) => write!(
+                        f,
+                        "wrong key length: expected at least {n} bytes, got {got}{place}; an HMAC key shorter than its hash's output is weaker (RFC 2104 section 3): --allow-short-key uses it anyway"
+                    ),
+                    KeyLength::Any => write!(f, "wrong key length: got {got}{place}"),
+                }
+            }
+            CliError::Net { call, addr, source } => match call {
+                NetCall::Bind => write!(f, "cannot bind {addr}: {source}"),
+                NetCall::SetTimeout => write!(f, "cannot set a read timeout on {addr}: {source}"),
+                NetCall::Read => write!(f, "cannot read from the socket on {addr}: {source}"),
+                NetCall::Send => write!(f, "cannot send to {addr}: {source}"),
+            },
             CliError::Io { what, source } => write!(f, "cannot read {what}: {source}"),
             CliError::Write { what, source } => write!(f, "cannot write {what}: {source}"),
             CliError::Usage(message) => f.write_str(message),
@@ -83,61 +134,6 @@ pub fn unhex(what: &'static str, text: &str) -> Result<Vec<u8>, CliError> {
             other => other.to_string(),
         },
     })
-}
-
-/// The key from `--key HEX` or `--key-file PATH`. A key file holds either
-/// exactly `key_len` raw bytes or the key in hex (surrounding white space
-/// ignored).
-pub fn read_key(hex_key: Option<&str>, path: Option<&Path>, key_len: usize) -> Result<Zeroizing<Vec<u8>>, CliError> {
-    let key = match (hex_key, path) {
-        (Some(text), _) => unhex("key", text)?,
-        (None, Some(path)) => {
-            let raw = Zeroizing::new(
-                std::fs::read(path)
-                    .map_err(|source| CliError::Io { what: format!("key file {}", path.display()), source })?,
-            );
-            if raw.len() == key_len {
-                raw.to_vec()
-            } else {
-                let text = std::str::from_utf8(&raw).map_err(|_| CliError::Hex {
-                    what: "key-file",
-                    reason: format!("neither {key_len} raw bytes nor hex text"),
-                })?;
-                unhex("key-file", text.trim())?
-            }
-        }
-        // clap requires one of them; a library caller gets an error, not a panic.
-        (None, None) => return Err(CliError::Usage("give the key: --key HEX or --key-file PATH".to_owned())),
-    };
-    Ok(Zeroizing::new(key))
-}
-
-/// Streams a file (or stdin for `None` and `-`) into `mac` in constant
-/// memory, the way the library reads files
-/// ([`fastmac::DynMac::update_from_file`]): UMAC hashes a large regular
-/// file (stdin too, when it is one) on up to `threads` threads.
-pub fn stream_into(path: Option<&Path>, mac: &mut dyn fastmac::DynMac, threads: NonZeroUsize) -> Result<(), CliError> {
-    let (file, what) = match path {
-        Some(p) if p != Path::new("-") => (File::open(p), p.display().to_string()),
-        _ => (stdin_file(), "stdin".to_owned()),
-    };
-    let read = file.and_then(|mut file| mac.update_from_file(&mut file, threads));
-    read.map(drop).map_err(|source| CliError::Io { what, source })
-}
-
-/// Stdin as a file of its own (the same open file, so its position moves
-/// as the input is read): a regular file redirected to stdin is then read
-/// with positioned reads like a named one.
-#[cfg(unix)]
-fn stdin_file() -> io::Result<File> {
-    use std::os::fd::AsFd;
-    Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?))
-}
-
-#[cfg(windows)]
-fn stdin_file() -> io::Result<File> {
-    use std::os::windows::io::AsHandle;
-    Ok(File::from(io::stdin().as_handle().try_clone_to_owned()?))
 }
 
 /// Fails at once, before a long measurement, if `path` cannot be created

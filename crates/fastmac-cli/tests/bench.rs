@@ -103,12 +103,47 @@ fn the_table_names_the_comparator_libraries_and_how_each_is_keyed() {
 }
 
 #[test]
+fn ssh_names_in_any_case_are_benchmark_names() {
+    let out = fastmac(
+        &[
+            "bench",
+            "--algs",
+            "UMAC-64@openssh.com,Hmac-Sha2-256-Etm@OpenSSH.com",
+            "--sizes",
+            "64",
+            "--seconds",
+            "0.01",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let algs: Vec<&str> = run["results"].as_array().unwrap().iter().map(|r| r["alg"].as_str().unwrap()).collect();
+    assert_eq!(algs, ["umac-64@openssh.com", "hmac-sha2-256-etm@openssh.com"]);
+}
+
+#[test]
 fn bad_options_exit_2_with_a_message() {
     let out = fastmac(&["bench", "--algs", "md4"], &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown benchmark algorithm \"md4\""));
-    let out = fastmac(&["bench", "--seconds", "0"], &[]);
-    assert_eq!(out.status.code(), Some(2));
+    for (args, message) in [
+        (&["bench", "--seconds", "0"][..], "0 is out of range: expected a number above 0 and at most 600"),
+        (&["bench", "--seconds", "abc"], "expected a number above 0 and at most 600"),
+        (
+            &["bench", "--algs", "umac-64", "--sizes", "99999999M"],
+            "99999999M is out of range: expected a size from 1 to 1024M bytes",
+        ),
+        (&["bench", "--sizes", "0"], "0 is out of range"),
+        (&["bench", "--sizes", "18446744073709551615K"], "is out of range"),
+    ] {
+        let out = fastmac(args, &[]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!stderr.contains("memory allocation") && !stderr.contains("panicked"), "{stderr}");
+    }
     let out = fastmac(&["list"], &[("FASTMAC_BACKEND", "avx1024")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown NH backend \"avx1024\""));

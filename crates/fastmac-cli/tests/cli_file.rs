@@ -1,18 +1,21 @@
 //! `fastmac tag` on files and stdin: the library's one-shot tag for every
 //! algorithm, at lengths around the 1 KiB chunk, the 128 KiB read piece,
-//! the 1 MiB threshold of the multi-core path and its 2 MiB units, on one
-//! thread and on several; stdin as a pipe and as a redirected file (read
-//! from its position); a file that changes size while it is read gives a
-//! tag or a clear error, never a panic.
+//! the 512 KiB from which files are mapped, the 1 MiB threshold of the
+//! multi-core path and its 2 MiB units, on one thread and on several;
+//! stdin as a pipe and as a redirected file (mapped or read from its
+//! position, and left at its end); a file that changes size while it is
+//! hashed gives a tag or a clear error or ends by SIGBUS, never a panic,
+//! and a file truncated while mapped never gets a tag.
 
 mod common;
 
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::fastmac;
+use common::{TempDir, fastmac};
 use fastmac::Algorithm;
 use fastmac::ssh::SshMac;
 use fastmac::umac::{AnyUmac, TAG_LENS};
@@ -21,30 +24,12 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 const KIB: usize = 1024;
 const PIECE: usize = 128 * KIB;
 const MIB: usize = 1024 * KIB;
+/// The smallest file that is mapped (src/source.rs `MAP_MIN`).
+const MAP_MIN: usize = 512 * KIB;
 const KEY: [u8; 16] = *b"abcdefghijklmnop";
+/// The signal of an access to a mapped page past the end of its file.
+const SIGBUS: i32 = 7;
 const NONCE: &[u8] = b"bcdefghi";
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("fastmac-cli-file-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, contents: &[u8]) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).unwrap();
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Runs `fastmac args...` with `stdin` (a file: a redirect, as `< FILE`).
 fn fastmac_with_stdin(args: &[&str], stdin: File) -> Output {
@@ -74,23 +59,36 @@ fn random(len: usize, seed: u64) -> Vec<u8> {
 #[test]
 fn umac_tags_of_files_and_stdin_match_the_library_around_every_boundary() {
     let dir = TempDir::new("umac");
-    let lengths = [0, 1, KIB - 1, KIB, KIB + 1, PIECE - 1, PIECE, PIECE + 1, MIB + 1, 2 * MIB + KIB + 1, 5 * MIB + 17];
+    let lengths = [
+        0,
+        1,
+        KIB - 1,
+        KIB,
+        KIB + 1,
+        PIECE - 1,
+        PIECE,
+        PIECE + 1,
+        MAP_MIN - 1,
+        MAP_MIN,
+        MIB + 1,
+        2 * MIB + KIB + 1,
+        5 * MIB + 17,
+    ];
     let data = random(5 * MIB + 17, 7);
     let key = hex::encode(KEY);
     let nonce = hex::encode(NONCE);
     for len in lengths {
         let msg = &data[..len];
         let path = dir.write(&format!("msg-{len}"), msg);
-        let path = path.to_str().unwrap();
         for tag_len in TAG_LENS {
             let expected = umac_tag(tag_len, msg);
             let alg = format!("umac-{}", 8 * tag_len);
             for threads in ["1", "2", "3"] {
                 let args = ["tag", "--alg", &alg, "--key", &key, "--nonce", &nonce, "--threads", threads];
                 let context = format!("{alg} len {len} threads {threads}");
-                assert_eq!(tag_line(&fastmac(&[&args[..], &[path]].concat(), b"")), expected, "{context}, file");
+                assert_eq!(tag_line(&fastmac(&[&args[..], &[&path]].concat(), b"")), expected, "{context}, file");
                 assert_eq!(
-                    tag_line(&fastmac_with_stdin(&args, File::open(path).unwrap())),
+                    tag_line(&fastmac_with_stdin(&args, File::open(&path).unwrap())),
                     expected,
                     "{context}, < file"
                 );
@@ -124,7 +122,7 @@ fn other_algorithms_tag_files_and_stdin_as_the_library_does() {
                 args.extend(["--nonce", &nonce]);
             }
             assert_eq!(
-                tag_line(&fastmac(&[&args[..], &[path.to_str().unwrap()]].concat(), b"")),
+                tag_line(&fastmac(&[&args[..], &[path.as_str()]].concat(), b"")),
                 expected,
                 "{} len {len}, file",
                 info.name
@@ -141,7 +139,7 @@ fn ssh_umac_of_a_large_file_matches_the_library() {
     let path = dir.write("packet", &msg);
     for name in ["umac-64@openssh.com", "umac-128-etm@openssh.com"] {
         let expected = format!("{}\n", hex::encode(SshMac::new(name, &KEY).unwrap().compute(9, &msg)));
-        let args = ["tag", "--alg", name, "--key", &hex::encode(KEY), "--seq", "9", path.to_str().unwrap()];
+        let args = ["tag", "--alg", name, "--key", &hex::encode(KEY), "--seq", "9", path.as_str()];
         assert_eq!(tag_line(&fastmac(&args, b"")), expected, "{name}");
     }
 }
@@ -176,10 +174,10 @@ fn verify_reads_files_the_same_way() {
             threads,
             "--tag",
         ];
-        let good = fastmac(&[&args[..], &[tag.trim(), path.to_str().unwrap()]].concat(), b"");
+        let good = fastmac(&[&args[..], &[tag.trim(), path.as_str()]].concat(), b"");
         assert_eq!(good.status.code(), Some(0), "threads {threads}: {}", String::from_utf8_lossy(&good.stderr));
         let wrong = umac_tag(16, &msg[1..]);
-        let bad = fastmac(&[&args[..], &[wrong.trim(), path.to_str().unwrap()]].concat(), b"");
+        let bad = fastmac(&[&args[..], &[wrong.trim(), path.as_str()]].concat(), b"");
         assert_eq!(bad.status.code(), Some(1), "threads {threads}");
     }
 }
@@ -211,19 +209,99 @@ fn a_file_that_changes_size_while_read_gives_a_tag_or_a_clear_error() {
     let path = dir.write("moving", &random(12 * MIB, 23));
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        scope.spawn(|| keep_resizing(&path, &stop));
+        scope.spawn(|| keep_resizing(Path::new(&path), &stop));
         for threads in ["1", "2", "3"].repeat(8) {
             let args = ["tag", "--alg", "umac-128", "--key", &hex::encode(KEY), "--nonce", "00", "--threads", threads];
-            let out = fastmac(&[&args[..], &[path.to_str().unwrap()]].concat(), b"");
+            let out = fastmac(&[&args[..], &[path.as_str()]].concat(), b"");
             let stderr = String::from_utf8_lossy(&out.stderr);
-            match out.status.code() {
-                Some(0) => assert_eq!(out.stdout.len(), 33, "a 16-byte tag in hex and a newline"),
-                Some(2) => {
+            match (out.status.code(), out.status.signal()) {
+                (Some(0), _) => assert_eq!(out.stdout.len(), 33, "a 16-byte tag in hex and a newline"),
+                (Some(2), _) => {
                     assert!(stderr.starts_with("fastmac: error: cannot read") && stderr.contains("shrank"), "{stderr}")
                 }
+                // Truncated while mapped (src/source.rs): no tag printed.
+                (None, Some(SIGBUS)) => assert!(out.stdout.is_empty()),
                 other => panic!("status {other:?}: {stderr}"),
             }
         }
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
     });
+}
+
+#[test]
+fn stdin_is_left_at_its_end_as_a_read_would_leave_it() {
+    let dir = TempDir::new("stdin-end");
+    for len in [100, 3 * MIB] {
+        let path = dir.write(&format!("msg-{len}"), &random(len, 29));
+        // The shell's `cat` after fastmac reads the same open file: nothing
+        // is left for it.
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("\"$0\" tag --alg umac-64 --key 6162636465666768696a6b6c6d6e6f70 --nonce 00; cat")
+            .arg(env!("CARGO_BIN_EXE_fastmac"))
+            .stdin(File::open(&path).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout.len(), 17, "the tag line and nothing after it: {len} bytes");
+    }
+}
+
+/// Whether process `pid` has `path` mapped (its /proc maps name the file).
+fn maps(pid: u32, path: &Path) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/maps")).is_ok_and(|m| m.contains(path.to_str().unwrap()))
+}
+
+/// A large file, truncated to nothing as soon as fastmac has it mapped:
+/// the process ends by SIGBUS and prints no tag. If the machine is so
+/// loaded that fastmac finished before the truncation, the tag it printed
+/// must be the right one; that is retried a few times, and at least one
+/// truncation must land while the file is mapped.
+#[test]
+fn a_file_truncated_while_mapped_gets_no_tag() {
+    let dir = TempDir::new("truncate");
+    let path = dir.path().join("sparse");
+    let len = 1u64 << 30;
+    let mut killed = 0;
+    for (attempt, threads) in ["1", "2", "1", "2", "1", "2"].into_iter().enumerate() {
+        // Sparse: 1 GiB of zeros that cost no disk and take a while to hash.
+        File::create(&path).unwrap().set_len(len).unwrap();
+        let args = ["tag", "--alg", "umac-128", "--key", &hex::encode(KEY), "--nonce", &hex::encode(NONCE)];
+        let mut command = Command::new(env!("CARGO_BIN_EXE_fastmac"));
+        command.args(args).args(["--threads", threads]).stdout(Stdio::piped()).stderr(Stdio::piped());
+        // Named, or redirected to stdin.
+        if attempt % 3 == 2 {
+            command.stdin(File::open(&path).unwrap());
+        } else {
+            command.arg(&path).stdin(Stdio::null());
+        }
+        let child = command.spawn().unwrap();
+        while !maps(child.id(), &path) && child_running(child.id()) {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        File::options().write(true).open(&path).unwrap().set_len(0).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        match (out.status.code(), out.status.signal()) {
+            (None, Some(SIGBUS)) => {
+                assert!(out.stdout.is_empty(), "a tag after SIGBUS");
+                killed += 1;
+            }
+            (Some(0), _) => {
+                let zeros = vec![0u8; len as usize];
+                assert_eq!(
+                    String::from_utf8_lossy(&out.stdout),
+                    umac_tag(16, &zeros),
+                    "finished before the truncation"
+                );
+            }
+            other => panic!("status {other:?}: {stderr}"),
+        }
+    }
+    eprintln!("{killed} of 6 runs truncated while mapped, ended by SIGBUS");
+    assert!(killed > 0, "no truncation landed while the file was mapped");
+}
+
+/// Whether `pid` is still running (not yet a zombie).
+fn child_running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| !stat.contains(") Z "))
 }

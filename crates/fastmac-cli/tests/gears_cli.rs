@@ -122,3 +122,60 @@ fn only_loopback_addresses_are_accepted() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("key length"));
 }
+
+/// Runs `fastmac gears args...` to its end and returns its status and
+/// stderr.
+fn refused(args: &[&str]) -> String {
+    let out = fastmac().arg("gears").args(args).stdin(Stdio::null()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} did work before refusing");
+    stderr
+}
+
+#[test]
+fn work_options_are_bounded_before_any_work() {
+    let here = format!("127.0.0.1:{}", free_port());
+    let there = format!("127.0.0.1:{}", free_port());
+    let cases: [(&[&str], &str); 10] = [
+        (&["attack", "--listen", &here, "--to", &here], "is --listen's own address"),
+        (
+            &["attack", "--listen", &here, "--to", &there, "--per-packet", "99999999999"],
+            "expected a whole number from 0 to 1000",
+        ),
+        (&["attack", "--listen", &here, "--to", &there, "--idle-ms", "0"], "expected a whole number from 1 to 3600000"),
+        (
+            &["send", "--secret", SECRET, "--to", &there, "--rekey-packets", "0"],
+            "expected a whole number from 1 to 4294967296",
+        ),
+        (
+            &["send", "--secret", SECRET, "--to", &there, "--rfc-prefix", "--to", &here],
+            "--rfc-prefix is unicast only: one --to, not 2",
+        ),
+        (&["send", "--secret", SECRET, "--to", &there, "--sizes", "65536"], "expected a size from 0 to 65535 bytes"),
+        (&["send", "--secret", SECRET, "--to", "127.0.0.1:0"], "port 0"),
+        (&["table", "--round-ms", "0"], "0 is out of range: expected a whole number from 1 to 10000"),
+        (&["recv", "--secret", SECRET, "--listen", &here, "--budget", "0"], "expected a number above 0"),
+        (
+            &["recv", "--secret", SECRET, "--listen", &here, "--max-secs", "0"],
+            "expected a whole number from 1 to 86400",
+        ),
+    ];
+    for (args, message) in cases {
+        let stderr = refused(args);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn socket_errors_name_the_call_and_the_address() {
+    // A port this test holds: binding it again fails.
+    let held = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let taken = held.local_addr().unwrap().to_string();
+    let other = format!("127.0.0.1:{}", free_port());
+    let expected = format!("cannot bind {taken}: ");
+    let stderr = refused(&["recv", "--secret", SECRET, "--listen", &taken]);
+    assert!(stderr.contains(&expected), "{stderr}");
+    let stderr = refused(&["attack", "--listen", &taken, "--to", &other]);
+    assert!(stderr.contains(&expected), "{stderr}");
+}

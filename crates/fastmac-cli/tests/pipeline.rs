@@ -1,7 +1,8 @@
 //! The CLI in a pipeline: a closed stdout (`fastmac list | head -1`) ends a
-//! command quietly with status 0, never a panic; an unwritable `--out` or
-//! `--svg` fails before any measuring; unknown names get the known ones;
-//! an HMAC given a nonce is told it takes none.
+//! listing quietly with status 0, and `tag` and `check`, whose output is
+//! their result, quietly with status 1; never a panic. An unwritable
+//! `--out` or `--svg` fails before any measuring; unknown names get the
+//! nearest known ones; an HMAC given a nonce is told it takes none.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -32,6 +33,14 @@ fn assert_quiet_success(args: &[&str], out: &Output) {
     );
 }
 
+/// The output of `tag` or `check` is lost: status 1, nothing on stderr
+/// (coreutils' behaviour: quiet, and not a success).
+fn assert_quiet_failure(args: &[&str], out: &Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+    assert!(stderr.is_empty(), "{args:?}: {stderr}");
+}
+
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("fastmac-pipeline-{}-{name}", std::process::id()))
 }
@@ -42,14 +51,33 @@ fn list_into_a_closed_pipe_ends_quietly() {
     assert_quiet_success(&args, &with_closed_stdout(&args));
 }
 
+const KEY32: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
 #[test]
-fn tag_into_a_closed_pipe_ends_quietly() {
-    let args = ["tag", "--alg", "hmac-sha2-256", "--key", "00112233", "/dev/null"];
-    assert_quiet_success(&args, &with_closed_stdout(&args));
+fn tag_into_a_closed_pipe_fails_quietly() {
+    let args = ["tag", "--alg", "hmac-sha2-256", "--key", KEY32, "/dev/null"];
+    assert_quiet_failure(&args, &with_closed_stdout(&args));
+    let args = ["tag", "--alg", "hmac-sha2-256", "--key", KEY32, "/dev/null", "/dev/null", "-"];
+    assert_quiet_failure(&args, &with_closed_stdout(&args));
 }
 
 #[test]
-fn tag_of_a_large_file_on_several_threads_into_a_closed_pipe_ends_quietly() {
+fn check_into_a_closed_pipe_fails_quietly() {
+    // A list whose one file is OK: only the lost output fails.
+    let list = temp("list");
+    let mut mac = fastmac::Algorithm::HmacSha256.new_mac(&hex::decode(KEY32).unwrap()).unwrap();
+    let mut tag = [0u8; 32];
+    mac.finalize_reset_into(&[], &mut tag).unwrap();
+    std::fs::write(&list, format!("{}  /dev/null\n", hex::encode(tag))).unwrap();
+    let args = ["check", "--alg", "hmac-sha2-256", "--key", KEY32, list.to_str().unwrap()];
+    let ok = Command::new(env!("CARGO_BIN_EXE_fastmac")).args(args).output().unwrap();
+    assert_eq!((ok.status.code(), &ok.stdout[..]), (Some(0), &b"/dev/null: OK\n"[..]));
+    assert_quiet_failure(&args, &with_closed_stdout(&args));
+    std::fs::remove_file(&list).unwrap();
+}
+
+#[test]
+fn tag_of_a_large_file_on_several_threads_into_a_closed_pipe_fails_quietly() {
     let file = temp("large");
     std::fs::write(&file, vec![0x5a; 5 << 20]).unwrap();
     for alg in ["umac-128", "hmac-sha2-256"] {
@@ -63,8 +91,12 @@ fn tag_of_a_large_file_on_several_threads_into_a_closed_pipe_ends_quietly() {
             "2",
             file.to_str().unwrap(),
         ];
-        let args = if alg.starts_with("umac") { [&args[..], &["--nonce", "00"]].concat() } else { args.to_vec() };
-        assert_quiet_success(&args, &with_closed_stdout(&args));
+        let args = if alg.starts_with("umac") {
+            [&args[..], &["--nonce", "00"]].concat()
+        } else {
+            [&args[..], &["--allow-short-key"]].concat()
+        };
+        assert_quiet_failure(&args, &with_closed_stdout(&args));
     }
     std::fs::remove_file(&file).unwrap();
 }
@@ -147,20 +179,26 @@ fn fails_with(args: &[&str], expected: &[&str]) {
 }
 
 #[test]
-fn an_unknown_name_gets_the_known_names() {
+fn an_unknown_name_gets_the_nearest_known_ones_or_all_of_them() {
     let key = "6162636465666768696a6b6c6d6e6f70";
     fails_with(
         &["tag", "--alg", "hmac-sha256", "--key", key],
-        &["unknown algorithm \"hmac-sha256\"", "known:", "hmac-sha2-256", "umac-64", "badger-160"],
+        &["unknown algorithm \"hmac-sha256\": did you mean hmac-sha2-256?", "`fastmac list` shows every MAC"],
     );
     fails_with(
         &["tag", "--alg", "umac-65@openssh.com", "--key", key, "--seq", "1"],
-        &["unknown algorithm", "known SSH MACs:", "umac-64@openssh.com", "hmac-sha2-256-etm@openssh.com"],
+        &["unknown SSH MAC \"umac-65@openssh.com\": did you mean umac-64@openssh.com?"],
     );
     fails_with(
         &["bench", "--algs", "hmac-sha256"],
-        &["unknown benchmark algorithm \"hmac-sha256\"", "hmac-sha2-256", "poly1305", "read-limit"],
+        &["unknown benchmark algorithm \"hmac-sha256\": did you mean hmac-sha2-256?"],
     );
+    // Nothing near: every known name.
+    fails_with(
+        &["tag", "--alg", "sha3", "--key", key],
+        &["unknown algorithm \"sha3\": known: umac-32,", "badger-160", "umac-128-etm@openssh.com"],
+    );
+    fails_with(&["bench", "--algs", "md4"], &["unknown benchmark algorithm \"md4\": known:", "poly1305", "read-limit"]);
 }
 
 #[test]

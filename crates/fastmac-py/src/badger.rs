@@ -10,20 +10,14 @@ use fastmac::badger::{AnyBadger, AnyBadgerReceiver, AnyBadgerSender, KEY_LEN, MA
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::GIL_MINSIZE;
 use crate::args::usize_in_range;
-use crate::buffer::with_bytes;
+use crate::buffer::{stable_bytes, with_bytes, with_message};
 use crate::errors::{digest_size_error, to_py};
+use crate::streaming::Streaming;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // No code path panics while holding the lock; recover anyway.
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Runs `work` with the GIL released when the input is large enough to pay
-/// for it.
-fn maybe_detached<R: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> R + Send) -> R {
-    if len >= GIL_MINSIZE { py.detach(work) } else { work() }
 }
 
 fn levels_arg(levels: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
@@ -73,12 +67,9 @@ impl Badger {
         nonce: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let tag = with_bytes(nonce, |nonce| {
-            with_bytes(data, |data| {
-                let work = || lock(&self.inner).mac(nonce, data).map(|t| t.as_slice().to_vec());
-                maybe_detached(py, data.len(), work).map_err(to_py)
-            })
-        })?;
+        let nonce = stable_bytes(nonce)?;
+        let work = |data: &[u8]| lock(&self.inner).mac(&nonce, data).map(|t| t.as_slice().to_vec());
+        let tag = with_message(py, data, work)?.map_err(to_py)?;
         Ok(PyBytes::new(py, &tag))
     }
 
@@ -120,7 +111,7 @@ impl Badger {
     fn new_state(&self, py: Python<'_>, data: Option<&Bound<'_, PyAny>>) -> PyResult<BadgerState> {
         let mut badger = lock(&self.inner).clone();
         badger.reset();
-        let state = BadgerState { inner: Mutex::new(badger), digest_size: self.digest_size };
+        let state = BadgerState { inner: Mutex::new(Streaming::new(badger)), digest_size: self.digest_size };
         if let Some(data) = data {
             state.update(py, data)?;
         }
@@ -159,23 +150,20 @@ impl Badger {
         tag: &Bound<'_, PyAny>,
         trees: usize,
     ) -> PyResult<()> {
-        with_bytes(nonce, |nonce| {
-            with_bytes(tag, |tag| {
-                with_bytes(data, |data| {
-                    let work = || lock(&self.inner).verify_prefix(nonce, data, tag, trees);
-                    maybe_detached(py, data.len(), work).map_err(to_py)
-                })
-            })
-        })
+        let (nonce, tag) = (stable_bytes(nonce)?, stable_bytes(tag)?);
+        let work = |data: &[u8]| lock(&self.inner).verify_prefix(&nonce, data, &tag, trees);
+        with_message(py, data, work)?.map_err(to_py)
     }
 }
 
 /// A message being streamed into a nonce-mode Badger (from
 /// ``Badger.new()``): ``update``, then ``digest(nonce)`` or
-/// ``verify(nonce, tag)``; both leave the state as it was.
+/// ``verify(nonce, tag)``; both leave the state as it was. The nonce of the
+/// last ``digest`` raises ``fastmac.NonceReuseError`` once the message has
+/// grown.
 #[pyclass(module = "fastmac.badger", name = "BadgerState", frozen)]
 pub struct BadgerState {
-    inner: Mutex<AnyBadger>,
+    inner: Mutex<Streaming<AnyBadger>>,
     digest_size: usize,
 }
 
@@ -186,21 +174,18 @@ impl BadgerState {
     /// Appends ``data`` (any buffer) to the message.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_bytes(data, |data| {
-            maybe_detached(py, data.len(), || lock(&self.inner).update(data));
-            Ok(())
-        })
+        with_message(py, data, |data| lock(&self.inner).update(data, AnyBadger::update))
     }
 
     /// digest(nonce) -> bytes
     ///
     /// The tag of the message so far under ``nonce``; the state goes on.
+    /// ``fastmac.NonceReuseError`` if the last digest took ``nonce`` and
+    /// the message has grown since.
     fn digest<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-        let tag = with_bytes(nonce, |nonce| {
-            // Finalize a copy: the state itself goes on (PEP 452).
-            let mut copy = lock(&self.inner).clone();
-            copy.finalize_reset(nonce).map(|t| t.as_slice().to_vec()).map_err(to_py)
-        })?;
+        let finalize =
+            |mut copy: AnyBadger, nonce: &[u8]| copy.finalize_reset(nonce).map(|t| t.as_slice().to_vec()).map_err(to_py);
+        let tag = with_bytes(nonce, |nonce| lock(&self.inner).digest(nonce, finalize))?;
         Ok(PyBytes::new(py, &tag))
     }
 
@@ -218,7 +203,7 @@ impl BadgerState {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
         with_bytes(nonce, |nonce| {
             with_bytes(tag, |tag| {
-                let mut copy = lock(&self.inner).clone();
+                let mut copy = lock(&self.inner).mac().clone();
                 copy.verify_prefix_reset(nonce, tag, trees).map_err(to_py)
             })
         })
@@ -270,10 +255,8 @@ impl Sender {
     /// Tags ``data`` as the next message.
     #[pyo3(signature = (data, /))]
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-        let tag = with_bytes(data, |data| {
-            let work = || lock(&self.inner).tag(data).map(|t| t.as_slice().to_vec());
-            maybe_detached(py, data.len(), work).map_err(to_py)
-        })?;
+        let work = |data: &[u8]| lock(&self.inner).tag(data).map(|t| t.as_slice().to_vec());
+        let tag = with_message(py, data, work)?.map_err(to_py)?;
         Ok(PyBytes::new(py, &tag))
     }
 
@@ -282,10 +265,7 @@ impl Sender {
     /// Streams more of the next message.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_bytes(data, |data| {
-            maybe_detached(py, data.len(), || lock(&self.inner).update(data));
-            Ok(())
-        })
+        with_message(py, data, |data| lock(&self.inner).update(data))
     }
 
     /// finalize() -> bytes
@@ -355,12 +335,9 @@ impl Receiver {
         trees: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
-        with_bytes(tag, |tag| {
-            with_bytes(data, |data| {
-                let work = || lock(&self.inner).verify_prefix(data, tag, trees);
-                maybe_detached(py, data.len(), work).map_err(to_py)
-            })
-        })
+        let tag = stable_bytes(tag)?;
+        let work = |data: &[u8]| lock(&self.inner).verify_prefix(data, &tag, trees);
+        with_message(py, data, work)?.map_err(to_py)
     }
 
     /// update(data) -> None
@@ -368,10 +345,7 @@ impl Receiver {
     /// Streams more of the next message.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_bytes(data, |data| {
-            maybe_detached(py, data.len(), || lock(&self.inner).update(data));
-            Ok(())
-        })
+        with_message(py, data, |data| lock(&self.inner).update(data))
     }
 
     /// verify_streamed(tag, trees=None) -> None

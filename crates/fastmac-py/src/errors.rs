@@ -26,6 +26,12 @@ create_exception!(
     Error,
     "Badger reserves the all-zero nonce (its pad would be key material)."
 );
+create_exception!(
+    fastmac,
+    NonceReuseError,
+    Error,
+    "A streaming state's digest under the nonce of its last digest, after the message grew: one nonce, one message."
+);
 create_exception!(fastmac, OutOfRangeError, Error, "A numeric parameter is outside its range.");
 create_exception!(fastmac, MessageTooLongError, Error, "The message is longer than the keyed object can hash.");
 
@@ -40,6 +46,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidTag", py.get_type::<InvalidTag>())?;
     m.add("NonceExhaustedError", py.get_type::<NonceExhaustedError>())?;
     m.add("ZeroNonceError", py.get_type::<ZeroNonceError>())?;
+    m.add("NonceReuseError", py.get_type::<NonceReuseError>())?;
     m.add("OutOfRangeError", py.get_type::<OutOfRangeError>())?;
     m.add("MessageTooLongError", py.get_type::<MessageTooLongError>())?;
     Ok(())

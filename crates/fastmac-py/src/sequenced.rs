@@ -9,9 +9,8 @@ use fastmac::umac::{AnySequencedUmac, counter_nonce};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::GIL_MINSIZE;
 use crate::args::int_in_range;
-use crate::buffer::with_bytes;
+use crate::buffer::{with_bytes, with_message};
 use crate::errors::{digest_size_error, to_py};
 
 /// A sender's UMAC (RFC 4418) that owns its nonces: message after message
@@ -31,7 +30,9 @@ use crate::errors::{digest_size_error, to_py};
 /// copied (a copy would hand out the same nonces). Thread-safe.
 #[pyclass(module = "fastmac", name = "SequencedUMAC", frozen)]
 pub struct Sequenced {
-    inner: Mutex<AnySequencedUmac>,
+    // Boxed: the keyed state is 64-byte aligned, a Python object's memory
+    // only 16 (src/lib.rs).
+    inner: Box<Mutex<AnySequencedUmac>>,
     digest_size: usize,
 }
 
@@ -62,7 +63,7 @@ impl Sequenced {
         let inner = with_bytes(key, |key| {
             AnySequencedUmac::with_counter(key, digest_size, counter).map_err(digest_size_error)
         })?;
-        Ok(Sequenced { inner: Mutex::new(inner), digest_size })
+        Ok(Sequenced { inner: Box::new(Mutex::new(inner)), digest_size })
     }
 
     /// tag(data) -> tuple[int, bytes]
@@ -72,11 +73,7 @@ impl Sequenced {
     /// tagged then).
     #[pyo3(signature = (data, /))]
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<(u64, Bound<'py, PyBytes>)> {
-        let (nonce, tag) = with_bytes(data, |data| {
-            let work = || lock(&self.inner).tag(data);
-            let result = if data.len() >= GIL_MINSIZE { py.detach(work) } else { work() };
-            result.map_err(to_py)
-        })?;
+        let (nonce, tag) = with_message(py, data, |data| lock(&self.inner).tag(data))?.map_err(to_py)?;
         Ok((nonce, PyBytes::new(py, tag.as_slice())))
     }
 
@@ -85,15 +82,7 @@ impl Sequenced {
     /// Streams more of the next message (any buffer); ``finalize()`` tags it.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_bytes(data, |data| {
-            let work = || lock(&self.inner).update(data);
-            if data.len() >= GIL_MINSIZE {
-                py.detach(work)
-            } else {
-                work()
-            };
-            Ok(())
-        })
+        with_message(py, data, |data| lock(&self.inner).update(data))
     }
 
     /// finalize() -> tuple[int, bytes]

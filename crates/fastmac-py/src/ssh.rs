@@ -7,8 +7,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt};
 
-use crate::GIL_MINSIZE;
-use crate::buffer::with_bytes;
+use crate::buffer::{stable_bytes, with_bytes, with_message};
 use crate::errors::{SequenceNumberError, to_py};
 
 /// An SSH MAC keyed once, for one direction of one connection.
@@ -20,11 +19,13 @@ use crate::errors::{SequenceNumberError, to_py};
 /// ``compute(seq, packet)`` gives the tag of packet number ``seq`` exactly
 /// as OpenSSH does: UMAC uses ``seq`` as its 8-byte big-endian nonce, HMAC
 /// hashes ``uint32 seq || packet``. For the ``-etm`` forms ``packet`` is
-/// ``uint32 length || ciphertext``. Thread-safe; packets of 2 KiB and more
-/// are processed with the GIL released.
+/// ``uint32 length || ciphertext``. Thread-safe; ``bytes`` packets of 2 KiB
+/// and more are processed with the GIL released.
 #[pyclass(module = "fastmac.ssh", name = "MAC", frozen)]
 pub struct SshMac {
-    inner: Mutex<fastmac::ssh::SshMac>,
+    // Boxed: the keyed state is 64-byte aligned, a Python object's memory
+    // only 16 (src/lib.rs).
+    inner: Box<Mutex<fastmac::ssh::SshMac>>,
     algorithm: &'static fastmac::ssh::SshAlgorithm,
 }
 
@@ -45,7 +46,7 @@ impl SshMac {
     #[new]
     fn py_new(name: &str, key: &Bound<'_, PyAny>) -> PyResult<SshMac> {
         let mac = with_bytes(key, |key| fastmac::ssh::SshMac::new(name, key).map_err(to_py))?;
-        Ok(SshMac { algorithm: mac.algorithm(), inner: Mutex::new(mac) })
+        Ok(SshMac { algorithm: mac.algorithm(), inner: Box::new(Mutex::new(mac)) })
     }
 
     /// compute(seq, packet) -> bytes
@@ -59,14 +60,10 @@ impl SshMac {
         packet: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let seq = sequence_number(seq)?;
-        with_bytes(packet, |packet| {
-            let work = || {
-                let mut mac = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-                mac.compute(seq, packet)
-            };
-            let tag = if packet.len() >= GIL_MINSIZE { py.detach(work) } else { work() };
-            Ok(PyBytes::new(py, &tag))
-        })
+        let tag = with_message(py, packet, |packet| {
+            self.inner.lock().unwrap_or_else(PoisonError::into_inner).compute(seq, packet)
+        })?;
+        Ok(PyBytes::new(py, &tag))
     }
 
     /// verify(seq, packet, tag) -> None
@@ -81,16 +78,11 @@ impl SshMac {
         tag: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let seq = sequence_number(seq)?;
-        with_bytes(tag, |tag| {
-            with_bytes(packet, |packet| {
-                let work = || {
-                    let mut mac = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-                    mac.verify(seq, packet, tag)
-                };
-                let verdict = if packet.len() >= GIL_MINSIZE { py.detach(work) } else { work() };
-                verdict.map_err(to_py)
-            })
-        })
+        let tag = stable_bytes(tag)?;
+        let verdict = with_message(py, packet, |packet| {
+            self.inner.lock().unwrap_or_else(PoisonError::into_inner).verify(seq, packet, &tag)
+        })?;
+        verdict.map_err(to_py)
     }
 
     /// The OpenSSH name.

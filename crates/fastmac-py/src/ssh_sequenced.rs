@@ -9,9 +9,8 @@ use fastmac::ssh::{InboundMac, OutboundMac, SshMac};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::GIL_MINSIZE;
 use crate::args::int_in_range;
-use crate::buffer::with_bytes;
+use crate::buffer::{stable_bytes, with_bytes, with_message};
 use crate::errors::to_py;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -40,11 +39,13 @@ fn first_seq(next_seq: Option<&Bound<'_, PyAny>>) -> PyResult<u32> {
 /// ``REKEY_AFTER_PACKETS`` (2**31, OpenSSH's limit) packets under one key,
 /// ``compute`` raises ``fastmac.NonceExhaustedError`` until ``rekey``; the
 /// sequence numbers continue across ``rekey`` (RFC 4253 section 6.4).
-/// Thread-safe; packets of 2 KiB and more are processed with the GIL
-/// released.
+/// Thread-safe; ``bytes`` packets of 2 KiB and more are processed with the
+/// GIL released.
 #[pyclass(module = "fastmac.ssh", name = "OutboundMAC", frozen)]
 pub struct Outbound {
-    inner: Mutex<OutboundMac>,
+    // Boxed: the keyed state is 64-byte aligned, a Python object's memory
+    // only 16 (src/lib.rs).
+    inner: Box<Mutex<OutboundMac>>,
 }
 
 #[pymethods]
@@ -53,7 +54,7 @@ impl Outbound {
     #[pyo3(signature = (name, key, next_seq = None))]
     fn py_new(name: &str, key: &Bound<'_, PyAny>, next_seq: Option<&Bound<'_, PyAny>>) -> PyResult<Outbound> {
         let next_seq = first_seq(next_seq)?;
-        Ok(Outbound { inner: Mutex::new(OutboundMac::new(keyed(name, key)?, next_seq)) })
+        Ok(Outbound { inner: Box::new(Mutex::new(OutboundMac::new(keyed(name, key)?, next_seq))) })
     }
 
     /// compute(packet) -> tuple[int, bytes]
@@ -62,12 +63,8 @@ impl Outbound {
     /// ``uint32 length || ciphertext``).
     #[pyo3(signature = (packet, /))]
     fn compute<'py>(&self, py: Python<'py>, packet: &Bound<'py, PyAny>) -> PyResult<(u32, Bound<'py, PyBytes>)> {
-        with_bytes(packet, |packet| {
-            let work = || lock(&self.inner).compute(packet);
-            let result = if packet.len() >= GIL_MINSIZE { py.detach(work) } else { work() };
-            let (seq, tag) = result.map_err(to_py)?;
-            Ok((seq, PyBytes::new(py, &tag)))
-        })
+        let (seq, tag) = with_message(py, packet, |packet| lock(&self.inner).compute(packet))?.map_err(to_py)?;
+        Ok((seq, PyBytes::new(py, &tag)))
     }
 
     /// rekey(name, key) -> None
@@ -121,7 +118,9 @@ impl Outbound {
 /// OpenSSH starts a key exchange. Thread-safe.
 #[pyclass(module = "fastmac.ssh", name = "InboundMAC", frozen)]
 pub struct Inbound {
-    inner: Mutex<InboundMac>,
+    // Boxed: the keyed state is 64-byte aligned, a Python object's memory
+    // only 16 (src/lib.rs).
+    inner: Box<Mutex<InboundMac>>,
 }
 
 #[pymethods]
@@ -130,7 +129,7 @@ impl Inbound {
     #[pyo3(signature = (name, key, next_seq = None))]
     fn py_new(name: &str, key: &Bound<'_, PyAny>, next_seq: Option<&Bound<'_, PyAny>>) -> PyResult<Inbound> {
         let next_seq = first_seq(next_seq)?;
-        Ok(Inbound { inner: Mutex::new(InboundMac::new(keyed(name, key)?, next_seq)) })
+        Ok(Inbound { inner: Box::new(Mutex::new(InboundMac::new(keyed(name, key)?, next_seq))) })
     }
 
     /// verify(packet, tag) -> int
@@ -138,13 +137,8 @@ impl Inbound {
     /// Checks ``tag`` for the next packet in constant time; returns its
     /// sequence number.
     fn verify(&self, py: Python<'_>, packet: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<u32> {
-        with_bytes(tag, |tag| {
-            with_bytes(packet, |packet| {
-                let work = || lock(&self.inner).verify(packet, tag);
-                let result = if packet.len() >= GIL_MINSIZE { py.detach(work) } else { work() };
-                result.map_err(to_py)
-            })
-        })
+        let tag = stable_bytes(tag)?;
+        with_message(py, packet, |packet| lock(&self.inner).verify(packet, &tag))?.map_err(to_py)
     }
 
     /// rekey(name, key) -> None

@@ -7,9 +7,9 @@ use fastmac::umac::AnyUmac;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::GIL_MINSIZE;
-use crate::buffer::with_bytes;
+use crate::buffer::{stable_bytes, with_bytes, with_message};
 use crate::errors::{digest_size_error, to_py};
+use crate::streaming::Streaming;
 
 /// Keys the library's UMAC of run-time tag length, in Python's words: the
 /// tag length is the `digest_size` argument.
@@ -20,12 +20,6 @@ fn keyed(key: &[u8], digest_size: usize) -> PyResult<AnyUmac> {
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // No code path panics while holding the lock; recover anyway.
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Runs `work` with the GIL released when the input is large enough to pay
-/// for it.
-fn maybe_detached<R: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> R + Send) -> R {
-    if len >= GIL_MINSIZE { py.detach(work) } else { work() }
 }
 
 /// `umac-64` etc.: UMAC's name for a tag of `digest_size` bytes.
@@ -40,11 +34,13 @@ pub(crate) fn name_of(digest_size: usize) -> String {
 /// ``digest_size`` is 4, 8, 12 or 16 (UMAC-32, -64, -96, -128).
 ///
 /// A nonce (1 to 16 bytes) must never repeat under one key for two different
-/// messages. Use one digest_size per key. Thread-safe; inputs of 2 KiB and
-/// more are processed with the GIL released.
+/// messages. Use one digest_size per key. Thread-safe; ``bytes`` inputs of
+/// 2 KiB and more are processed with the GIL released.
 #[pyclass(module = "fastmac", name = "UMAC", frozen)]
 pub struct Umac {
-    inner: Mutex<AnyUmac>,
+    // Boxed: the keyed state is 64-byte aligned, a Python object's memory
+    // only 16 (src/lib.rs).
+    inner: Box<Mutex<AnyUmac>>,
     digest_size: usize,
 }
 
@@ -54,7 +50,7 @@ impl Umac {
     #[pyo3(signature = (key, digest_size = 8))]
     fn py_new(key: &Bound<'_, PyAny>, digest_size: usize) -> PyResult<Umac> {
         let inner = with_bytes(key, |key| keyed(key, digest_size))?;
-        Ok(Umac { inner: Mutex::new(inner), digest_size })
+        Ok(Umac { inner: Box::new(Mutex::new(inner)), digest_size })
     }
 
     /// mac(nonce, data) -> bytes
@@ -67,11 +63,8 @@ impl Umac {
         nonce: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let tag = with_bytes(nonce, |nonce| {
-            with_bytes(data, |data| {
-                maybe_detached(py, data.len(), || lock(&self.inner).mac(nonce, data)).map_err(to_py)
-            })
-        })?;
+        let nonce = stable_bytes(nonce)?;
+        let tag = with_message(py, data, |data| lock(&self.inner).mac(&nonce, data))?.map_err(to_py)?;
         Ok(PyBytes::new(py, tag.as_slice()))
     }
 
@@ -87,13 +80,8 @@ impl Umac {
         data: &Bound<'_, PyAny>,
         tag: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        with_bytes(nonce, |nonce| {
-            with_bytes(tag, |tag| {
-                with_bytes(data, |data| {
-                    maybe_detached(py, data.len(), || lock(&self.inner).verify(nonce, data, tag)).map_err(to_py)
-                })
-            })
-        })
+        let (nonce, tag) = (stable_bytes(nonce)?, stable_bytes(tag)?);
+        with_message(py, data, |data| lock(&self.inner).verify(&nonce, data, &tag))?.map_err(to_py)
     }
 
     /// new(data=None) -> UMACState
@@ -103,7 +91,7 @@ impl Umac {
     fn new_state(&self, py: Python<'_>, data: Option<&Bound<'_, PyAny>>) -> PyResult<UmacState> {
         let mut umac = lock(&self.inner).clone();
         umac.reset();
-        let state = UmacState { inner: Mutex::new(umac), digest_size: self.digest_size };
+        let state = UmacState { inner: Box::new(Mutex::new(Streaming::new(umac))), digest_size: self.digest_size };
         if let Some(data) = data {
             state.update(py, data)?;
         }
@@ -137,10 +125,14 @@ impl Umac {
 ///
 /// ``update(data)`` appends; ``digest(nonce)`` returns the tag of everything
 /// so far under ``nonce`` and leaves the state as it was (hashlib style), so
-/// one state must not be given the same nonce for two different messages.
+/// one state must not be given the same nonce for two different messages:
+/// the nonce of the last ``digest`` raises ``fastmac.NonceReuseError`` once
+/// the message has grown.
 #[pyclass(module = "fastmac", name = "UMACState", frozen)]
 pub struct UmacState {
-    inner: Mutex<AnyUmac>,
+    // Boxed: the keyed state is 64-byte aligned, a Python object's memory
+    // only 16 (src/lib.rs).
+    inner: Box<Mutex<Streaming<AnyUmac>>>,
     digest_size: usize,
 }
 
@@ -151,20 +143,17 @@ impl UmacState {
     /// Appends ``data`` (any buffer) to the message.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_bytes(data, |data| {
-            maybe_detached(py, data.len(), || lock(&self.inner).update(data));
-            Ok(())
-        })
+        with_message(py, data, |data| lock(&self.inner).update(data, AnyUmac::update))
     }
 
     /// digest(nonce) -> bytes
     ///
-    /// The tag of the message so far under ``nonce`` (1 to 16 bytes).
+    /// The tag of the message so far under ``nonce`` (1 to 16 bytes). The
+    /// state goes on; ``fastmac.NonceReuseError`` if the last digest took
+    /// ``nonce`` and the message has grown since.
     fn digest<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
         let tag = with_bytes(nonce, |nonce| {
-            // Finalize a copy: the state itself goes on (PEP 452).
-            let mut copy = lock(&self.inner).clone();
-            copy.finalize_reset(nonce).map_err(to_py)
+            lock(&self.inner).digest(nonce, |mut copy, nonce| copy.finalize_reset(nonce).map_err(to_py))
         })?;
         Ok(PyBytes::new(py, tag.as_slice()))
     }
@@ -179,7 +168,7 @@ impl UmacState {
         with_bytes(nonce, |nonce| {
             with_bytes(tag, |tag| {
                 // Verify on a copy: the state itself goes on (PEP 452).
-                let mut copy = lock(&self.inner).clone();
+                let mut copy = lock(&self.inner).mac().clone();
                 copy.verify_reset(nonce, tag).map_err(to_py)
             })
         })
@@ -198,7 +187,7 @@ impl UmacState {
     ///
     /// An independent copy of the state (same key, same message so far).
     fn copy(&self) -> UmacState {
-        UmacState { inner: Mutex::new(lock(&self.inner).clone()), digest_size: self.digest_size }
+        UmacState { inner: Box::new(Mutex::new(lock(&self.inner).clone())), digest_size: self.digest_size }
     }
 
     /// Tag length in bytes.

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import os
 import random
+import sys
 import threading
 import time
 
@@ -264,36 +265,56 @@ def test_thread_safety_of_shared_objects():
     assert failures == []
 
 
-def test_large_inputs_release_the_gil():
-    """While a large input is MACed, another Python thread runs: it can
-    only if the GIL was released (it would otherwise wait for the call)."""
-    data = np.zeros(256 << 20, dtype=np.uint8)
-    mac = fastmac.UMAC(KEY, 16)
-    mac.mac(NONCE, data)  # warm up
-    counter = [0]
+def other_thread_ran_during(calls) -> list[int]:
+    """For each call, how many times a spinning Python thread recorded the
+    time while the call ran. With a switch interval far longer than a call,
+    the spinner gets the GIL during a call only if the call releases it."""
+    stamps: list[float] = []
     stop = threading.Event()
 
     def spin() -> None:
         while not stop.is_set():
-            counter[0] += 1
+            for _ in range(1000):
+                pass
+            stamps.append(time.perf_counter())
 
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.5)
     thread = threading.Thread(target=spin)
     thread.start()
+    counts = []
     try:
-        time.sleep(0.01)
-        progress = []
-        for _ in range(3):
-            before = counter[0]
+        for call in calls:
+            time.sleep(0.01)  # the spinner runs; this thread then waits for the GIL
+            stamps.clear()
             start = time.perf_counter()
-            mac.mac(NONCE, data)
-            elapsed = time.perf_counter() - start
-            progress.append((counter[0] - before, elapsed))
+            call()
+            end = time.perf_counter()
+            counts.append(sum(start < stamp < end for stamp in list(stamps)))
     finally:
         stop.set()
         thread.join()
-    # Python's switch interval is 5 ms: a call holding the GIL for tens of
-    # ms would let the spinning thread run at most at its edges.
-    assert max(count for count, _ in progress) > 10_000, progress
+        sys.setswitchinterval(interval)
+    return counts
+
+
+def test_the_gil_is_released_over_large_bytes_only():
+    """While a large ``bytes`` message is MACed another Python thread runs;
+    while a bytearray or a numpy array is, none does: they are read with
+    the GIL held, so that no Python thread can write them meanwhile
+    (test_buffer_race.py checks that consequence)."""
+    # HMAC-SHA-256 (the same path as every MAC, src/buffer.rs): slow enough
+    # that the spinner, woken when the GIL is released, runs during the call
+    # even on a busy machine, and still far shorter than the switch interval.
+    size = 16 << 20
+    mac = fastmac.ssh.MAC("hmac-sha2-256", bytes(32))
+    immutable = bytes(size)
+    mutable = [bytearray(size), np.zeros(size, dtype=np.uint8)]
+    tag = mac.compute(1, immutable)
+    released = other_thread_ran_during([lambda: mac.compute(1, immutable)] * 2)
+    held = other_thread_ran_during([lambda buf=buf: mac.verify(1, buf, tag) for buf in mutable])
+    assert min(released) > 0, released
+    assert held == [0, 0], held
 
 
 def test_ssh_known_answers_from_independent_implementations():

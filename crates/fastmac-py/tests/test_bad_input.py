@@ -37,6 +37,12 @@ def _check(call, *secrets: bytes) -> BaseException:
     return err
 
 
+def _digest_grow_digest(state, *nonce: bytes) -> None:
+    state.digest(*nonce)
+    state.update(b"more")
+    state.digest(*nonce)
+
+
 BAD_CALLS = {
     # wrong key lengths, empty and huge keys
     "key 0": lambda: fastmac.UMAC(b""),
@@ -108,6 +114,9 @@ BAD_CALLS = {
     "badger receiver tag": lambda: fastmac.badger.BadgerReceiver(KEY, 16).verify(b"m", KEY),
     "badger streamed tag short": lambda: fastmac.badger.BadgerReceiver(KEY).verify_streamed(KEY[:3]),
     "badger state nonce": lambda: fastmac.badger.Badger(KEY).new(b"m").digest(b""),
+    "umac state nonce reused": lambda: _digest_grow_digest(fastmac.UMAC(KEY).new(b"m"), NONCE),
+    "badger state nonce reused": lambda: _digest_grow_digest(fastmac.badger.Badger(KEY).new(b"m"), NONCE),
+    "compat digest after update": lambda: _digest_grow_digest(fastmac.compat.UMAC(8, KEY, NONCE)),
     "badger bound trees": lambda: fastmac.badger.forgery_bound_log2(0, 10),
 }
 
@@ -129,6 +138,8 @@ def test_error_classes_per_row():
     assert isinstance(_check(BAD_CALLS["data str"]), TypeError)
     assert isinstance(_check(BAD_CALLS["seq 2**100"]), (fastmac.SequenceNumberError, OverflowError))
     assert isinstance(_check(BAD_CALLS["ssh name surrogate"]), UnicodeEncodeError)
+    for case in ("umac state nonce reused", "badger state nonce reused", "compat digest after update"):
+        assert isinstance(_check(BAD_CALLS[case]), fastmac.NonceReuseError), case
 
 
 def test_empty_inputs_are_valid():

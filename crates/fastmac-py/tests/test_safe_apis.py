@@ -14,6 +14,7 @@ import pytest
 
 import fastmac
 import fastmac.badger
+import fastmac.compat
 import fastmac.ssh
 from conftest import VECTORS
 
@@ -141,6 +142,84 @@ def test_umac_state_verify():
     state.verify(b"nonce", tag)
     state.update(b"more")
     state.verify(b"nonce", mac.mac(b"nonce", message + b"more"))
+
+
+# --- digest under the nonce of the last digest --------------------------------
+
+
+def streaming_states():
+    """Each Python type with digest(nonce): (new state, tag of a message
+    under a nonce, two valid nonces)."""
+    umac = fastmac.UMAC(KEY, 8)
+    badger = fastmac.badger.Badger(KEY, 8)
+    umac_nonces = (b"n1", b"n2")
+    badger_nonces = ((1).to_bytes(8, "little"), (2).to_bytes(8, "little"))
+    return {
+        "UMACState": (umac.new, lambda n, m: umac.mac(n, m), umac_nonces),
+        "BadgerState": (badger.new, lambda n, m: badger.mac(n, m), badger_nonces),
+    }
+
+
+@pytest.mark.parametrize("kind", ["UMACState", "BadgerState"])
+def test_digest_refuses_the_last_digests_nonce_once_the_message_grew(kind):
+    new, tag_of, (first, second) = streaming_states()[kind]
+    state = new()
+    state.update(b"one")
+    tag = state.digest(first)
+    assert tag == tag_of(first, b"one")
+    # The same message under the same nonce: the same tag, nothing revealed.
+    assert state.digest(bytearray(first)) == tag
+    state.update(b"")
+    assert state.digest(first) == tag
+    state.update(b" and two")
+    with pytest.raises(fastmac.NonceReuseError, match="nonce must tag only one message"):
+        state.digest(first)
+    with pytest.raises(fastmac.NonceReuseError):
+        state.digest(memoryview(first))
+    # A copy carries the record; verify gives no tag and is not refused.
+    with pytest.raises(fastmac.NonceReuseError):
+        state.copy().digest(first)
+    state.verify(first, tag_of(first, b"one and two"))
+    # Another nonce is fine, and becomes the one refused.
+    assert state.digest(second) == tag_of(second, b"one and two")
+    state.update(b"!")
+    # A refused or failed digest records nothing.
+    with pytest.raises(fastmac.NonceLengthError):
+        state.digest(b"")
+    with pytest.raises(fastmac.NonceReuseError):
+        state.digest(second)
+    # Only the last digest's nonce is remembered (docs/umac.md section 5):
+    # the check catches a state re-digested under its nonce, not every
+    # reuse. SequencedUMAC is the API under which no nonce can repeat.
+    assert state.digest(first) == tag_of(first, b"one and two!")
+    grown = state.copy()
+    grown.update(b"?")
+    with pytest.raises(fastmac.NonceReuseError):
+        grown.digest(first)
+    assert issubclass(fastmac.NonceReuseError, fastmac.Error)
+    assert issubclass(fastmac.NonceReuseError, ValueError)
+
+
+def test_umac_state_hexdigest_and_compat_refuse_too():
+    state = fastmac.UMAC(KEY, 8).new(b"one")
+    assert state.hexdigest(b"n") == state.digest(b"n").hex()
+    state.update(b"two")
+    with pytest.raises(fastmac.NonceReuseError):
+        state.hexdigest(b"n")
+    compat = fastmac.compat.UMAC(8, KEY, b"nonce")
+    compat.update(b"one")
+    tag = compat.digest()
+    assert compat.digest() == tag and compat.hexdigest() == tag.hex()
+    copy = compat.copy()
+    compat.update(b"two")
+    for call in (compat.digest, compat.hexdigest, lambda: _compat_grown(copy)):
+        with pytest.raises(fastmac.NonceReuseError):
+            call()
+
+
+def _compat_grown(compat):
+    compat.update(b"two")
+    return compat.digest()
 
 
 # --- ssh.OutboundMAC / InboundMAC -----------------------------------------------

@@ -1,5 +1,5 @@
-//! Every MAC of the library by name, for callers that choose at run time
-//! (the CLI, and later the C and Python bindings).
+//! Every MAC of the library by name, for callers that choose at run time:
+//! the CLI, and the C library's by-name handles (`fastmac_mac_new`).
 
 #[cfg(feature = "alloc")]
 use alloc::boxed::Box;

@@ -38,7 +38,7 @@ pub fn calibrate(round: Duration) -> Result<Vec<Calibration>, String> {
     let mut rows = Vec::new();
     for len in LENGTHS {
         let mut batch: Vec<&mut Subject> = subjects.iter_mut().collect();
-        rows.extend(timing::measure_size(&mut batch, len, round));
+        rows.extend(timing::measure_size(&mut batch, len, round)?);
     }
     Ok(fit_all(table, &rows))
 }
@@ -135,7 +135,7 @@ pub fn measure_ratios(len: usize, round: Duration) -> Result<Ratios, String> {
         work_subject(RATIO_SIDES[3], Work::Umac(Check::U128))?,
     ];
     let mut batch: Vec<&mut Subject> = subjects.iter_mut().collect();
-    ratios(&timing::measure_size(&mut batch, len, round))
+    ratios(&timing::measure_size(&mut batch, len, round)?)
 }
 
 /// [`Ratios`] from the rows of the four sides.

@@ -55,6 +55,12 @@ impl Serialize for Imp {
 }
 
 impl Imp {
+    /// Whether its rows are MACs: all but the read pass and the NH ceiling
+    /// (a bare pass of UMAC's first layer, which authenticates nothing).
+    pub fn is_mac(self) -> bool {
+        !matches!(self, Imp::ReadLimit | Imp::NhCeiling)
+    }
+
     /// The `impl` field of the JSON rows.
     pub fn name(self) -> &'static str {
         match self {
@@ -221,9 +227,10 @@ pub fn run(
             let mut batch: Vec<&mut Subject> = subjects.iter_mut().filter(|s| s.applies_to(size)).collect();
             progress(size, batch.len());
             clock.read();
-            rows.extend(timing::measure_size(&mut batch, size, per_subject));
+            rows.extend(timing::measure_size(&mut batch, size, per_subject)?);
         }
-    });
+        Ok::<(), String>(())
+    })?;
     for row in &mut rows {
         row.use_clock(clock.ghz());
     }

@@ -1,5 +1,6 @@
 //! The one registry of what can be measured: every algorithm of the
-//! library under its own name (`fastmac list`), the comparators, and the
+//! library under its own name (`fastmac list`), every SSH MAC under its
+//! SSH name, the comparators, and the
 //! parts of Badger and the gears that no single MAC call shows. To measure
 //! something new, add an [`Entry`] to [`registry`]; anything with a name and
 //! a closure over a message is a [`Subject`].
@@ -12,6 +13,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fastmac::badger::{Badger64, BadgerSender};
+use fastmac::ssh::{SshAlgorithm, SshMac};
 use fastmac::umac::__bench::NhCeiling;
 use fastmac::umac::Umac;
 use fastmac::{Algorithm, DynMac};
@@ -164,6 +166,10 @@ pub fn registry() -> Vec<Entry> {
             _ => Entry::new(name, Imp::Fastmac, move || library_mac(algorithm)),
         });
     }
+    // The SSH names that are not also library names (the HMACs are both).
+    for alg in fastmac::ssh::ALGORITHMS.iter().filter(|a| Algorithm::from_name(a.name).is_err()) {
+        entries.push(Entry::new(alg.name, Imp::Fastmac, move || ssh_mac(alg)));
+    }
     entries.push(Entry::new(BADGER_KEY_SETUP, Imp::Fastmac, badger_key_setup));
     entries.push(Entry::new(BADGER_SEQUENTIAL, Imp::Fastmac, badger_sequential));
     entries.extend(
@@ -242,6 +248,17 @@ fn library_mac(algorithm: Algorithm) -> Result<Subject, String> {
         mac.update(msg);
         // The nonce and tag lengths come from info(): this cannot fail.
         mac.finalize_reset_into(&nonce[..nonce_len], &mut tag).map_or(0, |()| first_byte_of(&tag))
+    }))
+}
+
+/// An SSH MAC as OpenSSH computes it, message `n` as packet number `n`.
+fn ssh_mac(alg: &'static SshAlgorithm) -> Result<Subject, String> {
+    let key: Vec<u8> = KEY.iter().copied().cycle().take(alg.key_len).collect();
+    let mut mac = SshMac::new(alg.name, &key).map_err(|e| e.to_string())?;
+    let mut seq = 0u32;
+    Ok(Subject::per_message(alg.name, Imp::Fastmac, move |msg| {
+        seq = seq.wrapping_add(1);
+        first_byte_of(&mac.compute(seq, msg))
     }))
 }
 

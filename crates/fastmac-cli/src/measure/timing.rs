@@ -26,8 +26,14 @@ struct Aligned {
 }
 
 impl Aligned {
-    fn new(len: usize) -> Self {
-        let mut storage = vec![0u8; len + 4096];
+    /// The buffer, or an error if the memory is not there (a size the
+    /// command line allows may still exceed a small machine's memory).
+    fn new(len: usize) -> Result<Self, String> {
+        let no_memory = || format!("cannot allocate a message of {len} bytes");
+        let total = len.checked_add(4096).ok_or_else(no_memory)?;
+        let mut storage = Vec::new();
+        storage.try_reserve_exact(total).map_err(|_| no_memory())?;
+        storage.resize(total, 0u8);
         let offset = storage.as_ptr().align_offset(4096);
         // Arbitrary, non-constant contents (xorshift).
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
@@ -37,7 +43,7 @@ impl Aligned {
             s ^= s << 17;
             *b = s as u8;
         }
-        Aligned { storage, offset, len }
+        Ok(Aligned { storage, offset, len })
     }
 
     fn bytes(&self) -> &[u8] {
@@ -65,9 +71,10 @@ fn summary(mut samples: Vec<f64>) -> (f64, f64, usize) {
 }
 
 /// Measures every subject at `size` for about `budget` each; the rows have
-/// no cycle figures yet ([`Row::use_clock`]).
-pub fn measure_size(subjects: &mut [&mut Subject], size: usize, budget: Duration) -> Vec<Row> {
-    let buffer = Aligned::new(size);
+/// no cycle figures yet ([`Row::use_clock`]). An error if the message does
+/// not fit in memory.
+pub fn measure_size(subjects: &mut [&mut Subject], size: usize, budget: Duration) -> Result<Vec<Row>, String> {
+    let buffer = Aligned::new(size)?;
     let msg = buffer.bytes();
     let counts: Vec<u64> = subjects.iter_mut().map(|s| calibrate(s, msg)).collect();
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); subjects.len()];
@@ -78,7 +85,7 @@ pub fn measure_size(subjects: &mut [&mut Subject], size: usize, budget: Duration
             samples.push(subject.time(count, msg).as_nanos() as f64 / count as f64);
         }
     }
-    subjects
+    Ok(subjects
         .iter()
         .zip(samples)
         .map(|(subject, samples)| {
@@ -97,7 +104,7 @@ pub fn measure_size(subjects: &mut [&mut Subject], size: usize, budget: Duration
                 samples,
             }
         })
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
@@ -113,7 +120,7 @@ mod tests {
             msg.iter().fold(calls as u8, |x, &b| x ^ b)
         });
         let mut b = Subject::per_message("b", Imp::RustCrypto, |msg: &[u8]| msg[0]);
-        let rows = measure_size(&mut [&mut a, &mut b], 64, Duration::ZERO);
+        let rows = measure_size(&mut [&mut a, &mut b], 64, Duration::ZERO).unwrap();
         assert_eq!(rows.len(), 2);
         for row in &rows {
             assert_eq!(row.size, 64);

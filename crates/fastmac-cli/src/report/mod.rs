@@ -235,6 +235,39 @@ mod tests {
     }
 
     #[test]
+    fn table_8_lists_only_macs_each_against_the_umac_of_its_comparison() {
+        let results = synthetic();
+        let table = tables::picked(&results);
+        let names: Vec<&str> = table.rows.iter().map(|(_, cells)| cells[0].as_str()).collect();
+        assert!(names.iter().all(|n| !n.contains("NH ceiling") && !n.contains("read")), "{names:?}");
+        assert_eq!(names.len(), plan::picked().len());
+        assert!(plan::picked().iter().all(|(_, imp)| imp.is_mac()));
+        // 1024 B is the third comparator size: each ratio is the row's time
+        // over its UMAC's (Nettle's against the same tag length).
+        let column = 1 + plan::COMPARATOR_SIZES.iter().position(|&s| s == 1024).unwrap();
+        let ns = |alg: &str, imp| results.get(alg, imp, 1024).unwrap().ns_per_msg;
+        for ((alg, imp), (_, cells)) in plan::picked().into_iter().zip(&table.rows) {
+            if imp == Imp::Fastmac {
+                continue;
+            }
+            let ours = if imp == Imp::Nettle { alg } else { "umac-128" };
+            let expected = format!("({})", model::times(Some(ns(alg, imp) / ns(ours, Imp::Fastmac))));
+            assert!(cells[column].ends_with(&expected), "{alg} {imp:?}: {} against {expected}", cells[column]);
+        }
+    }
+
+    #[test]
+    fn the_size_axes_mark_1500_bytes_and_the_sweep_says_why_umac_steps_there() {
+        let report = Report::new(synthetic());
+        for (_, chart) in report.charts.iter().filter(|(_, c)| c.id != "strength") {
+            assert!(chart.to_svg().contains(">1500</text>"), "{} has no 1500 B tick", chart.id);
+        }
+        let sweep = report.tables.iter().find(|t| t.id == "sweep").unwrap();
+        assert!(sweep.notes.iter().any(|n| n == tables::PAST_ONE_CHUNK));
+        assert!(report.to_text().contains("UMAC's time steps up past 1024 bytes"));
+    }
+
+    #[test]
     fn an_absent_openssl_is_said_in_the_header_and_under_its_rows() {
         // The reason a wrong soname gives, as a run without libcrypto has it.
         let why = crate::measure::openssl::OpenSsl::load("libcrypto.so.0-absent").err().unwrap().to_string();

@@ -109,14 +109,15 @@ pub const SWEEP_COMPARATORS: &[(&str, Imp)] = &[
 const PICKED_UMACS: &[&str] = &["umac-64", "umac-128"];
 
 /// The rows of the table of MACs users would pick instead of UMAC:
-/// fastmac's UMAC-64 and UMAC-128 first, then every comparator MAC of the
-/// same run (Nettle's at those two tag lengths only).
+/// fastmac's UMAC-64 and UMAC-128 first, then every comparator of the same
+/// run that is a MAC (not the read pass or the NH ceiling; Nettle's at
+/// those two tag lengths only).
 pub fn picked() -> Vec<(&'static str, Imp)> {
     let ours = PICKED_UMACS.iter().map(|&alg| (alg, Imp::Fastmac));
     let others = COMPARATORS
         .iter()
         .copied()
-        .filter(|&(alg, imp)| imp != Imp::ReadLimit && (imp != Imp::Nettle || PICKED_UMACS.contains(&alg)));
+        .filter(|&(alg, imp)| imp.is_mac() && (imp != Imp::Nettle || PICKED_UMACS.contains(&alg)));
     ours.chain(others).collect()
 }
 

@@ -19,7 +19,9 @@
   paramiko and asyncssh offer and use the UMAC MACs through fastmac.
 
 Every error is a ``fastmac.Error`` (a ``ValueError``) subclass; a tag that
-does not verify raises ``fastmac.InvalidTag``.
+does not verify raises ``fastmac.InvalidTag``; a streaming state's
+``digest`` under the nonce of its last ``digest``, once the message has
+grown, raises ``fastmac.NonceReuseError``.
 """
 
 from ._fastmac import (
@@ -31,6 +33,7 @@ from ._fastmac import (
     MessageTooLongError,
     NonceExhaustedError,
     NonceLengthError,
+    NonceReuseError,
     OutOfRangeError,
     SequenceNumberError,
     TagLengthError,
@@ -53,6 +56,7 @@ __all__ = [
     "MessageTooLongError",
     "NonceExhaustedError",
     "NonceLengthError",
+    "NonceReuseError",
     "OutOfRangeError",
     "SequenceNumberError",
     "TagLengthError",

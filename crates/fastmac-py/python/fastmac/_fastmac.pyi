@@ -5,7 +5,8 @@ from typing import Literal, final
 from typing_extensions import Buffer
 
 __version__: str
-#: Inputs of at least this many bytes are processed with the GIL released.
+#: ``bytes`` messages of at least this many bytes are processed with the GIL
+#: released (other buffers are read with the GIL held).
 GIL_MINSIZE: int
 
 class Error(ValueError):
@@ -34,6 +35,10 @@ class NonceExhaustedError(Error):
 
 class ZeroNonceError(Error):
     """Badger reserves the all-zero nonce."""
+
+class NonceReuseError(Error):
+    """A streaming state's digest under the nonce of its last digest, after
+    the message grew."""
 
 class OutOfRangeError(Error):
     """A numeric parameter is outside its range."""
@@ -65,7 +70,8 @@ class UMACState:
 
     def update(self, data: Buffer, /) -> None: ...
     def digest(self, nonce: Buffer) -> bytes:
-        """The tag of the message so far; the state goes on."""
+        """The tag of the message so far; the state goes on. Raises
+        NonceReuseError for the last digest's nonce once the message grew."""
     def verify(self, nonce: Buffer, tag: Buffer) -> None:
         """Constant-time check of the message so far; raises InvalidTag or
         TagLengthError. The state goes on."""
@@ -207,7 +213,8 @@ class BadgerState:
 
     def update(self, data: Buffer, /) -> None: ...
     def digest(self, nonce: Buffer) -> bytes:
-        """The tag of the message so far; the state goes on."""
+        """The tag of the message so far; the state goes on. Raises
+        NonceReuseError for the last digest's nonce once the message grew."""
     def verify(self, nonce: Buffer, tag: Buffer, trees: int | None = None) -> None:
         """Constant-time check of the message so far; the state goes on."""
     def copy(self) -> BadgerState: ...

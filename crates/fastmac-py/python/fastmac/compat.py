@@ -7,6 +7,10 @@ same constructor ``UMAC(digest_size, key, nonce)``, same ``update(data)``
 Unlike ``umac`` 2.0 it is correct for messages of 16 MiB and more (RFC 4418
 section 5.3, POLY128), releases every buffer it is given, does not corrupt
 ``None``'s reference count on CPython 3.11, and accepts any buffer. The
+object has one nonce, so it gives tags of one message only: ``digest()``
+after more ``update()`` than the last ``digest()`` saw raises
+``fastmac.NonceReuseError`` (``umac`` 2.0 returns a second tag under the
+same nonce, which leaks the hashes' difference). The
 object re-derives the key for each message, like the API it copies: for
 many messages under one key use ``fastmac.UMAC``, which keys once.
 """
@@ -52,7 +56,8 @@ class UMAC:
         self._state.update(data)
 
     def digest(self) -> bytes:
-        """The tag of the message so far. The object stays usable."""
+        """The tag of the message so far. The object stays usable, but
+        after more ``update()`` a ``digest()`` raises ``NonceReuseError``."""
         return self._state.digest(self._nonce)
 
     def hexdigest(self) -> str:

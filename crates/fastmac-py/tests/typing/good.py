@@ -68,3 +68,9 @@ except fastmac.InvalidTag:
     pass
 except fastmac.NonceExhaustedError as error:
     message: str = str(error)
+
+try:
+    state.update(b"more")
+    state.digest(nonce)
+except fastmac.NonceReuseError as reuse:
+    reuse_message: str = str(reuse)

@@ -6,8 +6,11 @@
 
 use zeroize::Zeroize;
 
-use super::arith::{canonical_p64, fold_p64};
+use super::arith::canonical_p64;
+#[cfg(feature = "parallel")]
+use super::arith::fold_p64;
 use super::key::L2Key;
+#[cfg(feature = "parallel")]
 use super::map::Poly64Map;
 use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two};
 use super::poly128::{pair_word, poly128_end, poly128_pairs, poly128_start, poly128_step};
@@ -79,8 +82,8 @@ impl L2Hash {
 
     /// Absorbs a run of words, the L1 outputs of the next chunks in order:
     /// the words themselves ([`L2Hash::absorb_words`]), or, within POLY64's
-    /// range, their [`Poly64Map`] computed on another core
-    /// ([`L2Hash::absorb_map`]).
+    /// range, their `Poly64Map` computed on another core (`absorb_map`,
+    /// feature `parallel`).
     #[inline(always)]
     pub(crate) fn absorb_run<const ITERS: usize>(&mut self, key: &L2Key, run: impl Run<ITERS>) {
         run.absorb_into(self, key);
@@ -132,6 +135,7 @@ impl L2Hash {
     /// A run given as its POLY64 map (within POLY64's range): the state's
     /// accumulator so far (1 before any word, POLY64's first step after one
     /// word kept as it came) through `mult * y + value`.
+    #[cfg(feature = "parallel")]
     fn absorb_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly64Map<ITERS>) {
         debug_assert!(map.words <= self.poly64_room() as u64, "a map within POLY64's range");
         if map.words == 0 {
@@ -218,7 +222,8 @@ impl L2Hash {
 }
 
 /// A run of words that [`L2Hash::absorb_run`] takes: any exact-size
-/// iterator of words, or a [`Poly64Map`] of words hashed elsewhere.
+/// iterator of words, or (feature `parallel`) a `Poly64Map` of words hashed
+/// elsewhere.
 pub(crate) trait Run<const ITERS: usize> {
     /// Absorbs the run into `l2`.
     fn absorb_into(self, l2: &mut L2Hash, key: &L2Key);
@@ -231,6 +236,7 @@ impl<I: ExactSizeIterator<Item = [u64; ITERS]>, const ITERS: usize> Run<ITERS> f
     }
 }
 
+#[cfg(feature = "parallel")]
 impl<const ITERS: usize> Run<ITERS> for &Poly64Map<ITERS> {
     fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
         l2.absorb_map(key, self);
@@ -325,6 +331,7 @@ mod tests {
     /// from the start and after other runs and words, against the state fed
     /// the same words one by one; and a map of one word then the last word
     /// (the two-word step from the map's first word).
+    #[cfg(feature = "parallel")]
     #[test]
     fn maps_absorbed_in_order_equal_word_by_word_absorbing() {
         let key = key(7, 3);
