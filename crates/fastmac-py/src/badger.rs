@@ -183,8 +183,9 @@ impl BadgerState {
     /// ``fastmac.NonceReuseError`` if the last digest took ``nonce`` and
     /// the message has grown since.
     fn digest<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-        let finalize =
-            |mut copy: AnyBadger, nonce: &[u8]| copy.finalize_reset(nonce).map(|t| t.as_slice().to_vec()).map_err(to_py);
+        let finalize = |mut copy: AnyBadger, nonce: &[u8]| {
+            copy.finalize_reset(nonce).map(|t| t.as_slice().to_vec()).map_err(to_py)
+        };
         let tag = with_bytes(nonce, |nonce| lock(&self.inner).digest(nonce, finalize))?;
         Ok(PyBytes::new(py, &tag))
     }
