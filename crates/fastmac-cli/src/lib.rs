@@ -32,8 +32,9 @@ use clap::{Args, Parser, Subcommand};
 use fastmac::ssh::{SshAlgorithm, SshMac};
 use fastmac::{Algorithm, DynMac, Error};
 
+use input::KeyLength;
 use input::{CliError, unhex};
-use key::{KeyLength, KeySource, read_key};
+use key::{KeySource, read_key};
 use out::outln;
 use source::{Input, Reader};
 use sums::Position;
