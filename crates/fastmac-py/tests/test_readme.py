@@ -1,10 +1,11 @@
 """The READMEs' Python examples run as written (the PyPI page must not
-lie): every ```python block of the package README and of the repository
-README compiles, and every one runs except the paramiko and asyncssh ones,
-which change those libraries process-wide and need a server
-(test_openssh.py and test_asyncssh.py run them for real). The package
-README's blocks run in one namespace, in order; the repository README's
-short reference runs on placeholder values of the names it uses."""
+lie): every ```python block of the package README, of the repository
+README and of docs/usage.md compiles, and every one runs except the
+paramiko and asyncssh ones, which change those libraries process-wide and
+need a server (test_openssh.py and test_asyncssh.py run them for real).
+The package README's blocks run in one namespace, in order; the
+repository's short references run on placeholder values of the names they
+use."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from conftest import REPO
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 ROOT_README = REPO / "README.md"
+USAGE = REPO / "docs" / "usage.md"
 
 
 def python_blocks(path: Path) -> list[str]:
@@ -37,11 +40,12 @@ def test_readme_examples_run():
     assert namespace["tag"] and namespace["seq"] == 0
 
 
-def test_repository_readme_examples_run():
-    blocks = python_blocks(ROOT_README)
-    assert len(blocks) >= 2 and len(runnable(blocks)) >= 1
+@pytest.mark.parametrize(("path", "least"), [(ROOT_README, 1), (USAGE, 2)], ids=["README.md", "docs/usage.md"])
+def test_repository_examples_run(path: Path, least: int):
+    blocks = python_blocks(path)
+    assert len(blocks) >= least and len(runnable(blocks)) >= 1
     for block in blocks:
-        compile(block, str(ROOT_README), "exec")
+        compile(block, str(path), "exec")
     for block in runnable(blocks):
         namespace: dict[str, object] = {
             "key": os.urandom(16),
@@ -51,7 +55,7 @@ def test_repository_readme_examples_run():
             "seq": 7,
             "packet": os.urandom(1500),
         }
-        exec(compile(block, str(ROOT_README), "exec"), namespace)  # noqa: S102 (our own README)
+        exec(compile(block, str(path), "exec"), namespace)  # noqa: S102 (our own docs)
 
 
 def test_readme_speed_table_is_filled_in():
