@@ -55,8 +55,11 @@ def commands(fastmac: str, path: str) -> list[tuple[str, list[str]]]:
 
 def timed(argv: list[str]) -> tuple[float, float]:
     """Wall time and CPU time (user + system) of one run, in seconds."""
-    start = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    # /dev/null for writing only: subprocess.DEVNULL opens it for reading
+    # and writing, which is how a closed stdout looks (docs/cli.md section 1).
+    with open(os.devnull, "wb") as null:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=null)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)

@@ -235,6 +235,10 @@ enum Outcome {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let lost_output = if cli.command.output_is_the_result() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    if cli.command.output_is_the_result() && source::was_closed(&std::io::stdout()) {
+        out::warn("fastmac: error: cannot write stdout: it is closed, and the result would be lost");
+        return lost_output;
+    }
     match run(cli) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         // The reader stopped reading (`| head -1`): quiet, as coreutils are.

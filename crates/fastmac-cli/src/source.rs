@@ -68,7 +68,7 @@ impl Input {
     pub(crate) fn open(&self) -> io::Result<File> {
         match self {
             Input::File(path) => File::open(path),
-            Input::Stdin if stdin_was_closed() => {
+            Input::Stdin if was_closed(&io::stdin()) => {
                 Err(io::Error::other("it is closed: give a FILE, or < /dev/null for the empty message"))
             }
             Input::Stdin => stdin_file(),
@@ -177,29 +177,30 @@ fn stdin_file() -> io::Result<File> {
     Ok(File::from(io::stdin().as_handle().try_clone_to_owned()?))
 }
 
-/// Whether stdin was closed when the process started. Rust's runtime
-/// reopens a closed standard stream on /dev/null for reading and writing
-/// before `main`, so that is what a closed stdin looks like here; a shell's
-/// `< /dev/null` opens it for reading only and is an empty message.
-/// (Python's `subprocess.DEVNULL` opens it for both, and reads as closed
-/// too: docs/cli.md section 1.)
+/// Whether a standard stream (stdin, stdout) was closed when the process
+/// started. Rust's runtime reopens a closed standard stream on /dev/null for
+/// reading and writing before `main`, so that is what a closed one looks
+/// like here; a shell's `< /dev/null` or `> /dev/null` opens it in one
+/// direction only and is the empty message, or output thrown away.
+/// (Python's `subprocess.DEVNULL` opens it for both, and looks closed too:
+/// docs/cli.md section 1.)
 #[cfg(unix)]
-fn stdin_was_closed() -> bool {
-    use std::os::fd::AsFd;
+pub(crate) fn was_closed(stream: &impl std::os::fd::AsFd) -> bool {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let stdin = io::stdin();
-    let Ok(flags) = rustix::fs::fcntl_getfl(stdin.as_fd()) else { return true };
+    let stream = stream.as_fd();
+    let Ok(flags) = rustix::fs::fcntl_getfl(stream) else { return true };
     if flags & rustix::fs::OFlags::RWMODE != rustix::fs::OFlags::RDWR {
         return false;
     }
-    let (Ok(ours), Ok(null)) = (stdin_file().and_then(|f| f.metadata()), std::fs::metadata("/dev/null")) else {
+    let ours = stream.try_clone_to_owned().map(File::from).and_then(|file| file.metadata());
+    let (Ok(ours), Ok(null)) = (ours, std::fs::metadata("/dev/null")) else {
         return false;
     };
     ours.file_type().is_char_device() && ours.rdev() == null.rdev()
 }
 
 #[cfg(not(unix))]
-fn stdin_was_closed() -> bool {
+pub(crate) fn was_closed<T>(_stream: &T) -> bool {
     false
 }
 

@@ -190,6 +190,37 @@ fn a_closed_stdin_is_an_error_and_dev_null_the_empty_message() {
     assert_eq!(stdout(&null), format!("{}\n", library_tag("umac-64", b"")));
 }
 
+/// Runs `fastmac args...` with stdout closed (`>&-`), through the shell.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(env!("CARGO_BIN_EXE_fastmac"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_stdout_loses_a_tag_with_status_1_and_dev_null_takes_it() {
+    let dir = TempDir::new("closed-stdout");
+    let file = dir.write("msg", b"abc");
+    let tag = ["tag", "--alg", "umac-64", "--key", KEY, "--nonce", NONCE, &file];
+    let out = with_closed_stdout(&tag);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot write stdout: it is closed"), "{}", stderr(&out));
+    // `> /dev/null` (write only) is output thrown away on purpose.
+    let null = std::process::Command::new(env!("CARGO_BIN_EXE_fastmac"))
+        .args(tag)
+        .stdout(std::fs::OpenOptions::new().write(true).open("/dev/null").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(null.status.code(), Some(0), "{}", stderr(&null));
+    // A listing's output is not a result: closed, it is quietly nothing.
+    assert_eq!(with_closed_stdout(&["list"]).status.code(), Some(0));
+}
+
 #[test]
 fn names_in_any_case_ssh_names_with_seq_and_the_nearest_for_a_slip() {
     let ssh_tag =

@@ -18,7 +18,7 @@ from conftest import REPO
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 ROOT_README = REPO / "README.md"
-USAGE = REPO / "docs" / "usage.md"
+USAGE = REPO / "docs/usage.md"
 
 
 def python_blocks(path: Path) -> list[str]:
