@@ -143,3 +143,29 @@ test-rustdoc:
 		echo "rustdoc left the links above as literal [name] text"; exit 1; \
 	fi; \
 	echo "rustdoc: $$(echo "$$pages" | wc -w) crate and module pages, every link rendered"
+
+# Mutation testing (cargo-mutants, installed under target/tools): each
+# mutant of the arithmetic's files (UMAC's layers with the portable NH,
+# Badger, the tag comparison, the nonce counter) built and checked by the
+# library's unit tests (the layers' tests beside each step, with the RFC-text
+# L2 reference, the NH backends against portable, the pad cache), which take
+# a second; the integration suites would cost minutes per mutant. Not part
+# of `make test`: on two shared cores a mutant costs about ten seconds and
+# there are over a thousand; narrow it with MUTANTS_FILES (globs relative
+# to the root). cargo-mutants exits non-zero if any mutant survives; the
+# outcomes are in target/mutants/mutants.out (docs/testing.md section 4).
+MUTANTS := $(TOOLS)/bin/cargo-mutants
+MUTANTS_VERSION := 27.1.0
+MUTANTS_FILES := crates/fastmac/src/tag.rs crates/fastmac/src/nonce.rs crates/fastmac/src/umac/kdf.rs \
+	crates/fastmac/src/umac/pdf.rs crates/fastmac/src/umac/nh/portable.rs crates/fastmac/src/umac/l1.rs \
+	crates/fastmac/src/umac/l2/*.rs crates/fastmac/src/umac/l3.rs crates/fastmac/src/umac/uhash.rs \
+	crates/fastmac/src/badger/*.rs
+
+.PHONY: mutants deps-mutants
+
+deps-mutants:
+	@[ -x $(MUTANTS) ] || $(CARGO) install --locked --root $(TOOLS) --version $(MUTANTS_VERSION) cargo-mutants
+
+mutants: deps-mutants
+	$(MUTANTS) mutants -p fastmac $(foreach file,$(MUTANTS_FILES),-f '$(file)') --cargo-arg=--lib \
+		--minimum-test-timeout 60 -o target/mutants
