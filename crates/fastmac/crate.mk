@@ -2,8 +2,10 @@
 # (paths relative to the root):
 #
 # * test-nostd: `default-features = false` builds for two targets without an
-#   operating system (UMAC, Badger, HMAC, SSH MACs, nonce counters; no
-#   allocator), and one with `alloc`.
+#   operating system (UMAC, Badger, the SSH UMACs, nonce counters; no
+#   allocator), in debug and release, and one with `alloc` and `hmac`; and
+#   a check that without `hmac` (with and without `alloc`) no hash crate is
+#   compiled.
 # * test-package: the .crate that `cargo package` makes, unpacked under
 #   target/ and tested there on its own (offline, its own target dir), then
 #   `cargo publish --dry-run`.
@@ -32,12 +34,38 @@ deps-nostd:
 		rustup target list --installed | grep -qx "$$t" || rustup target add "$$t"; \
 	done
 
+# What the feature `hmac` brings, and a UMAC-only build must not compile.
+NOSTD_HASH_CRATES := hmac|md-5|ripemd|sha1|sha2
+# The aes crate's AES-NI code does not compile unoptimized for a target
+# without SSE (LLVM cannot split its vector operations there): a debug
+# build for x86_64-unknown-none takes the crate's software AES, as the
+# crate README tells users to.
+NOSTD_DEBUG_X86_RUSTFLAGS := --cfg aes_backend="soft"
+
 test-nostd: deps-nostd
-	@set -e; for t in $(NOSTD_TARGETS); do \
-		echo "== no_std build of fastmac for $$t"; \
-		$(CARGO) build --release -p fastmac --no-default-features --target $$t; \
-	done
-	$(CARGO) build --release -p fastmac --no-default-features --features alloc --target thumbv7em-none-eabi
+	@set -e; checks=0; \
+	for t in $(NOSTD_TARGETS); do \
+		for profile in dev release; do \
+			rustflags=; \
+			if [ "$$t $$profile" = "x86_64-unknown-none dev" ]; then rustflags='$(NOSTD_DEBUG_X86_RUSTFLAGS)'; fi; \
+			echo "== no_std build of fastmac for $$t ($$profile) $$rustflags"; \
+			RUSTFLAGS="$$rustflags" $(CARGO) build --profile $$profile -p fastmac --no-default-features --target $$t; \
+			checks=$$((checks + 1)); \
+		done; \
+	done; \
+	echo "== no_std build of fastmac with alloc and hmac for thumbv7em-none-eabi (release)"; \
+	$(CARGO) build --release -p fastmac --no-default-features --features alloc,hmac --target thumbv7em-none-eabi; \
+	checks=$$((checks + 1)); \
+	for features in "" alloc; do \
+		echo "== dependencies of fastmac without default features, with [$$features]"; \
+		deps=$$($(CARGO) tree -p fastmac --no-default-features --features "$$features" -e normal --prefix none); \
+		echo "$$deps" | grep -q '^fastmac ' || { echo "cargo tree listed no fastmac"; exit 1; }; \
+		if echo "$$deps" | grep -E '^($(NOSTD_HASH_CRATES)) '; then \
+			echo "test-nostd: the crates above are compiled without the feature hmac"; exit 1; \
+		fi; \
+		checks=$$((checks + 1)); \
+	done; \
+	echo "test-nostd: $$checks checks passed (4 no_std builds in debug and release, 1 with alloc and hmac, 2 dependency checks)"
 
 # The version of the workspace, which the .crate file is named after.
 CRATE_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
@@ -115,3 +143,29 @@ test-rustdoc:
 		echo "rustdoc left the links above as literal [name] text"; exit 1; \
 	fi; \
 	echo "rustdoc: $$(echo "$$pages" | wc -w) crate and module pages, every link rendered"
+
+# Mutation testing (cargo-mutants, installed under target/tools): each
+# mutant of the arithmetic's files (UMAC's layers with the portable NH,
+# Badger, the tag comparison, the nonce counter) built and checked by the
+# library's unit tests (the layers' tests beside each step, with the RFC-text
+# L2 reference, the NH backends against portable, the pad cache), which take
+# a second; the integration suites would cost minutes per mutant. Not part
+# of `make test`: on two shared cores a mutant costs about ten seconds and
+# there are over a thousand; narrow it with MUTANTS_FILES (globs relative
+# to the root). cargo-mutants exits non-zero if any mutant survives; the
+# outcomes are in target/mutants/mutants.out (docs/testing.md section 4).
+MUTANTS := $(TOOLS)/bin/cargo-mutants
+MUTANTS_VERSION := 27.1.0
+MUTANTS_FILES := crates/fastmac/src/tag.rs crates/fastmac/src/nonce.rs crates/fastmac/src/umac/kdf.rs \
+	crates/fastmac/src/umac/pdf.rs crates/fastmac/src/umac/nh/portable.rs crates/fastmac/src/umac/l1.rs \
+	crates/fastmac/src/umac/l2/*.rs crates/fastmac/src/umac/l3.rs crates/fastmac/src/umac/uhash.rs \
+	crates/fastmac/src/badger/*.rs
+
+.PHONY: mutants deps-mutants
+
+deps-mutants:
+	@[ -x $(MUTANTS) ] || $(CARGO) install --locked --root $(TOOLS) --version $(MUTANTS_VERSION) cargo-mutants
+
+mutants: deps-mutants
+	$(MUTANTS) mutants -p fastmac $(foreach file,$(MUTANTS_FILES),-f '$(file)') --cargo-arg=--lib \
+		--minimum-test-timeout 60 -o target/mutants

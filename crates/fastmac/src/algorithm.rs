@@ -6,12 +6,19 @@ use alloc::boxed::Box;
 
 use crate::badger::{self, Badger};
 pub use crate::dyn_mac::DynMac;
+#[cfg(feature = "hmac")]
 use crate::dyn_mac::check_no_nonce;
 use crate::error::{Error, UnknownName};
+#[cfg(feature = "hmac")]
 use crate::hmac::{HashFunction, Hmac};
 use crate::umac::{self, Umac};
 
 /// A MAC algorithm fastmac implements.
+///
+/// The HMAC variants exist with the cargo feature `hmac` (a default
+/// feature). Without it they are compiled out, [`Algorithm::ALL`] lists
+/// UMAC and Badger only, and [`Algorithm::from_name`] answers an HMAC name
+/// with [`Error::UnknownAlgorithm`], whose message names the feature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Algorithm {
@@ -24,18 +31,25 @@ pub enum Algorithm {
     /// UMAC with 16-byte tags (RFC 4418).
     Umac128,
     /// HMAC-MD5 (RFC 2104), 16-byte tags.
+    #[cfg(feature = "hmac")]
     HmacMd5,
     /// HMAC-MD5 truncated to 12 bytes (RFC 2403's HMAC-MD5-96).
+    #[cfg(feature = "hmac")]
     HmacMd5Trunc96,
     /// HMAC-SHA1, 20-byte tags.
+    #[cfg(feature = "hmac")]
     HmacSha1,
     /// HMAC-SHA1 truncated to 12 bytes (RFC 2404's HMAC-SHA-1-96).
+    #[cfg(feature = "hmac")]
     HmacSha1Trunc96,
     /// HMAC-RIPEMD160, 20-byte tags.
+    #[cfg(feature = "hmac")]
     HmacRipemd160,
     /// HMAC-SHA256, 32-byte tags.
+    #[cfg(feature = "hmac")]
     HmacSha256,
     /// HMAC-SHA512, 64-byte tags.
+    #[cfg(feature = "hmac")]
     HmacSha512,
     /// Badger, nonce mode, 4-byte tags (one tree).
     Badger32,
@@ -75,12 +89,19 @@ impl Algorithm {
         Algorithm::Umac64,
         Algorithm::Umac96,
         Algorithm::Umac128,
+        #[cfg(feature = "hmac")]
         Algorithm::HmacMd5,
+        #[cfg(feature = "hmac")]
         Algorithm::HmacMd5Trunc96,
+        #[cfg(feature = "hmac")]
         Algorithm::HmacSha1,
+        #[cfg(feature = "hmac")]
         Algorithm::HmacSha1Trunc96,
+        #[cfg(feature = "hmac")]
         Algorithm::HmacRipemd160,
+        #[cfg(feature = "hmac")]
         Algorithm::HmacSha256,
+        #[cfg(feature = "hmac")]
         Algorithm::HmacSha512,
         Algorithm::Badger32,
         Algorithm::Badger64,
@@ -112,6 +133,7 @@ impl Algorithm {
         };
         // HMAC has no nonce; its key may have any length, the hash output
         // length being RFC 2104 section 3's recommendation.
+        #[cfg(feature = "hmac")]
         let hmac = |name, hash: HashFunction, tag_len: usize| AlgorithmInfo {
             name,
             key_len: hash.output_len(),
@@ -145,12 +167,19 @@ impl Algorithm {
             Algorithm::Umac64 => umac("umac-64", 8),
             Algorithm::Umac96 => umac("umac-96", 12),
             Algorithm::Umac128 => umac("umac-128", 16),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacMd5 => hmac("hmac-md5", HashFunction::Md5, 16),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacMd5Trunc96 => hmac("hmac-md5-96", HashFunction::Md5, 12),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacSha1 => hmac("hmac-sha1", HashFunction::Sha1, 20),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacSha1Trunc96 => hmac("hmac-sha1-96", HashFunction::Sha1, 12),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacRipemd160 => hmac("hmac-ripemd160", HashFunction::Ripemd160, 20),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacSha256 => hmac("hmac-sha2-256", HashFunction::Sha256, 32),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacSha512 => hmac("hmac-sha2-512", HashFunction::Sha512, 64),
         }
     }
@@ -164,12 +193,19 @@ impl Algorithm {
             Algorithm::Umac64 => Box::new(umac::Umac64::new_from_slice(key)?),
             Algorithm::Umac96 => Box::new(umac::Umac96::new_from_slice(key)?),
             Algorithm::Umac128 => Box::new(umac::Umac128::new_from_slice(key)?),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacMd5 => Box::new(Hmac::new(HashFunction::Md5, key)),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacMd5Trunc96 => Box::new(Hmac::new_truncated(HashFunction::Md5, key, 12)?),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacSha1 => Box::new(Hmac::new(HashFunction::Sha1, key)),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacSha1Trunc96 => Box::new(Hmac::new_truncated(HashFunction::Sha1, key, 12)?),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacRipemd160 => Box::new(Hmac::new(HashFunction::Ripemd160, key)),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacSha256 => Box::new(Hmac::new(HashFunction::Sha256, key)),
+            #[cfg(feature = "hmac")]
             Algorithm::HmacSha512 => Box::new(Hmac::new(HashFunction::Sha512, key)),
             Algorithm::Badger32 => Box::new(badger::Badger32::new_from_slice(key)?),
             Algorithm::Badger64 => Box::new(badger::Badger64::new_from_slice(key)?),
@@ -212,6 +248,7 @@ impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
 }
 
 /// HMAC takes no nonce: only an empty one is accepted.
+#[cfg(feature = "hmac")]
 impl DynMac for Hmac {
     fn tag_len(&self) -> usize {
         Hmac::tag_len(self)

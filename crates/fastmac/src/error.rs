@@ -105,7 +105,14 @@ impl fmt::Display for Error {
                 write!(f, " bytes, got {got}")
             }
             Error::InvalidTag => f.write_str("invalid tag: the message is not authentic"),
-            Error::UnknownAlgorithm(name) => write!(f, "unknown algorithm {name}"),
+            Error::UnknownAlgorithm(name) => {
+                write!(f, "unknown algorithm {name}")?;
+                #[cfg(not(feature = "hmac"))]
+                if name.as_str().get(..5).is_some_and(|prefix| prefix.eq_ignore_ascii_case("hmac-")) {
+                    f.write_str(" (HMAC needs fastmac's cargo feature `hmac`)")?;
+                }
+                Ok(())
+            }
             Error::Backend(problem) => problem.fmt(f),
             Error::NonceExhausted { limit } => {
                 write!(f, "all {limit} nonces of this key are used (a nonce never repeats or wraps): rekey")
@@ -214,6 +221,14 @@ mod tests {
         let longest = "x".repeat(UnknownName::CAPACITY);
         assert_eq!(UnknownName::new(&longest).as_str(), longest);
         assert!(!UnknownName::new(&longest).is_truncated());
+    }
+
+    #[test]
+    fn hmac_names_without_the_feature_name_it() {
+        let message = Error::UnknownAlgorithm("HMAC-sha2-256".into()).to_string();
+        let hint = " (HMAC needs fastmac's cargo feature `hmac`)";
+        assert_eq!(message.ends_with(hint), cfg!(not(feature = "hmac")), "{message}");
+        assert!(!Error::UnknownAlgorithm("umac-63".into()).to_string().contains(hint));
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod dyn_mac;
 mod error;
 #[cfg(feature = "std")]
 mod file;
+#[cfg(feature = "hmac")]
 pub mod hmac;
 pub mod nonce;
 pub mod ssh;

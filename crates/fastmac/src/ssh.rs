@@ -4,7 +4,7 @@
 //!   sequence number is the nonce, as 8 big-endian bytes, and is *not*
 //!   hashed (`mac_compute`: `POKE_U64(nonce, seqno)`, `umac_final(ctx, tag,
 //!   nonce)`).
-//! * HMAC (`hmac-sha2-256`, `hmac-sha1`, ...): the tag of
+//! * HMAC (`hmac-sha2-256`, `hmac-sha1`, ...; feature `hmac`, on by default): the tag of
 //!   `uint32 seq || packet` (RFC 4253 section 6.4), truncated for the `-96`
 //!   forms.
 //! * `-etm@openssh.com` forms compute the same function; only the input

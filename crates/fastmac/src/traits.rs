@@ -4,7 +4,7 @@
 //!
 //! Not implemented: `digest::Mac`, whose `finalize` takes no nonce (the
 //! crate docs explain the idiom instead), and `KeyInit` for
-//! [`crate::hmac::Hmac`] and [`crate::ssh::SshMac`], whose key length depends
+//! `hmac::Hmac` and [`crate::ssh::SshMac`], whose key length depends
 //! on a hash or a name chosen at run time (generic HMAC code uses
 //! RustCrypto's `hmac::Hmac<D>`, which fastmac's HMAC wraps).
 

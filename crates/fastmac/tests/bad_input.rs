@@ -124,10 +124,35 @@ fn unknown_algorithm_names_are_typed_errors() {
     for name in ["", "umac-63", "UMAC-64 ", "badger-24", "hmac-sha3-256", "umac-64@openssh.com", "umac\0-64"] {
         let err = Algorithm::from_name(name).unwrap_err();
         assert_eq!(err, Error::UnknownAlgorithm(name.into()));
-        assert_eq!(err.to_string(), format!("unknown algorithm {name:?}"));
+        // Without the feature `hmac`, an HMAC name's message names it.
+        let hint = if cfg!(feature = "hmac") || !name.starts_with("hmac-") {
+            ""
+        } else {
+            " (HMAC needs fastmac's cargo feature `hmac`)"
+        };
+        assert_eq!(err.to_string(), format!("unknown algorithm {name:?}{hint}"));
     }
     for name in ["umac-32@openssh.com", "hmac-sha1-96-etm", "", "UMAC-64@OPENSSH.COM"] {
         assert_eq!(SshMac::new(name, &[0; 16]).err(), Some(Error::UnknownAlgorithm(name.into())));
+    }
+}
+
+/// The HMAC names exist with the feature `hmac` and nowhere without it:
+/// neither listed nor accepted, by `Algorithm` or by the SSH names.
+#[test]
+fn hmac_names_follow_the_feature() {
+    let listed = Algorithm::ALL.iter().filter(|alg| alg.info().name.starts_with("hmac-")).count();
+    let ssh_listed = fastmac::ssh::ALGORITHMS.iter().filter(|alg| alg.name.starts_with("hmac-")).count();
+    let by_name = Algorithm::from_name("HMAC-SHA2-256").map(|alg| alg.info().name);
+    let by_ssh_name = SshMac::new("hmac-sha2-256", &[0; 32]).map(|mac| mac.name());
+    if cfg!(feature = "hmac") {
+        assert_eq!((listed, ssh_listed), (7, 15));
+        assert_eq!((by_name, by_ssh_name), (Ok("hmac-sha2-256"), Ok("hmac-sha2-256")));
+    } else {
+        assert_eq!((listed, ssh_listed), (0, 0));
+        let unknown = Err(Error::UnknownAlgorithm("HMAC-SHA2-256".into()));
+        assert_eq!(by_name, unknown);
+        assert_eq!(by_ssh_name, Err(Error::UnknownAlgorithm("hmac-sha2-256".into())));
     }
 }
 

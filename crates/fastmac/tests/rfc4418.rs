@@ -14,6 +14,9 @@ fn check<const N: usize>(column: usize) -> usize {
         let len = row.message.len();
         assert_eq!(&mac.mac(&nonce, &row.message).unwrap()[..], &expect[..], "UMAC-{} len {len}", N * 8);
         mac.verify(&nonce, &row.message, expect).unwrap();
+        // Through a shared reference: the pad from one AES block, no cache.
+        assert_eq!(&mac.mac_shared(&nonce, &row.message).unwrap()[..], &expect[..], "shared, len {len}");
+        mac.verify_shared(&nonce, &row.message, expect).unwrap();
         // Streaming in uneven pieces gives the same tag.
         for piece in row.message.chunks(1000 + 7) {
             mac.update(piece);

@@ -8,7 +8,7 @@
 
 #![allow(unsafe_code)]
 
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 use super::tree::absorb_with;
 use super::tree::{NODE_SLOTS, absorb_portable};
 
@@ -21,12 +21,12 @@ pub(crate) fn absorb(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u6
 }
 
 // Run-time detection without std, cached by `cpufeatures` in a static.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 cpufeatures::new!(has_avx2, "avx2");
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl", "avx2");
 
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 fn chosen() -> AbsorbFn {
     if has_avx512::get() {
         x86::avx512_checked
@@ -38,12 +38,12 @@ fn chosen() -> AbsorbFn {
 }
 
 /// Elsewhere, and under Miri (which checks the portable code), the baseline.
-#[cfg(any(not(target_arch = "x86_64"), miri))]
+#[cfg(any(not(all(target_arch = "x86_64", target_feature = "sse2")), miri))]
 fn chosen() -> AbsorbFn {
     absorb_portable
 }
 
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 mod x86 {
     use core::arch::x86_64::{
         __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mul_epu32, _mm512_permutex2var_epi64, _mm512_set1_epi64,
@@ -167,9 +167,10 @@ mod tests {
     /// reference-form tests (which run the chosen backend only) cover all.
     #[test]
     fn every_available_backend_equals_the_baseline() {
-        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // no SIMD backend elsewhere
+        // No SIMD backend elsewhere.
+        #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), allow(unused_mut))]
         let mut backends: Vec<(&str, AbsorbFn)> = Vec::new();
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
         {
             if std::is_x86_feature_detected!("avx2") {
                 backends.push(("avx2", x86::avx2_checked));

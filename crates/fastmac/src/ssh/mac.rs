@@ -8,7 +8,8 @@ use zeroize::Zeroize;
 
 use crate::dyn_mac::{DynMac, check_no_nonce};
 use crate::error::{Error, UnknownName};
-use crate::hmac::{HashFunction, Hmac, MAX_TAG_LEN};
+#[cfg(feature = "hmac")]
+use crate::hmac::{HashFunction, Hmac};
 use crate::tag::verify_tag;
 use crate::umac::{Umac64, Umac128};
 
@@ -30,6 +31,7 @@ pub struct SshAlgorithm {
 enum EngineKind {
     Umac64,
     Umac128,
+    #[cfg(feature = "hmac")]
     Hmac(HashFunction),
 }
 
@@ -38,29 +40,46 @@ const fn umac(name: &'static str, tag_len: usize, etm: bool) -> SshAlgorithm {
     SshAlgorithm { name, key_len: 16, tag_len, etm, engine }
 }
 
+#[cfg(feature = "hmac")]
 /// OpenSSH's HMACs use a key as long as the hash output (mac.c, `key_len`).
 const fn hmac(name: &'static str, hash: HashFunction, tag_len: usize, etm: bool) -> SshAlgorithm {
     SshAlgorithm { name, key_len: hash.output_len(), tag_len, etm, engine: EngineKind::Hmac(hash) }
 }
 
-/// Every supported SSH MAC, in OpenSSH's `mac.c` order of kinds.
+/// Every supported SSH MAC, in OpenSSH's `mac.c` order of kinds; the HMACs
+/// with the feature `hmac` (a default feature) only.
 pub const ALGORITHMS: &[SshAlgorithm] = &[
+    #[cfg(feature = "hmac")]
     hmac("hmac-sha1", HashFunction::Sha1, 20, false),
+    #[cfg(feature = "hmac")]
     hmac("hmac-sha1-96", HashFunction::Sha1, 12, false),
+    #[cfg(feature = "hmac")]
     hmac("hmac-sha2-256", HashFunction::Sha256, 32, false),
+    #[cfg(feature = "hmac")]
     hmac("hmac-sha2-512", HashFunction::Sha512, 64, false),
+    #[cfg(feature = "hmac")]
     hmac("hmac-md5", HashFunction::Md5, 16, false),
+    #[cfg(feature = "hmac")]
     hmac("hmac-md5-96", HashFunction::Md5, 12, false),
+    #[cfg(feature = "hmac")]
     hmac("hmac-ripemd160", HashFunction::Ripemd160, 20, false),
+    #[cfg(feature = "hmac")]
     hmac("hmac-ripemd160@openssh.com", HashFunction::Ripemd160, 20, false),
     umac("umac-64@openssh.com", 8, false),
     umac("umac-128@openssh.com", 16, false),
+    #[cfg(feature = "hmac")]
     hmac("hmac-sha1-etm@openssh.com", HashFunction::Sha1, 20, true),
+    #[cfg(feature = "hmac")]
     hmac("hmac-sha1-96-etm@openssh.com", HashFunction::Sha1, 12, true),
+    #[cfg(feature = "hmac")]
     hmac("hmac-sha2-256-etm@openssh.com", HashFunction::Sha256, 32, true),
+    #[cfg(feature = "hmac")]
     hmac("hmac-sha2-512-etm@openssh.com", HashFunction::Sha512, 64, true),
+    #[cfg(feature = "hmac")]
     hmac("hmac-md5-etm@openssh.com", HashFunction::Md5, 16, true),
+    #[cfg(feature = "hmac")]
     hmac("hmac-md5-96-etm@openssh.com", HashFunction::Md5, 12, true),
+    #[cfg(feature = "hmac")]
     hmac("hmac-ripemd160-etm@openssh.com", HashFunction::Ripemd160, 20, true),
     umac("umac-64-etm@openssh.com", 8, true),
     umac("umac-128-etm@openssh.com", 16, true),
@@ -74,10 +93,24 @@ impl SshAlgorithm {
     }
 }
 
-/// A tag: at most 64 bytes, held inline (no allocation); derefs to `&[u8]`.
+/// The longest tag of [`ALGORITHMS`]: HMAC-SHA512's 64 bytes, or UMAC-128's
+/// 16 without the feature `hmac`.
+const TAG_CAPACITY: usize = {
+    let (mut longest, mut i) = (0, 0);
+    while i < ALGORITHMS.len() {
+        if ALGORITHMS[i].tag_len > longest {
+            longest = ALGORITHMS[i].tag_len;
+        }
+        i += 1;
+    }
+    longest
+};
+
+/// A tag: at most 64 bytes (16 without the feature `hmac`), held inline (no
+/// allocation); derefs to `&[u8]`.
 #[derive(Clone, Copy)]
 pub struct SshTag {
-    bytes: [u8; MAX_TAG_LEN],
+    bytes: [u8; TAG_CAPACITY],
     len: usize,
 }
 
@@ -115,6 +148,7 @@ pub struct SshMac {
 enum Engine {
     Umac64(Umac64),
     Umac128(Umac128),
+    #[cfg(feature = "hmac")]
     Hmac(Hmac),
 }
 
@@ -129,6 +163,7 @@ impl SshMac {
         let engine = match algorithm.engine {
             EngineKind::Umac64 => Engine::Umac64(Umac64::new_from_slice(key)?),
             EngineKind::Umac128 => Engine::Umac128(Umac128::new_from_slice(key)?),
+            #[cfg(feature = "hmac")]
             EngineKind::Hmac(hash) => Engine::Hmac(Hmac::new_truncated(hash, key, algorithm.tag_len)?),
         };
         Ok(SshMac { algorithm, engine })
@@ -187,6 +222,7 @@ impl SshMac {
         match &mut self.engine {
             Engine::Umac64(m) => m.reset(),
             Engine::Umac128(m) => m.reset(),
+            #[cfg(feature = "hmac")]
             Engine::Hmac(m) => {
                 m.reset();
                 m.update(&seq.to_be_bytes());
@@ -220,6 +256,7 @@ impl SshStream<'_> {
         match &mut self.mac.engine {
             Engine::Umac64(m) => m.update(data),
             Engine::Umac128(m) => m.update(data),
+            #[cfg(feature = "hmac")]
             Engine::Hmac(m) => m.update(data),
         }
     }
@@ -238,11 +275,12 @@ impl SshStream<'_> {
     fn tag(&mut self) -> SshTag {
         // The UMAC nonce: the sequence number as 8 big-endian bytes (mac.c).
         let nonce = u64::from(self.seq).to_be_bytes();
-        let mut tag = SshTag { bytes: [0; MAX_TAG_LEN], len: self.mac.algorithm.tag_len };
+        let mut tag = SshTag { bytes: [0; TAG_CAPACITY], len: self.mac.algorithm.tag_len };
         let out = &mut tag.bytes[..tag.len];
         match &mut self.mac.engine {
             Engine::Umac64(m) => out.copy_from_slice(&m.finalize_reset(&nonce).expect(NONCE_OK)),
             Engine::Umac128(m) => out.copy_from_slice(&m.finalize_reset(&nonce).expect(NONCE_OK)),
+            #[cfg(feature = "hmac")]
             Engine::Hmac(m) => m.finalize_reset_into(out).expect("the buffer has the tag length"),
         }
         tag

@@ -143,6 +143,17 @@ impl AnyUmac {
         dispatch!(&mut self.0, m => m.verify(nonce, msg, tag))
     }
 
+    /// See [`Umac::mac_shared`](super::mac::Umac::mac_shared): through a
+    /// shared reference, for one key used by several threads.
+    pub fn mac_shared(&self, nonce: &[u8], msg: &[u8]) -> Result<UmacTag, Error> {
+        dispatch!(&self.0, m => m.mac_shared(nonce, msg).map(UmacTag::from))
+    }
+
+    /// See [`Umac::verify_shared`](super::mac::Umac::verify_shared).
+    pub fn verify_shared(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        dispatch!(&self.0, m => m.verify_shared(nonce, msg, tag))
+    }
+
     /// See [`Umac::update`](super::mac::Umac::update).
     pub fn update(&mut self, data: &[u8]) {
         dispatch!(&mut self.0, m => m.update(data))
@@ -279,6 +290,8 @@ mod tests {
         let tag = any.mac(b"nonce", b"message").unwrap();
         assert_eq!(tag.as_slice(), fixed.mac(b"nonce", b"message").unwrap());
         any.verify(b"nonce", b"message", tag.as_ref()).unwrap();
+        assert_eq!(any.mac_shared(b"nonce", b"message").unwrap(), tag);
+        any.verify_shared(b"nonce", b"message", tag.as_ref()).unwrap();
         any.update(b"mess");
         any.update(b"age");
         assert_eq!(any.finalize_reset(b"nonce").unwrap(), tag);

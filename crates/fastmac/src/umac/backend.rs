@@ -5,7 +5,11 @@
 //!
 //! Under Miri only the portable backend exists: the interpreter runs no
 //! SIMD intrinsics worth checking, and the portable code is the
-//! specification the others are tested against.
+//! specification the others are tested against. So on an x86-64 target
+//! without SSE2 in its baseline (the soft-float `x86_64-unknown-none`,
+//! whose code must not touch vector registers a kernel does not save): the
+//! SIMD backends, and Badger's, are built only for targets with
+//! `target_feature = "sse2"`, every hosted x86-64 target.
 
 /// An NH implementation, one per instruction set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,9 +28,9 @@ pub enum Backend {
 }
 
 // Run-time detection of the x86-64 extensions beyond the SSE2 baseline.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 cpufeatures::new!(has_avx2, "avx2");
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl");
 
 impl Backend {
@@ -48,11 +52,11 @@ impl Backend {
     pub fn is_supported(self) -> bool {
         match self {
             Backend::Portable => true,
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Backend::Sse2 => cfg!(target_feature = "sse2"),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
+            Backend::Sse2 => true,
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
             Backend::Avx2 => has_avx2::get(),
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
             Backend::Avx512 => has_avx512::get(),
             // NEON is part of every AArch64 target Rust builds for.
             #[cfg(all(target_arch = "aarch64", not(miri)))]

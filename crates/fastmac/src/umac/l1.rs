@@ -51,3 +51,31 @@ pub(crate) fn l1_hash<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; IT
     let data = if chunk.is_empty() { &[0u8; nh::BLOCK][..] } else { chunk };
     key.sums::<ITERS>(0, data, [add_bit_length(0, chunk.len()); ITERS])
 }
+
+#[cfg(test)]
+mod tests {
+    use aes::cipher::{Array, KeyInit};
+
+    use super::*;
+    use crate::umac::iters::MAX_ITERS;
+
+    /// `L1Key = KDF(K, 1, 1024 + (iters - 1) * 16)` (RFC 4418 section 5.1),
+    /// restated from the text: each iteration's key reaches 16 bytes further
+    /// into the KDF's output, so a whole chunk (the one input that reads a
+    /// key's last words) hashes under all of it, at every iteration count.
+    #[test]
+    fn l1_key_is_the_kdf_output_of_the_rfc_length() {
+        let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
+        let chunk: [u8; L1_CHUNK] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        let mut bytes = [0u8; 4 * nh::KEY_WORDS];
+        kdf(&cipher, 1, &mut bytes[..L1_CHUNK + 16 * (MAX_ITERS - 1)]);
+        let words = core::array::from_fn(|i| u32::from_be_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()));
+        let expected = NhKey::new(&words, Backend::Portable);
+        // Iteration i of `iters` reads key bytes 16 * i .. 16 * i + 1024.
+        let keyed = |iters| l1_key(&cipher, iters, Backend::Portable);
+        assert_eq!(l1_hash::<1>(&keyed(1), &chunk), l1_hash::<1>(&expected, &chunk));
+        assert_eq!(l1_hash::<2>(&keyed(2), &chunk), l1_hash::<2>(&expected, &chunk));
+        assert_eq!(l1_hash::<3>(&keyed(3), &chunk), l1_hash::<3>(&expected, &chunk));
+        assert_eq!(l1_hash::<4>(&keyed(4), &chunk), l1_hash::<4>(&expected, &chunk));
+    }
+}

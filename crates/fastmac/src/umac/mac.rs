@@ -21,15 +21,51 @@ use crate::tag::verify_tag;
 /// UMAC with a `TAG_LEN`-byte tag: 4, 8, 12 or 16. Use the aliases
 /// [`Umac32`], [`Umac64`], [`Umac96`] and [`Umac128`].
 ///
-/// Methods take `&mut self` because the object keeps the PDF pad cache and
-/// the streaming state; clone it (one copy of the expanded key) to tag from
-/// several threads.
+/// [`Umac::mac`] and [`Umac::verify`] take `&mut self`: they keep a cache
+/// of PDF pads (one AES call per 16 to 64 counter nonces), and the
+/// streaming methods keep the message in progress. [`Umac::mac_shared`]
+/// and [`Umac::verify_shared`] take `&self` and compute the pad with one
+/// AES block per call instead, so one keyed object behind an `Arc` (or a
+/// plain reference) tags and verifies from any number of threads at once;
+/// the type is `Send` and `Sync`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use fastmac::umac::{Umac64, counter_nonce};
+///
+/// let mac = Arc::new(Umac64::new(b"abcdefghijklmnop"));
+/// let workers: Vec<_> = (0..4u64)
+///     .map(|thread| {
+///         let mac = Arc::clone(&mac);
+///         std::thread::spawn(move || -> Result<(), fastmac::Error> {
+///             // Each thread its own nonces: a nonce never repeats under a key.
+///             let nonce = counter_nonce(thread << 32);
+///             let tag = mac.mac_shared(&nonce, b"message")?;
+///             mac.verify_shared(&nonce, b"message", &tag)
+///         })
+///     })
+///     .collect();
+/// for worker in workers {
+///     worker.join().expect("the worker does not panic")?;
+/// }
+/// # Ok::<(), fastmac::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct Umac<const TAG_LEN: usize> {
     key: UhashKey,
     pdf: Pdf,
     stream: UhashState,
 }
+
+// Shared across threads by reference (`Umac::mac_shared`): a field that is
+// not `Send + Sync` fails the build here.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Umac32>();
+    send_sync::<Umac64>();
+    send_sync::<Umac96>();
+    send_sync::<Umac128>();
+};
 
 /// UMAC-32: 4-byte tags, forgery probability about 2^-30 per attempt.
 pub type Umac32 = Umac<4>;
@@ -99,6 +135,20 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
         Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
     }
 
+    /// [`Umac::mac`] through a shared reference, for one key used by
+    /// several threads at once: the same tag, its pad computed by one AES
+    /// block per call instead of taken from the cache `mac` keeps (which
+    /// makes `mac` the faster choice for short messages from one thread).
+    ///
+    /// The nonce rule is unchanged: threads sharing a key must never use
+    /// the same nonce (give each thread its own range of counter values).
+    #[inline]
+    pub fn mac_shared(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
+        check_nonce(nonce)?;
+        let hash = self.uhash_value(msg);
+        Ok(output_bytes(hash ^ self.pdf.pad_uncached(nonce, TAG_LEN)))
+    }
+
     /// UHASH of `msg` in one call, on all cores when that pays (feature
     /// `parallel`), held as one number (`uhash::output_bytes`).
     #[inline(always)]
@@ -116,6 +166,14 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     pub fn verify(&mut self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
         check_tag_len(tag, TAG_LEN)?;
         let mut expected = self.mac(nonce, msg)?;
+        verify_tag(&mut expected[..], tag)
+    }
+
+    /// [`Umac::verify`] through a shared reference (see
+    /// [`Umac::mac_shared`]), in constant time.
+    pub fn verify_shared(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        check_tag_len(tag, TAG_LEN)?;
+        let mut expected = self.mac_shared(nonce, msg)?;
         verify_tag(&mut expected[..], tag)
     }
 

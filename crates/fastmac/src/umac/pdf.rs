@@ -64,6 +64,41 @@ impl Pdf {
     /// The caller has checked the nonce length.
     #[inline]
     pub(crate) fn pad(&mut self, nonce: &[u8], tag_len: usize) -> u128 {
+        let input = PadInput::new(nonce, tag_len);
+        input.select(self.cache.pad(&self.cipher, input.block, input.stride))
+    }
+
+    /// [`Pdf::pad`] without the cache: one AES block per call, through a
+    /// shared reference (a key tagging from several threads at once).
+    #[inline]
+    pub(crate) fn pad_uncached(&self, nonce: &[u8], tag_len: usize) -> u128 {
+        let input = PadInput::new(nonce, tag_len);
+        let mut block = Array::from(input.block.to_be_bytes());
+        self.cipher.encrypt_block(&mut block);
+        let pad = input.select(&block.0);
+        block.zeroize();
+        pad
+    }
+}
+
+/// Where a nonce's pad comes from (RFC 4418 section 3.3): the AES input
+/// block, read as a big-endian number, and which slice of the output is
+/// the pad.
+struct PadInput {
+    /// The nonce, zero-padded, its low bits cleared for 4- and 8-byte tags.
+    block: u128,
+    /// The slice of the AES output that is the pad, in pads of `tag_len`
+    /// bytes.
+    index: usize,
+    /// How far the next counter nonce's block is from this one's.
+    stride: u128,
+    tag_len: usize,
+}
+
+impl PadInput {
+    /// The caller has checked the nonce length.
+    #[inline(always)]
+    fn new(nonce: &[u8], tag_len: usize) -> Self {
         debug_assert!(check_nonce(nonce).is_ok());
         // The nonce is the top `nonce.len()` bytes of the block read as a
         // big-endian u128: its last byte starts at bit `shift`.
@@ -80,9 +115,14 @@ impl Pdf {
             (0, 1)
         };
         // So the next counter nonce's block is `step` higher there.
-        let stride = step << shift;
-        // Pad `index` is bytes `index * tag_len..` of the block.
-        u128::from_be_bytes(*self.cache.pad(&self.cipher, block, stride)) << (8 * index * tag_len)
+        PadInput { block, index, stride: step << shift, tag_len }
+    }
+
+    /// The pad from the AES output for [`PadInput::block`]: pad `index` is
+    /// bytes `index * tag_len..` of it.
+    #[inline(always)]
+    fn select(&self, aes_output: &[u8; 16]) -> u128 {
+        u128::from_be_bytes(*aes_output) << (8 * self.index * self.tag_len)
     }
 }
 
@@ -198,8 +238,9 @@ impl PadCache {
 mod tests {
     use super::*;
 
-    /// The prefetched pads equal pads computed one by one, for counter,
-    /// repeated, backwards and wrapping nonce sequences.
+    /// The prefetched pads equal pads computed one by one, with and
+    /// without a cache, for counter, repeated, backwards and wrapping nonce
+    /// sequences.
     #[test]
     fn pad_cache_equals_direct_pads() {
         let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
@@ -213,6 +254,7 @@ mod tests {
                 let ignored = 128 - 8 * tag_len;
                 let expect = Pdf::new(&cipher).pad(nonce, tag_len) >> ignored;
                 assert_eq!(cached.pad(nonce, tag_len) >> ignored, expect, "tag_len {tag_len} nonce {nonce:02x?}");
+                assert_eq!(cached.pad_uncached(nonce, tag_len) >> ignored, expect, "uncached, nonce {nonce:02x?}");
             }
         }
     }

@@ -28,7 +28,7 @@ pub(super) fn split_tail(data: &[u8]) -> (&[u8], Option<[u8; BLOCK]>) {
 /// padded buffer would be re-read by loads wider than the stores that
 /// filled it, a store-forwarding stall (`docs/performance.md` section 7,
 /// item 3) on every message whose length is not a multiple of 32.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 pub(super) fn tail_words(rest: &[u8]) -> [u64; 4] {
     debug_assert!((1..BLOCK).contains(&rest.len()));
@@ -38,7 +38,7 @@ pub(super) fn tail_words(rest: &[u8]) -> [u64; 4] {
 /// The zero-padded little-endian word of `rest` at byte `start`, for
 /// [`tail_words`] (written out per word rather than through an array
 /// builder, which LLVM leaves as a call on the short-message path).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn word_at(rest: &[u8], start: usize) -> u64 {
     if start + 8 <= rest.len() {
@@ -53,7 +53,7 @@ fn word_at(rest: &[u8], start: usize) -> u64 {
 /// 1 to 7 bytes as a zero-padded little-endian word, from two reads of
 /// half the width or less that overlap in the middle (both read the same
 /// bytes there, so OR-ing them is exact).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn partial_word(bytes: &[u8]) -> u64 {
     let n = bytes.len();

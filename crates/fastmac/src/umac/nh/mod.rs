@@ -21,13 +21,15 @@ mod key;
 mod platform;
 mod portable;
 
-#[cfg(target_arch = "x86_64")]
+// The x86-64 backends on targets whose baseline has SSE2 (every hosted
+// one; not the soft-float x86_64-unknown-none, see `umac/backend.rs`).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2;
 
 use super::backend::Backend;
@@ -56,23 +58,23 @@ impl NhKey {
     pub(crate) fn sums<const T: usize>(&self, first_block: usize, data: &[u8], sums: [u64; T]) -> [u64; T] {
         debug_assert!(first_block * BLOCK + data.len() <= CHUNK_BLOCKS * BLOCK);
         let kernel = self.kernels.kernel::<T>(data.len());
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         if kernel == Backend::Sse2 {
             let mut in_registers = sums;
-            // SAFETY: SSE2 is part of x86-64.
+            // SAFETY: this code is built only for targets with SSE2 enabled.
             unsafe { sse2::nh::<T>(self, first_block, data, &mut in_registers) };
             return in_registers;
         }
         let mut acc = sums;
         match kernel {
             Backend::Portable => portable::nh::<T>(self, first_block, data, &mut acc),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             // SAFETY: `kernel` names a backend no wider than the key's, and
             // `NhKey::new` keeps a SIMD backend only after
             // `Backend::is_supported` confirmed it on this CPU (AVX-512 F
             // implies AVX2).
             Backend::Avx2 => unsafe { avx2::nh::<T>(self, first_block, data, &mut acc) },
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             // SAFETY: as above, AVX-512 F/BW/VL were detected.
             Backend::Avx512 => unsafe { avx512::nh::<T>(self, first_block, data, &mut acc) },
             #[cfg(target_arch = "aarch64")]

@@ -107,14 +107,14 @@ pub(super) struct KernelChoice {
 
 impl KernelChoice {
     pub(super) fn new(backend: Backend) -> Self {
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
         let (small_input, four_iterations) = match backend {
             Backend::Avx512 if splits_512_bit_ops() => (64, Backend::Avx2),
             Backend::Avx512 => (64, Backend::Avx512),
             Backend::Avx2 => (32, Backend::Avx2),
             other => (0, other),
         };
-        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(miri))))]
         let (small_input, four_iterations) = (0, backend);
         KernelChoice { backend, small_input, four_iterations }
     }
@@ -143,7 +143,7 @@ impl KernelChoice {
 /// AVX-512): the only x86-64 cores with AVX-512 but 256-bit datapaths.
 /// Cores with full 512-bit datapaths (Zen 5, Intel) answer no. Asked once,
 /// the answer kept in a static.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 #[allow(unsafe_code)] // CPUID
 fn splits_512_bit_ops() -> bool {
     // 0: not asked yet; 1: no; 2: yes.
