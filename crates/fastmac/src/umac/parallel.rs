@@ -29,10 +29,20 @@ use super::l2::{L2Hash, Poly64Map};
 #[cfg(feature = "parallel")]
 use super::uhash::{UhashKey, UhashState};
 
-/// With the `parallel` feature, one-call inputs and streamed updates of at
-/// least this many bytes hash their L1 chunks on all cores of the current
-/// rayon pool; shorter ones, and every input without the feature, on one.
+/// With the `parallel` feature, no one-call input or streamed update shorter
+/// than this hashes its L1 chunks on more than one core (UMAC-128's
+/// threshold; UMAC-32 to UMAC-96 wait for more bytes, see
+/// `PARALLEL_WORK_MIN`); every input without the feature hashes on one.
 pub const PARALLEL_MIN: usize = 1 << 20;
+
+/// Bytes times iterations (the NH work) that an input needs before its
+/// chunks are split across the pool: splitting costs a fixed amount per
+/// input (waking the pool's threads, each reading bytes the caller's cache
+/// held), which only enough NH work repays. UMAC-128 (four iterations) goes
+/// parallel from 1 MiB, UMAC-64 from 2 MiB, UMAC-96 from 4/3 MiB and UMAC-32
+/// from 4 MiB (`docs/performance.md` section 12).
+#[cfg(feature = "parallel")]
+const PARALLEL_WORK_MIN: usize = 4 << 20;
 
 /// Chunks per batch: 1 MiB of message, at most 32 KiB of L1 outputs (small
 /// enough for the allocator to reuse heap memory rather than map fresh
@@ -43,12 +53,13 @@ const BATCH_CHUNKS: usize = 1024;
 #[cfg(feature = "parallel")]
 const TASK_CHUNKS: usize = 64;
 
-/// Whether `len` bytes should be hashed on several cores: large enough, and
-/// more than one thread in the current rayon pool (in a one-thread pool the
-/// engine's loop is the faster single-core path).
+/// Whether `len` bytes should be hashed on several cores with `ITERS`
+/// iterations: at least [`PARALLEL_MIN`] bytes and `PARALLEL_WORK_MIN` of NH
+/// work, and more than one thread in the current rayon pool (in a one-thread
+/// pool the engine's loop is the faster single-core path).
 #[cfg(feature = "parallel")]
-pub(crate) fn worth_it(len: usize) -> bool {
-    len >= PARALLEL_MIN && rayon::current_num_threads() > 1
+pub(crate) fn worth_it<const ITERS: usize>(len: usize) -> bool {
+    len >= PARALLEL_MIN && len.saturating_mul(ITERS) >= PARALLEL_WORK_MIN && rayon::current_num_threads() > 1
 }
 
 /// UHASH of a whole message, its chunks on all cores.
@@ -128,4 +139,29 @@ fn l1_hash_chunks<const ITERS: usize>(key: &UhashKey, data: &[u8], outputs: &mut
             *out = l1_hash(&key.l1, chunk);
         }
     });
+}
+
+#[cfg(all(test, feature = "parallel"))]
+mod tests {
+    use super::*;
+
+    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool").install(f)
+    }
+
+    #[test]
+    fn the_threshold_scales_with_the_iterations() {
+        const MIB: usize = 1 << 20;
+        let firsts = in_pool(2, || {
+            [
+                (worth_it::<1>(4 * MIB - 1), worth_it::<1>(4 * MIB)),
+                (worth_it::<2>(2 * MIB - 1), worth_it::<2>(2 * MIB)),
+                (worth_it::<3>(4 * MIB / 3 - 1), worth_it::<3>(4 * MIB / 3 + 1)),
+                (worth_it::<4>(MIB - 1), worth_it::<4>(MIB)),
+            ]
+        });
+        assert_eq!(firsts, [(false, true); 4], "UMAC-32 / 64 / 96 / 128: below and at the threshold");
+        assert!(!in_pool(1, || worth_it::<4>(64 * MIB)), "a one-thread pool never splits");
+        assert!(in_pool(2, || worth_it::<1>(usize::MAX)), "no overflow at the largest length");
+    }
 }
