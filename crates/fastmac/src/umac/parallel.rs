@@ -137,6 +137,10 @@ pub fn calibrate_parallel() -> [Option<usize>; MAX_ITERS] {
 fn calibrate_at(sizes: &[usize], rounds: usize) -> [Option<usize>; MAX_ITERS] {
     debug_assert!(sizes.is_sorted() && sizes.first().is_some_and(|&s| s >= PARALLEL_MIN));
     let threads = rayon::current_num_threads();
+    if threads < 2 {
+        // One thread: no multi-core path to time, nor to take.
+        return [None; MAX_ITERS];
+    }
     let msg: Vec<u8> =
         (0..sizes.last().copied().unwrap_or(0)).map(|i| (i as u32).wrapping_mul(0x9e37_79b9) as u8).collect();
     let cipher = Aes128::new(&[0x5a; 16].into());
@@ -146,9 +150,10 @@ fn calibrate_at(sizes: &[usize], rounds: usize) -> [Option<usize>; MAX_ITERS] {
             .iter()
             .map(|&size| with_iters!(i + 1, ITERS => speedup::<ITERS>(&key, &msg[..size], rounds)))
             .collect();
-        // The smallest size from which every speedup clears the margin.
-        let first_loss = speedups.iter().rposition(|&s| s < CALIBRATION_MARGIN);
-        match first_loss {
+        // The smallest size from which every speedup clears the margin:
+        // the one after the last size where one did not.
+        let last_miss = speedups.iter().rposition(|&s| s < CALIBRATION_MARGIN);
+        match last_miss {
             None => sizes.first().copied(),
             Some(last) => sizes.get(last + 1).copied(),
         }
@@ -306,5 +311,9 @@ mod tests {
         }
         // A pool of another size keeps the default rule.
         assert_eq!(in_pool(4, || (worth_it::<1>(2 * MIB), worth_it::<1>(4 * MIB))), (false, true));
+        // A one-thread pool has nothing to calibrate, and its calibration
+        // leaves the other pools' thresholds alone.
+        assert_eq!(in_pool(1, || calibrate_at(&[MIB], 1)), [None; MAX_ITERS]);
+        assert_eq!(in_pool(3, || worth_it::<1>(2 * MIB)), chosen[0].is_some(), "the three-thread calibration holds");
     }
 }
