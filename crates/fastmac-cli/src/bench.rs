@@ -138,6 +138,17 @@ fn table(run: &Run) -> String {
     let _ = writeln!(out, "nettle: {}", m.nettle);
     let _ = writeln!(out, "openssl: {}", m.openssl);
     let _ = writeln!(out, "blake3: {}", m.blake3);
+    if let Some(from) = m.parallel_from {
+        let sizes: Vec<String> = ["umac-32", "umac-64", "umac-96", "umac-128"]
+            .iter()
+            .zip(from)
+            .map(|(alg, min)| match min {
+                Some(bytes) => format!("{alg} from {}", crate::numbers::human(bytes)),
+                None => format!("{alg} never"),
+            })
+            .collect();
+        let _ = writeln!(out, "multi-core path (calibrated in the parallel rows' pool): {}", sizes.join(", "));
+    }
     let _ = writeln!(
         out,
         "{:>9} {:<14} {:<17} {:>12} {:>9} {:>8} {:>9}  ratio",

@@ -62,8 +62,9 @@ pub fn size(min: usize, max: usize) -> impl Fn(&str) -> Result<usize, String> + 
     }
 }
 
-/// `max` with the largest suffix that divides it.
-fn human(bytes: usize) -> String {
+/// `bytes` with the largest suffix (K, M) that divides it, as `--sizes`
+/// takes it.
+pub fn human(bytes: usize) -> String {
     match bytes {
         b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
         b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{}K", b >> 10),

@@ -1,7 +1,8 @@
 //! The multi-core path (feature `parallel`) equals the sequential one and
 //! (under `--cfg fastmac_nettle`, as the root Makefile's test runs set it)
-//! GNU Nettle, at lengths around its threshold and its batches (multiples
-//! of 1 MiB), the 1 KiB chunks inside them, and past 2^24 bytes (POLY128).
+//! GNU Nettle, at lengths around its thresholds (1, 2 and 4 MiB: it starts
+//! later for fewer iterations) and its batches (multiples of 1 MiB), the
+//! 1 KiB chunks inside them, and past 2^24 bytes (POLY128).
 //!
 //! The sequential reference streams the message in 64 KiB pieces, which
 //! never reach the 1 MiB threshold of the parallel path. Everything runs in
@@ -42,7 +43,7 @@ fn parallel_equals_sequential_around_chunk_and_batch_boundaries() {
     rng.fill(&mut buf[..]);
     let key: [u8; 16] = rng.random();
     let mut lengths = vec![];
-    for base in [MIB, 4 * MIB, 5 * MIB, 8 * MIB, 1 << 24] {
+    for base in [MIB, 2 * MIB, 4 * MIB, 5 * MIB, 8 * MIB, 1 << 24] {
         for delta in [-1025i64, -1024, -1023, -1, 0, 1, 1023, 1024, 1025] {
             lengths.push((base as i64 + delta) as usize);
         }

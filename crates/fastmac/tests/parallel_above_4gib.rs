@@ -10,9 +10,10 @@
 //! two slices are equal. Each slice goes whole to `update`, so the parallel
 //! path hashes it on all cores; the sequential path is the same code inside
 //! a one-thread rayon pool (parallel.rs: `worth_it` picks the multi-core
-//! code for an update of 1 MiB or more in a pool of several threads). How
-//! the multi-core path's work actually spread over the pool's threads is
-//! printed from each thread's CPU time (Linux `/proc/thread-self/stat`), not
+//! code for an update of 1 to 4 MiB or more, by the tag length, in a pool
+//! of several threads). How the multi-core path's work actually spread
+//! over the pool's threads is printed from each thread's CPU time (Linux
+//! `/proc/thread-self/stat`), not
 //! asserted: on a loaded machine the OS may starve the other worker, and the
 //! first then hashes nearly every batch itself (same code, same tags).
 //!

@@ -146,6 +146,12 @@ pub struct Machine {
     pub openssl: String,
     /// The `blake3` crate's version.
     pub blake3: String,
+    /// The smallest message each UMAC tag length (32, 64, 96, 128 bits)
+    /// hashed on all cores in the parallel rows, as the library's
+    /// calibration chose it in their pool (`null` inside: one core at every
+    /// size); absent without parallel rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel_from: Option<[Option<usize>; 4]>,
     /// Subjects that could not be measured, and why.
     pub notes: Vec<String>,
     /// When the run ended (UTC, ISO 8601).
@@ -186,6 +192,7 @@ impl Machine {
             nettle,
             openssl,
             blake3: format!("blake3 crate {}", keyed_blake3::VERSION),
+            parallel_from: subjects::parallel_from(),
             notes,
             date: utc_now(),
         }

@@ -10,6 +10,7 @@
 //! does in a protocol.
 
 use std::hint::black_box;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use fastmac::badger::{Badger64, BadgerSender};
@@ -111,6 +112,8 @@ impl Subject {
     /// blocks until the loop is done: the benchmark's own thread is a rayon
     /// worker (see `super::run`), and one waiting on another pool spins
     /// and yields for a while, taking a core from the pool it waits on.
+    /// The first such hand-off of the run calibrates the library's
+    /// multi-core threshold in the pool first ([`parallel_from`]).
     pub fn time(&mut self, count: u64, msg: &[u8]) -> Duration {
         let Subject { batch, pool, .. } = self;
         let mut timed = |warm_up: u64| {
@@ -123,7 +126,10 @@ impl Subject {
             Some((pool, _)) => std::thread::scope(|scope| {
                 let pool: &rayon::ThreadPool = pool;
                 scope
-                    .spawn(|| pool.install(|| timed(1)))
+                    .spawn(|| {
+                        PARALLEL_FROM.get_or_init(|| pool.install(fastmac::umac::calibrate_parallel));
+                        pool.install(|| timed(1))
+                    })
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             }),
@@ -226,6 +232,19 @@ fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, St
         subject.pool = Some((pool, fastmac::umac::PARALLEL_MIN));
     }
     Ok(subject)
+}
+
+/// Where the parallel rows' pool takes the multi-core path, per UMAC tag
+/// length (32 to 128 bits): the library's calibration in that pool, run
+/// once, before the first parallel row is timed (only a run with a size of
+/// at least `PARALLEL_MIN` has one), so that the rows show the path a
+/// calibrated application gets: one core where splitting did not win on
+/// this machine.
+static PARALLEL_FROM: OnceLock<[Option<usize>; 4]> = OnceLock::new();
+
+/// The calibration of [`PARALLEL_FROM`], if a parallel row was set up.
+pub fn parallel_from() -> Option<[Option<usize>; 4]> {
+    PARALLEL_FROM.get().copied()
 }
 
 /// Any MAC of the library through [`DynMac`]: stream the message, finalize

@@ -155,7 +155,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     fn uhash_value(&self, msg: &[u8]) -> u128 {
         with_iters!(Self::ITERS, ITERS => {
             #[cfg(feature = "parallel")]
-            if parallel::worth_it(msg.len()) {
+            if parallel::worth_it::<ITERS>(msg.len()) {
                 return parallel::uhash::<ITERS>(&self.key, msg);
             }
             uhash::uhash::<ITERS>(&self.key, msg)
@@ -194,7 +194,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     pub fn update(&mut self, data: &[u8]) {
         with_iters!(Self::ITERS, ITERS => {
             #[cfg(feature = "parallel")]
-            if parallel::worth_it(data.len()) {
+            if parallel::worth_it::<ITERS>(data.len()) {
                 return parallel::update::<ITERS>(&self.key, &mut self.stream, data);
             }
             self.stream.update::<ITERS>(&self.key, data)

@@ -59,6 +59,8 @@ pub use kdf::KEY_LEN;
 pub use mac::{Umac, Umac32, Umac64, Umac96, Umac128};
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
 pub use parallel::PARALLEL_MIN;
+#[cfg(feature = "parallel")]
+pub use parallel::calibrate_parallel;
 pub use pdf::{MAX_NONCE_LEN, MIN_NONCE_LEN};
 pub use sequenced::{SequencedUmac, counter_nonce};
 

@@ -18,21 +18,69 @@
 //! same in every build.
 
 #[cfg(feature = "parallel")]
+use core::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(feature = "parallel")]
+use std::time::Instant;
+
+#[cfg(feature = "parallel")]
+use aes::Aes128;
+#[cfg(feature = "parallel")]
+use aes::cipher::KeyInit;
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 #[cfg(feature = "parallel")]
 use zeroize::Zeroizing;
 
 #[cfg(feature = "parallel")]
+use super::backend::Backend;
+#[cfg(feature = "parallel")]
+use super::iters::{MAX_ITERS, with_iters};
+#[cfg(feature = "parallel")]
 use super::l1::{L1_CHUNK, l1_hash};
 #[cfg(feature = "parallel")]
 use super::l2::{L2Hash, Poly64Map};
 #[cfg(feature = "parallel")]
-use super::uhash::{UhashKey, UhashState};
+use super::uhash::{self, UhashKey, UhashState};
 
-/// With the `parallel` feature, one-call inputs and streamed updates of at
-/// least this many bytes hash their L1 chunks on all cores of the current
-/// rayon pool; shorter ones, and every input without the feature, on one.
+/// With the `parallel` feature, no one-call input or streamed update shorter
+/// than this hashes its L1 chunks on more than one core (UMAC-128's
+/// threshold; UMAC-32 to UMAC-96 wait for more bytes unless
+/// `calibrate_parallel` chose otherwise); every input without the feature
+/// hashes on one.
 pub const PARALLEL_MIN: usize = 1 << 20;
+
+/// Bytes times iterations (the NH work) that an input needs before its
+/// chunks are split across the pool, unless a calibration chose otherwise:
+/// splitting costs a fixed amount per input (waking the pool's threads, each
+/// reading bytes the caller's cache held), which only enough NH work repays.
+/// UMAC-128 (four iterations) goes parallel from 1 MiB, UMAC-64 from 2 MiB,
+/// UMAC-96 from 4/3 MiB and UMAC-32 from 4 MiB (`docs/performance.md`
+/// section 13).
+#[cfg(feature = "parallel")]
+const PARALLEL_WORK_MIN: usize = 4 << 20;
+
+/// The sizes [`calibrate_parallel`] times: 1 to 16 MiB.
+#[cfg(feature = "parallel")]
+const CALIBRATION_SIZES: [usize; 5] = [1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20];
+/// How much faster than one core the multi-core path must be at a size for
+/// a calibration to take it there: a margin over the timing noise of a
+/// machine shared with other work.
+#[cfg(feature = "parallel")]
+const CALIBRATION_MARGIN: f64 = 1.25;
+/// Alternating timed runs of each path per size and iteration count (the
+/// fastest of each counts).
+#[cfg(feature = "parallel")]
+const CALIBRATION_ROUNDS: usize = 5;
+
+/// The thresholds of the last calibration, per iteration count (index
+/// `ITERS - 1`): the smallest input in bytes that goes to all cores,
+/// `usize::MAX` for never. They hold in rayon pools of
+/// `CALIBRATED_THREADS` threads (0: no calibration); other pools keep the
+/// default rule.
+#[cfg(feature = "parallel")]
+static CALIBRATED_MIN: [AtomicUsize; MAX_ITERS] = [const { AtomicUsize::new(0) }; MAX_ITERS];
+#[cfg(feature = "parallel")]
+static CALIBRATED_THREADS: AtomicUsize = AtomicUsize::new(0);
 
 /// Chunks per batch: 1 MiB of message, at most 32 KiB of L1 outputs (small
 /// enough for the allocator to reuse heap memory rather than map fresh
@@ -43,12 +91,95 @@ const BATCH_CHUNKS: usize = 1024;
 #[cfg(feature = "parallel")]
 const TASK_CHUNKS: usize = 64;
 
-/// Whether `len` bytes should be hashed on several cores: large enough, and
-/// more than one thread in the current rayon pool (in a one-thread pool the
-/// engine's loop is the faster single-core path).
+/// Whether `len` bytes should be hashed on several cores with `ITERS`
+/// iterations: more than one thread in the current rayon pool (in a
+/// one-thread pool the engine's loop is the faster single-core path), and
+/// at least the threshold that [`calibrate_parallel`] chose for pools of
+/// this size, or without one, at least [`PARALLEL_MIN`] bytes and
+/// `PARALLEL_WORK_MIN` of NH work.
 #[cfg(feature = "parallel")]
-pub(crate) fn worth_it(len: usize) -> bool {
-    len >= PARALLEL_MIN && rayon::current_num_threads() > 1
+pub(crate) fn worth_it<const ITERS: usize>(len: usize) -> bool {
+    let threads = rayon::current_num_threads();
+    if threads < 2 {
+        return false;
+    }
+    if CALIBRATED_THREADS.load(Ordering::Relaxed) == threads {
+        let calibrated = CALIBRATED_MIN[ITERS - 1].load(Ordering::Relaxed);
+        if calibrated != 0 {
+            return len >= calibrated;
+        }
+    }
+    len >= PARALLEL_MIN && len.saturating_mul(ITERS) >= PARALLEL_WORK_MIN
+}
+
+/// Times UMAC's one-core and multi-core paths in the current rayon pool,
+/// for each tag length on messages of 1 to 16 MiB, and from then on sends an
+/// input in memory to all cores only from the smallest of those sizes at
+/// which the multi-core path was at least 1.25x faster, there and at every
+/// larger size timed (never, if not at 16 MiB); in other pools, and before
+/// any calibration, the default rule of [`PARALLEL_MIN`] holds.
+///
+/// Returns the thresholds in bytes for UMAC-32, UMAC-64, UMAC-96 and
+/// UMAC-128 (`None`: one core at every size). The choice is the
+/// application's to make, once, under the load it expects: it takes about
+/// 0.1 to 0.5 s and 16 MiB of memory, and it changes which cores hash an
+/// input, never a tag. Files read through
+/// [`DynMac::update_from_file`](crate::DynMac::update_from_file) keep their
+/// own reader.
+#[cfg(feature = "parallel")]
+pub fn calibrate_parallel() -> [Option<usize>; MAX_ITERS] {
+    calibrate_at(&CALIBRATION_SIZES, CALIBRATION_ROUNDS)
+}
+
+/// [`calibrate_parallel`] over `sizes` (ascending, at least [`PARALLEL_MIN`]
+/// each), `rounds` timed runs per path and size.
+#[cfg(feature = "parallel")]
+fn calibrate_at(sizes: &[usize], rounds: usize) -> [Option<usize>; MAX_ITERS] {
+    debug_assert!(sizes.is_sorted() && sizes.first().is_some_and(|&s| s >= PARALLEL_MIN));
+    let threads = rayon::current_num_threads();
+    if threads < 2 {
+        // One thread: no multi-core path to time, nor to take.
+        return [None; MAX_ITERS];
+    }
+    let msg: Vec<u8> =
+        (0..sizes.last().copied().unwrap_or(0)).map(|i| (i as u32).wrapping_mul(0x9e37_79b9) as u8).collect();
+    let cipher = Aes128::new(&[0x5a; 16].into());
+    let chosen: [Option<usize>; MAX_ITERS] = core::array::from_fn(|i| {
+        let key = UhashKey::derive(&cipher, i + 1, Backend::detect());
+        let speedups: Vec<f64> = sizes
+            .iter()
+            .map(|&size| with_iters!(i + 1, ITERS => speedup::<ITERS>(&key, &msg[..size], rounds)))
+            .collect();
+        // The smallest size from which every speedup clears the margin:
+        // the one after the last size where one did not.
+        let last_miss = speedups.iter().rposition(|&s| s < CALIBRATION_MARGIN);
+        match last_miss {
+            None => sizes.first().copied(),
+            Some(last) => sizes.get(last + 1).copied(),
+        }
+    });
+    for (stored, min) in CALIBRATED_MIN.iter().zip(chosen) {
+        stored.store(min.unwrap_or(usize::MAX), Ordering::Relaxed);
+    }
+    CALIBRATED_THREADS.store(threads, Ordering::Relaxed);
+    chosen
+}
+
+/// One core's time over all cores' for UHASH of `msg`: the fastest of
+/// `rounds` alternating runs of each path.
+#[cfg(feature = "parallel")]
+fn speedup<const ITERS: usize>(key: &UhashKey, msg: &[u8], rounds: usize) -> f64 {
+    let time = |f: &dyn Fn() -> u128| {
+        let start = Instant::now();
+        core::hint::black_box(f());
+        start.elapsed().as_secs_f64()
+    };
+    let (mut one, mut all) = (f64::MAX, f64::MAX);
+    for _ in 0..rounds {
+        one = one.min(time(&|| uhash::uhash::<ITERS>(key, core::hint::black_box(msg))));
+        all = all.min(time(&|| uhash::<ITERS>(key, core::hint::black_box(msg))));
+    }
+    one / all
 }
 
 /// UHASH of a whole message, its chunks on all cores.
@@ -128,4 +259,61 @@ fn l1_hash_chunks<const ITERS: usize>(key: &UhashKey, data: &[u8], outputs: &mut
             *out = l1_hash(&key.l1, chunk);
         }
     });
+}
+
+#[cfg(all(test, feature = "parallel"))]
+mod tests {
+    use super::*;
+
+    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool").install(f)
+    }
+
+    #[test]
+    fn the_threshold_scales_with_the_iterations() {
+        const MIB: usize = 1 << 20;
+        let firsts = in_pool(2, || {
+            [
+                (worth_it::<1>(4 * MIB - 1), worth_it::<1>(4 * MIB)),
+                (worth_it::<2>(2 * MIB - 1), worth_it::<2>(2 * MIB)),
+                (worth_it::<3>(4 * MIB / 3 - 1), worth_it::<3>(4 * MIB / 3 + 1)),
+                (worth_it::<4>(MIB - 1), worth_it::<4>(MIB)),
+            ]
+        });
+        assert_eq!(firsts, [(false, true); 4], "UMAC-32 / 64 / 96 / 128: below and at the threshold");
+        assert!(!in_pool(1, || worth_it::<4>(64 * MIB)), "a one-thread pool never splits");
+        assert!(in_pool(2, || worth_it::<1>(usize::MAX)), "no overflow at the largest length");
+    }
+
+    #[test]
+    fn a_calibration_sets_the_thresholds_of_pools_of_its_size() {
+        // Three threads: the other tests' pools of one and two threads keep
+        // the default rule while this one runs.
+        const MIB: usize = 1 << 20;
+        let chosen = in_pool(3, || calibrate_at(&[MIB, 2 * MIB], 1));
+        let decisions = in_pool(3, || {
+            [
+                (worth_it::<1>(MIB - 1), worth_it::<1>(MIB), worth_it::<1>(2 * MIB), worth_it::<1>(64 * MIB)),
+                (worth_it::<2>(MIB - 1), worth_it::<2>(MIB), worth_it::<2>(2 * MIB), worth_it::<2>(64 * MIB)),
+                (worth_it::<3>(MIB - 1), worth_it::<3>(MIB), worth_it::<3>(2 * MIB), worth_it::<3>(64 * MIB)),
+                (worth_it::<4>(MIB - 1), worth_it::<4>(MIB), worth_it::<4>(2 * MIB), worth_it::<4>(64 * MIB)),
+            ]
+        });
+        for (iters, (min, (below, one, two, large))) in chosen.into_iter().zip(decisions).enumerate() {
+            assert!(!below, "{} iterations: below every calibrated size", iters + 1);
+            match min {
+                Some(min) => {
+                    assert!(min == MIB || min == 2 * MIB, "{} iterations: a size timed, not {min}", iters + 1);
+                    assert_eq!((one, two, large), (min == MIB, true, true), "{} iterations", iters + 1);
+                }
+                None => assert_eq!((one, two, large), (false, false, false), "{} iterations", iters + 1),
+            }
+        }
+        // A pool of another size keeps the default rule.
+        assert_eq!(in_pool(4, || (worth_it::<1>(2 * MIB), worth_it::<1>(4 * MIB))), (false, true));
+        // A one-thread pool has nothing to calibrate, and its calibration
+        // leaves the other pools' thresholds alone.
+        assert_eq!(in_pool(1, || calibrate_at(&[MIB], 1)), [None; MAX_ITERS]);
+        assert_eq!(in_pool(3, || worth_it::<1>(2 * MIB)), chosen[0].is_some(), "the three-thread calibration holds");
+    }
 }
