@@ -19,16 +19,16 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sessions import Sshd, client_command, make_keys  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "ssh"))
+from sshd_harness import Keys, Sshd, make_keys, ssh_command  # noqa: E402
 
 MAC = "umac-64-etm@openssh.com"
 TIMEOUT_S = 600
 
 
-def transfer(ssh: str, server: Sshd, mib: int, log: Path) -> float:
+def transfer(ssh: str, server: Sshd, keys: Keys, mib: int, log: Path) -> float:
     """Seconds to push `mib` MiB through ssh."""
-    command = client_command(ssh, server, MAC, log, "cat > /dev/null")
+    command = ssh_command(ssh, server.port, keys, MAC, "cat > /dev/null", rekey_limit=None, log=log)
     start = time.monotonic()
     with subprocess.Popen(["head", "-c", f"{mib}M", "/dev/zero"], stdout=subprocess.PIPE) as source:
         status = subprocess.run(command, stdin=source.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -54,12 +54,12 @@ def main() -> int:
     keys = make_keys(work)
     builds = {name: Path(d).resolve() for name, d in (("stock", args.stock), ("fastmac", args.fastmac))}
     rates: dict[str, list[float]] = {name: [] for name in builds}
-    servers = {name: Sshd(str(d / "sshd"), work, f"e2e-{name}", keys, rekey_limit="default none")
+    servers = {name: Sshd(work, keys, MAC, name=f"e2e-{name}", binary=str(d / "sshd"), rekey_limit=None)
                for name, d in builds.items()}
     with servers["stock"], servers["fastmac"]:
         for r in range(args.rounds):
             for name, d in builds.items():
-                seconds = transfer(str(d / "ssh"), servers[name], args.mib, work / f"e2e-{name}.log")
+                seconds = transfer(str(d / "ssh"), servers[name], keys, args.mib, work / f"e2e-{name}.log")
                 rates[name].append(args.mib * 1.048576 / seconds)
                 print(f"round {r + 1}: {name}: {rates[name][-1]:.0f} MB/s", flush=True)
     stock, fastmac = statistics.median(rates["stock"]), statistics.median(rates["fastmac"])

@@ -1,13 +1,16 @@
-"""Shared helpers of the Python tests: the repository's vector files."""
+"""Shared helpers of the Python tests: the repository's vector files, and
+its one sshd harness (tests/ssh/sshd_harness.py) on the import path."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
 VECTORS = REPO / "tests" / "vectors"
+sys.path.insert(0, str(REPO / "tests" / "ssh"))
 
 
 def rfc4418_vectors():

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-import re
 import subprocess
 import sys
 import time
@@ -45,7 +44,8 @@ from asyncssh_harness import (  # noqa: E402
     in_thread,
     libnettle_mappings,
 )
-from sshd_harness import MIB, Sshd, make_keys, pattern, ssh_client  # noqa: E402
+from asyncssh_harness import REKEY_BYTES  # noqa: E402
+from sshd_harness import CIPHER, MIB, Sshd, key_exchanges, make_keys, pattern, run_ssh  # noqa: E402
 
 UMAC_MACS = list(fastmac.asyncssh.UMAC_NAMES)
 TRANSFER = 10 * MIB
@@ -67,12 +67,17 @@ def keys(tmp_path_factory):
 
 @pytest.fixture
 def sshd(request, keys, tmp_path):
-    with Sshd(tmp_path, keys, request.param) as server:
+    with Sshd(tmp_path, keys, request.param, rekey_limit=REKEY_BYTES) as server:
         yield server
 
 
-def kex_lines(log: str, mac: str) -> list[str]:
-    return re.findall(rf"kex: (?:client->server|server->client) cipher: aes128-ctr MAC: {re.escape(mac)} ", log)
+def kex_lines(log: str, mac: str) -> list:
+    """The log's key exchange lines (one per direction) naming ``mac``."""
+    return [kex for kex in key_exchanges(log) if (kex.cipher, kex.mac) == (CIPHER, mac)]
+
+
+def ssh_client(port: int, keys, mac: str, command: str, stdin_data: bytes, timeout: float = 120):
+    return run_ssh(port, keys, mac, command, stdin_data, timeout=timeout, rekey_limit=REKEY_BYTES)
 
 
 def run(coroutine, timeout: float = 300):
@@ -205,7 +210,7 @@ def test_asyncssh_client_with_fastmac_against_sshd(sshd):
             assert result.exit_status == 0
             assert result.stdout.split()[0].decode() == hashlib.sha256(upload).hexdigest()
 
-            download_file = sshd.directory / "download.bin"
+            download_file = sshd.work / "download.bin"
             download = os.urandom(TRANSFER)
             download_file.write_bytes(download)
             result = await conn.run(f"cat {download_file}", encoding=None)
@@ -228,7 +233,7 @@ def test_asyncssh_client_with_fastmac_against_sshd(sshd):
     lines = kex_lines(log, sshd.mac)
     assert len(lines) >= 4, f"expected a key exchange and a re-key with {sshd.mac}:\n{log}"
     assert "Corrupted MAC" not in log
-    print(f"sshd log, {sshd.mac}: {len(lines)} kex lines, first: {lines[0].strip()!r}")
+    print(f"sshd log, {sshd.mac}: {len(lines)} kex lines, first: {lines[0]}")
 
 
 @pytest.mark.parametrize("sshd", UMAC_MACS, indirect=True)
