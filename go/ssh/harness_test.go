@@ -37,12 +37,14 @@ var umacNames = []string{
 
 const (
 	cipher      = "aes128-ctr"
-	payloadSize = 10 << 20
+	payloadSize = 4 << 20
 	stepTimeout = 120 * time.Second
 	// The harness, from this package's folder (go test's working directory).
+	// sshd and ssh re-key at its RekeyLimit (768K): 16 to 18 key exchanges
+	// for payloadSize each way, which the Go side must follow.
 	harnessPath = "../../tests/ssh/sshd_harness.py"
-	// No RekeyLimit line for sshd or ssh: the Go side keeps its defaults.
-	rekeyLimit = "none"
+	// The least number of key exchanges a session must show.
+	minKeyExchanges = 8
 )
 
 // harness runs the sshd harness with args and returns its standard output
@@ -121,8 +123,7 @@ type sshd struct {
 func startSshd(t *testing.T, k *keys, mac string) *sshd {
 	t.Helper()
 	work := t.TempDir()
-	cmd := exec.Command(pythonPath(t), harnessPath, "serve", "--work", work, "--keys", k.dir,
-		"--mac", mac, "--rekey-limit", rekeyLimit)
+	cmd := exec.Command(pythonPath(t), harnessPath, "serve", "--work", work, "--keys", k.dir, "--mac", mac)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -207,8 +208,8 @@ func readNegotiated(t *testing.T, log string) negotiated {
 	return n
 }
 
-// requireOnly fails the test unless log shows at least one key exchange
-// and every one of them, both directions, used cipher and mac.
+// requireOnly fails the test unless log shows at least minKeyExchanges key
+// exchanges and every one of them, both directions, used cipher and mac.
 func requireOnly(t *testing.T, who, log, mac string) negotiated {
 	t.Helper()
 	n := readNegotiated(t, log)
@@ -219,8 +220,12 @@ func requireOnly(t *testing.T, who, log, mac string) negotiated {
 		}
 		directions[kex[0]] = true
 	}
-	if n.KeyExchanges == 0 || !directions["client->server"] || !directions["server->client"] {
+	if !directions["client->server"] || !directions["server->client"] {
 		t.Fatalf("%s: %s's log shows no key exchange naming %s both ways:\n%s", mac, who, mac, log)
+	}
+	if n.KeyExchanges < minKeyExchanges {
+		t.Fatalf("%s: %s's log shows %d key exchanges, not the %d or more of a session that re-keys:\n%s",
+			mac, who, n.KeyExchanges, minKeyExchanges, log)
 	}
 	return n
 }
@@ -356,7 +361,7 @@ func opensshClientCat(t *testing.T, k *keys, port int, mac string, payload []byt
 	t.Helper()
 	var argv []string
 	if err := json.Unmarshal(harness(t, "client-argv", "--keys", k.dir, "--port", strconv.Itoa(port),
-		"--mac", mac, "--rekey-limit", rekeyLimit, "--", "cat"), &argv); err != nil || len(argv) == 0 {
+		"--mac", mac, "--", "cat"), &argv); err != nil || len(argv) == 0 {
 		t.Fatalf("sshd_harness.py client-argv: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), stepTimeout)
@@ -370,15 +375,15 @@ func opensshClientCat(t *testing.T, k *keys, port int, mac string, payload []byt
 }
 
 // report prints one row of the session table.
-func report(t *testing.T, direction, mac string, sent, got []byte) {
+func report(t *testing.T, direction, mac string, sent, got []byte, keyExchanges int) {
 	t.Helper()
 	a, b := sha256.Sum256(sent), sha256.Sum256(got)
 	match := "yes"
 	if a != b {
 		match = "NO"
 	}
-	fmt.Printf("| %-30s | %-26s | %9d up, %9d down | SHA-256 %x... match: %s |\n",
-		direction, mac, len(sent), len(got), a[:6], match)
+	fmt.Printf("| %-30s | %-26s | %9d up, %9d down | SHA-256 %x... match: %s | %3d key exchanges |\n",
+		direction, mac, len(sent), len(got), a[:6], match, keyExchanges)
 	if a != b {
 		t.Fatalf("%s with %s: %d bytes sent, %d came back, SHA-256 differs", direction, mac, len(sent), len(got))
 	}

@@ -15,10 +15,10 @@ import hashlib
 import asyncssh
 
 import fastmac.asyncssh
-from sshd_harness import CIPHER, Keys, Sshd, pattern
+from sshd_harness import CIPHER, REKEY_LIMIT, Keys, Sshd, pattern
 
 #: asyncssh rekeys after this many bytes too (as the sshd and ssh sides).
-REKEY_BYTES = "4M"
+REKEY_BYTES = REKEY_LIMIT
 
 
 def libnettle_mappings() -> list[str]:

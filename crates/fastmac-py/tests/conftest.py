@@ -13,6 +13,13 @@ VECTORS = REPO / "tests" / "vectors"
 sys.path.insert(0, str(REPO / "tests" / "ssh"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "ssh_session: a session with the real OpenSSH server or client (make test runs these on one CPython)",
+    )
+
+
 def rfc4418_vectors():
     """(key, nonce, [(message, {4: tag, 8: tag, 12: tag, 16: tag})]) from
     tests/vectors/rfc4418.txt."""

@@ -2,8 +2,8 @@
 
 For each MAC, offered alone:
 * paramiko with fastmac.paramiko connects to ``/usr/sbin/sshd -D``, runs
-  ``echo hello``, moves 10 MiB each way with a SHA-256 check, passes re-keys
-  (sshd ``RekeyLimit 4M``), and sshd's log names the negotiated MAC;
+  ``echo hello``, moves 4 MiB each way with a SHA-256 check, passes re-keys
+  (sshd ``RekeyLimit 768K``), and sshd's log names the negotiated MAC;
 * a negative control: a client that corrupts one byte of one outgoing tag is
   cut off by sshd with "Corrupted MAC on input";
 * the real ``ssh`` client against a paramiko server using fastmac.
@@ -22,7 +22,7 @@ import pytest
 
 import fastmac.paramiko
 from paramiko_harness import ParamikoServer, connect, run
-from sshd_harness import CIPHER, MIB, Sshd, key_exchanges, leftover_servers, make_keys, pattern, run_ssh
+from sshd_harness import CIPHER, MIB, REKEY_LIMIT, Sshd, key_exchanges, leftover_servers, make_keys, pattern, run_ssh
 
 UMAC_MACS = [
     "umac-64@openssh.com",
@@ -31,9 +31,9 @@ UMAC_MACS = [
     "umac-128-etm@openssh.com",
 ]
 HMAC_MACS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha1"]
+pytestmark = pytest.mark.ssh_session
 MACS = UMAC_MACS + HMAC_MACS
-TRANSFER = 10 * MIB
-REKEY_LIMIT = "4M"
+TRANSFER = 4 * MIB
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +91,7 @@ def test_paramiko_with_fastmac_against_sshd(sshd):
         assert status == 0 and len(out) == TRANSFER
         assert hashlib.sha256(out).digest() == hashlib.sha256(download).digest()
 
-        # Re-keyed (RekeyLimit 4M, 20 MiB moved), and fastmac keyed anew.
+        # Re-keyed (RekeyLimit 768K, 8 MiB moved), and fastmac keyed anew.
         assert_fastmac_computes(transport, sshd.mac)
         out, status = run(client, "echo hello")
         assert (out, status) == (b"hello\n", 0)
@@ -175,7 +175,7 @@ def test_openssh_client_against_paramiko_server_with_fastmac(mac, keys):
         assert first_line.decode() == hashlib.sha256(upload).hexdigest()
         assert len(body) == TRANSFER
         assert hashlib.sha256(body).digest() == hashlib.sha256(pattern(7, TRANSFER)).digest()
-        # The client re-keyed (RekeyLimit 4M) and named the MAC each time.
+        # The client re-keyed (RekeyLimit 768K) and named the MAC each time.
         assert len(kex_lines(debug, mac)) >= 4, debug[-3000:]
         assert server.errors == []
         assert len(server.transports) == 2
