@@ -69,37 +69,12 @@ $(XCRYPTO_DIR)/.patched: go/ssh/xcrypto-umac.patch | deps-go
 	cd $(XCRYPTO_DIR) && patch -s -p1 < $(GO_DIR)/ssh/xcrypto-umac.patch
 	touch $@
 
-# vet and staticcheck on both paths; the tests with and without purego
-# (each replays the fuzz corpora in umac/testdata/fuzz); the Nettle
-# differential test (cgo, x86_64) and the race detector on the concurrency
-# tests; the tests on s390x and arm64 under qemu-user; the SSH sessions and
-# their negative control (tag umac_flip_tag), bounded in time.
+# vet and staticcheck, the tests on both paths, the Nettle differential
+# test and the race detector (x86_64), the tests on s390x and arm64 under
+# qemu-user, the SSH sessions and their negative control (go/test.sh).
+TEST_SUITES += test-go
 test-go: deps-go deps-nettle go-xcrypto
-	cd go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags purego ./...
-	cd go && $(GO_ENV) $(GO_TARGET)/bin/staticcheck ./... && \
-		$(GO_ENV) $(GO_TARGET)/bin/staticcheck -tags purego ./...
-	cd go && $(GO_ENV) timeout 600 $(GO) test -count=1 ./... && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags purego ./...
-	@if [ "$$(uname -m)" = x86_64 ]; then \
-		cd go && $(GO_ENV) $(GO) vet -tags nettle ./internal/nettle/ && \
-		$(GO_ENV) $(GO_TARGET)/bin/staticcheck -tags nettle ./internal/nettle/ && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags nettle ./internal/nettle/ && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags 'nettle purego' ./internal/nettle/ && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -race -run 'Concurrently|PadCache' ./umac/; \
-	else \
-		echo "Nettle differential test: x86_64 only, not run on $$(uname -m)"; \
-	fi
-	@# The portable path on a big-endian machine (s390x) and the NEON NH on arm64, under
-	@# qemu-user (static test binaries, run from the package folder).
-	@for arch in s390x arm64; do \
-		qemu=qemu-$$(echo $$arch | sed 's/arm64/aarch64/'); \
-		echo "== go test on $$arch ($$qemu)"; \
-		(cd go && $(GO_ENV) GOARCH=$$arch $(GO) test -c -o $(GO_TARGET)/umac-$$arch.test ./umac/) && \
-		(cd go/umac && timeout 600 $$qemu $(GO_TARGET)/umac-$$arch.test -test.count=1) || exit 1; \
-	done
-	set -o pipefail; cd go/ssh && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags umac_flip_tag ./... && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -v -run . ./... | grep -v '^=== RUN' && \
-		$(GO_ENV) timeout 300 $(GO) test -count=1 -v -tags umac_flip_tag ./... | grep -v '^=== RUN'
+	$(GO_ENV) $(SUITE) -- go/test.sh $(GO) $(GO_TARGET)/bin/staticcheck $(GO_TARGET)
 
 # UMAC-64/128 side by side with the peer Go package, crypto/hmac SHA-256 and
 # x/crypto Poly1305 in one `go test -bench` run (5 samples each, medians),

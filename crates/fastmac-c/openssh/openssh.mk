@@ -26,8 +26,6 @@ OSSH_DROPIN := $(C_OSSH_ARCHIVE)
 OSSH_UMAC_LIBS := $(OSSH_DROPIN) $(C_LIBS_PRIVATE)
 OSSH_WRAP := -Wl,--wrap=umac_final -Wl,--wrap=umac128_final
 OSSH_SRC = $$(ls -d $(OSSH_DIR)/src/openssh-*/ | head -n1)
-OSSH_SSH_SYMBOLS := umac_new umac_update umac_final umac_delete \
-	umac128_new umac128_update umac128_final umac128_delete
 
 .PHONY: deps-openssh openssh-builds test-openssh openssh-nm openssh-sessions openssh-t-exec bench-openssh-e2e
 .PHONY: bench-openssh-umac
@@ -79,40 +77,25 @@ openssh-builds: deps-openssh c-lib $(OSSH_DIR)/.tree $(OSSH_DIR)/flip_tag.o
 	$(call ossh_link,flip,$(OSSH_WRAP) $(CURDIR)/$(OSSH_DIR)/flip_tag.o $(OSSH_UMAC_LIBS),$(OSSH_DIR)/flip_tag.o)
 	$(call ossh_link,fastmac,$(OSSH_UMAC_LIBS))
 
-# ssh and sshd of the fastmac build define the eight OpenSSH UMAC functions,
-# carry fastmac's code and none of umac.c (its static nh_aux); the stock
-# build is the control that the check can fail.
+# ssh and sshd of the fastmac build carry fastmac's UMAC and none of
+# umac.c; the stock build is the control that the check can fail.
+TEST_SUITES += openssh-nm
 openssh-nm: openssh-builds
-	@set -e; for prog in ssh sshd; do \
-		syms=$$(nm $(OSSH_DIR)/fastmac/$$prog); \
-		for s in $(OSSH_SSH_SYMBOLS); do \
-			echo "$$syms" | grep -q " T $$s$$" || { echo "nm: $$prog lacks $$s"; exit 1; }; \
-		done; \
-		echo "$$syms" | grep -q '7fastmac4umac' || { echo "nm: $$prog has no fastmac::umac code"; exit 1; }; \
-		! echo "$$syms" | grep -q ' t nh_aux$$' || { echo "nm: $$prog still has umac.c"; exit 1; }; \
-		nm $(OSSH_DIR)/stock/$$prog | grep -q ' t nh_aux$$' || { echo "nm: control: stock $$prog lacks umac.c"; exit 1; }; \
-		! nm $(OSSH_DIR)/stock/$$prog | grep -q '7fastmac4umac' || { echo "nm: control: stock $$prog has fastmac"; exit 1; }; \
-		echo "nm: fastmac $$prog: the 8 UMAC functions are fastmac's (stock $$prog: umac.c's)"; \
-	done
+	$(SUITE) -- $(OSSH_SCRIPTS)/nm-check.sh $(OSSH_DIR)/fastmac $(OSSH_DIR)/stock
 
+TEST_SUITES += openssh-sessions
 openssh-sessions: openssh-builds deps-python
-	timeout 900 $(PY) $(OSSH_SCRIPTS)/sessions.py --fastmac $(OSSH_DIR)/fastmac \
+	timeout 900 $(SUITE) -- $(PY) $(OSSH_SCRIPTS)/sessions.py --fastmac $(OSSH_DIR)/fastmac \
 		--flip $(OSSH_DIR)/flip --work $(OSSH_DIR)/run
 
 # OpenSSH's own regression tests that exercise the MACs, on the fastmac
 # build (make t-exec relinks every program of the tree with UMAC_LIBS). Each
-# must report "ok", none may be skipped.
+# must report "ok", none may be skipped (t-exec.sh).
 OSSH_LTESTS := try-ciphers integrity
+TEST_SUITES += openssh-t-exec
 openssh-t-exec: openssh-builds
-	set -o pipefail; cd $(OSSH_TREE) && timeout 900 $(MAKE) -s t-exec LTESTS="$(OSSH_LTESTS)" \
-		SKIP_LTESTS= UMAC_LIBS="$(OSSH_UMAC_LIBS)" 2>&1 | tee $(CURDIR)/$(OSSH_DIR)/t-exec.log
-	@set -e; log=$(OSSH_DIR)/t-exec.log; \
-	! grep -qi 'skip' $$log || { echo "t-exec: a test was skipped"; exit 1; }; \
-	for t in $(OSSH_LTESTS); do \
-		grep -q "^ok .*$$(echo $$t | tr - ' ')" $$log || { echo "t-exec: $$t did not pass"; exit 1; }; \
-	done; \
-	nm $(OSSH_TREE)/ssh | grep -q '7fastmac4umac' && nm $(OSSH_TREE)/sshd | grep -q '7fastmac4umac'; \
-	echo "t-exec: $(OSSH_LTESTS) passed on the fastmac build"
+	UMAC_LIBS="$(OSSH_UMAC_LIBS)" $(SUITE) -- $(OSSH_SCRIPTS)/t-exec.sh $(OSSH_TREE) $(OSSH_DIR)/t-exec.log \
+		$(OSSH_LTESTS)
 
 test-openssh: openssh-nm openssh-sessions openssh-t-exec
 

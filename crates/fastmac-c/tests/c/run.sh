@@ -1,0 +1,91 @@
+#!/bin/bash
+# The C tests of libfastmac (make test-c), built from a scratch install:
+#
+#   run.sh PREFIX OUT_DIR CARGO_ARCHIVE
+#
+# PREFIX is what `make install PREFIX=...` wrote; the tests are compiled
+# through pkg-config from there, so the .pc files, the install layout and the
+# headers are tested too. Every program links the shared library (rpath into
+# the prefix); test_vectors also the static one. Each runs natively and under
+# valgrind memcheck (zero errors and zero leaks of any kind); the headers also
+# parse as C++. Negative controls: a corrupted vector file, a deliberate leak,
+# and the static binary's independence from libfastmac.so must be detected.
+# Then exports.sh and lean.sh (CARGO_ARCHIVE: cargo's own archive of the
+# OpenSSH drop-in, lean.sh's control). Prints one line per check and
+# "N passed, N failed, N skipped" (scripts/checks.sh).
+set -euo pipefail
+prefix=$1
+out=$2
+cargo_archive=$3
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../../.." && pwd)
+source "$root/scripts/checks.sh"
+
+vectors=$root/tests/vectors/rfc4418.txt
+major=$(sed -n 's/^Version: \([0-9]*\)\..*/\1/p' "$prefix/lib/pkgconfig/fastmac.pc")
+read -ra cflags <<< "${C_TEST_CFLAGS:?C_TEST_CFLAGS: the C flags of the tests, set by c.mk}"
+pkg() { PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config "$@"; }
+# Zero errors and zero leaks of any kind (definite, indirect, possible, reachable).
+memcheck() {
+	valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all "$@" >/dev/null
+}
+
+read -ra inc <<< "$(pkg --cflags fastmac) -I$(pkg --variable=includedir fastmac)/fastmac"
+rpath=-Wl,-rpath,$prefix/lib
+read -ra libs <<< "$(pkg --libs fastmac) $rpath"
+read -ra ossh <<< "$(pkg --libs fastmac-openssh) $rpath"
+read -ra static <<< "$(pkg --static --libs fastmac-openssh | sed 's/-lfastmac-openssh/-l:libfastmac-openssh.a/')"
+read -ra nettle_cflags <<< "$(pkg-config --cflags nettle)"
+read -ra nettle_libs <<< "$(pkg-config --libs nettle)"
+
+mkdir -p "$out"
+cd "$here"
+build() {
+	local name=$1
+	shift
+	check "$name compiles with -Werror" "${CC:-cc}" "${cflags[@]}" "${inc[@]}" "$@" -o "$out/$name"
+}
+build test_vectors test_vectors.c vectors.c "${ossh[@]}"
+build test_vectors_static test_vectors.c vectors.c "${static[@]}"
+build test_bad_args test_bad_args.c "${ossh[@]}"
+build test_openssh_packets "${nettle_cflags[@]}" test_openssh_packets.c "${ossh[@]}" "${nettle_libs[@]}"
+build test_ssh_names "${nettle_cflags[@]}" test_ssh_names.c "${libs[@]}" "${nettle_libs[@]}"
+build test_nonce_owning test_nonce_owning.c "${libs[@]}"
+build openssh_umac ../../examples/openssh_umac.c "${ossh[@]}"
+build test_threads test_threads.c "${ossh[@]}" -pthread
+build leak_control leak_control.c "${ossh[@]}"
+headers_as_cxx() {
+	printf '#include <fastmac.h>\n#include <umac.h>\nint main(void) { return 0; }\n' |
+		c++ -std=c++11 -Wall -Werror "${inc[@]}" -x c++ - -o /dev/null -fsyntax-only
+}
+check "fastmac.h and umac.h parse as C++11" headers_as_cxx
+
+cd "$out"
+links_to() { ldd "$1" | grep -q "$2 => $prefix/lib/"; }
+links_libfastmac() { ldd "$1" | grep -q libfastmac; }
+check "test_vectors loads the installed libfastmac-openssh.so.$major" links_to ./test_vectors "libfastmac-openssh.so.$major"
+check "test_nonce_owning loads the installed libfastmac.so.$major" links_to ./test_nonce_owning "libfastmac.so.$major"
+refuse "test_vectors_static loads a libfastmac shared library" links_libfastmac ./test_vectors_static
+
+programs=("test_vectors $vectors" "test_vectors_static $vectors" test_bad_args test_openssh_packets
+	test_ssh_names test_nonce_owning test_threads openssh_umac)
+for program in "${programs[@]}"; do
+	read -ra argv <<< "$program"
+	check "${argv[0]} passes" "./${argv[0]}" "${argv[@]:1}"
+done
+for program in "${programs[@]}"; do
+	read -ra argv <<< "$program"
+	check "${argv[0]} under valgrind memcheck: 0 errors, 0 leaks" memcheck "./${argv[0]}" "${argv[@]:1}"
+done
+
+# Negative controls: one tag digit of the vector file changed, and a program
+# that leaks a context on purpose (leak_control.c).
+sed 's/D4D7B9F6BD4FBFCF/D4D7B9F6BD4FBFCE/' "$vectors" > bad_vectors.txt
+refuse "the corrupted vector file equals the original (the sed edit must change a tag)" cmp -s "$vectors" bad_vectors.txt
+refuse "test_vectors on a vector file with one wrong tag digit" ./test_vectors bad_vectors.txt
+refuse "valgrind memcheck on leak_control, which leaks a context" memcheck ./leak_control
+
+check "exports.sh: the libraries export fastmac_ names (and the drop-in OpenSSH's)" "$here/exports.sh" "$prefix/lib"
+check "lean.sh: the lean library's size, NEEDED entries, archives and build flags" \
+	"$here/lean.sh" "$prefix" "$out/lean" "$cargo_archive"
+checks_done

@@ -1,0 +1,55 @@
+#!/bin/bash
+# make test-backends: the tests whose results go through NH, once per NH
+# backend of this CPU other than the fastest (test-rust ran everything on
+# that one), with the backend forced through FASTMAC_BACKEND (read by builds
+# with --cfg fastmac_backend_env; tests/backends.rs checks that the force
+# took hold), and the AVX-512 unit tests where the CPU has AVX-512. Each is
+# one part of the suite in make test's summary.
+#
+#   test-backends.sh BACKENDS_FILE TEST...
+#
+# BACKENDS_FILE: `fastmac list --backends` of this CPU, fastest last.
+# RUSTFLAGS must be test-rust's, so that its build is reused.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+backends_file=$1
+shift
+tests=()
+for test in "$@"; do
+	tests+=(--test "$test")
+done
+
+mapfile -t backends < "$backends_file"
+if [ "${#backends[@]}" -eq 0 ]; then
+	echo "test-backends: $backends_file lists no NH backend"
+	exit 1
+fi
+fastest=${backends[-1]}
+status=0
+for backend in "${backends[@]}"; do
+	if [ "$backend" = "$fastest" ]; then
+		echo "== NH backend $backend: the fastest, which test-rust ran"
+		continue
+	fi
+	echo "== NH backend $backend, forced: ${*}"
+	if ! FASTMAC_BACKEND=$backend python3 scripts/suite.py "test-backends/$backend" -- \
+		cargo test --release -p fastmac "${tests[@]}"; then
+		status=1
+	fi
+done
+if [ "${#backends[@]}" -eq 1 ]; then
+	python3 scripts/suite.py test-backends --skip "this CPU runs one NH backend ($fastest), which test-rust ran"
+fi
+
+# The unit tests that call the AVX-512 code directly are ignored by a plain
+# `cargo test` (a CPU without AVX-512 shows them as skipped); here they run
+# where the CPU has it.
+if printf '%s\n' "${backends[@]}" | grep -qx avx512; then
+	if ! python3 scripts/suite.py test-backends/avx512-only -- \
+		cargo test --release -p fastmac --lib -- --ignored avx512; then
+		status=1
+	fi
+else
+	python3 scripts/suite.py test-backends/avx512-only --skip "no AVX-512 on this CPU: the AVX-512 unit tests do not run"
+fi
+exit "$status"
