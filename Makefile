@@ -1,7 +1,7 @@
 # fastmac: `make test` installs what a fresh machine lacks, builds, and runs
 # every suite, then ends with one table: a row per suite with its passed,
 # failed and skipped tests, the reason of each skip, and its wall and CPU
-# time (also in target/test-summary/summary.md; each suite's output in
+# time (also in target/test-summary/summary.txt; each suite's output in
 # target/test-logs/). Tests are built with optimization ([profile.test]
 # opt-level 3, and --release): the crypto tests hash tens of MiB.
 #

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Replays each fuzz target's checked-in corpus once (make test-fuzz): every
-# input of fuzz/corpus/TARGET runs through the target built by `cargo fuzz
+# input of the target's folder in fuzz/corpus/ runs through the target built by `cargo fuzz
 # build -O` (AddressSanitizer, libFuzzer), bounded in time; a crash, a
 # sanitizer report or an empty corpus fails the target's check.
 #

@@ -1,5 +1,5 @@
 """Runs one suite of `make test` and records what it ran, for the summary
-table that `make test` ends with (scripts/summary.py).
+table that `make test` ends with (scripts/test.py).
 
     suite.py NAME [--allow-empty TARGET]... [--note TEXT]... -- COMMAND [ARG...]
     suite.py NAME --skip REASON

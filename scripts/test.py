@@ -127,8 +127,8 @@ def main() -> int:
     lines, totals, all_ok = table(phases, records())
     summary = "\n".join(lines)
     SUMMARY_DIR.mkdir(parents=True, exist_ok=True)
-    (SUMMARY_DIR / "summary.md").write_text(summary + "\n")
-    print("\n==== make test: summary (target/test-summary/summary.md; each suite's log in target/test-logs/)")
+    (SUMMARY_DIR / "summary.txt").write_text(summary + "\n")
+    print("\n==== make test: summary (target/test-summary/summary.txt; each suite's log in target/test-logs/)")
     print(summary)
     print(f"total: {totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped")
     if not all_ok:

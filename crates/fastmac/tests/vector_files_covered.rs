@@ -38,7 +38,7 @@ fn vector_files(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-/// The text of the cross suites' test files, `tests/NAME.rs` for each name
+/// The text of the cross suites' test files, `NAME.rs` in `tests` for each name
 /// in `list`; every one must exist.
 fn cross_sources(tests: &Path, list: &str, out: &mut String) {
     for name in list.split_whitespace() {
