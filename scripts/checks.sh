@@ -4,7 +4,10 @@
 #   source scripts/checks.sh
 #   check "what it shows" command args...      # passes when the command succeeds
 #   refuse "what must be refused" command...    # a negative control: passes when the
-#                                               # command FAILS; its success fails
+#                                               # command FAILS (exit 1 to 125); its
+#                                               # success, or a command that could not
+#                                               # run (126, 127) or died of a signal
+#                                               # (128 and above), fails
 #   skip "why this does not run here"           # counted and printed, never passed
 #   checks_done                                 # "N passed, N failed, N skipped";
 #                                               # exit status 1 if any check failed
@@ -13,7 +16,9 @@
 # SKIP) and a failed check's output. scripts/suite.py reads the closing line
 # and the SKIP lines into the summary table of `make test`. A check's command
 # runs in the script's shell, so `set -e` does not stop the script at a failed
-# check: every check runs, the closing line counts them all.
+# check: every check runs, the closing line counts them all. Feed grep -q a
+# variable (`grep -q X <<< "$(cmd)"`), not a pipe: under pipefail
+# `cmd | grep -q X` fails with SIGPIPE when grep stops at its first match.
 
 CHECKS_PASSED=0
 CHECKS_FAILED=0
@@ -41,12 +46,16 @@ refuse() {
 	shift
 	local out status=0
 	out=$("$@" 2>&1) || status=$?
-	if [ "$status" -ne 0 ]; then
+	if [ "$status" -ge 1 ] && [ "$status" -le 125 ]; then
 		CHECKS_PASSED=$((CHECKS_PASSED + 1))
 		echo "ok: refused as it must be: $what (exit $status)"
-	else
+	elif [ "$status" -eq 0 ]; then
 		CHECKS_FAILED=$((CHECKS_FAILED + 1))
 		echo "FAILED: NOT REFUSED (the negative control was not detected): $what: $*"
+		[ -z "$out" ] || printf '%s\n' "$out" | tail -n 40
+	else
+		CHECKS_FAILED=$((CHECKS_FAILED + 1))
+		echo "FAILED: the negative control did not run (exit $status: not found, not executable, or a signal): $what: $*"
 		[ -z "$out" ] || printf '%s\n' "$out" | tail -n 40
 	fi
 }

@@ -10,9 +10,11 @@ stock=$2
 source "$(dirname "$0")/../../../scripts/checks.sh"
 UMAC_FUNCTIONS=(umac_new umac_update umac_final umac_delete umac128_new umac128_update umac128_final umac128_delete)
 
-defines() { nm "$1" | grep -q " T $2\$"; }
-has_fastmac_umac() { nm "$1" | grep -q '7fastmac4umac'; }
-has_umac_c() { nm "$1" | grep -q ' t nh_aux$'; }
+# (grep reads nm's whole output from a variable: `nm | grep -q` under
+# pipefail fails with SIGPIPE when grep stops at its first match.)
+defines() { grep -q " T $2\$" <<< "$(nm "$1")"; }
+has_fastmac_umac() { grep -q '7fastmac4umac' <<< "$(nm "$1")"; }
+has_umac_c() { grep -q ' t nh_aux$' <<< "$(nm "$1")"; }
 for program in ssh sshd; do
 	for function in "${UMAC_FUNCTIONS[@]}"; do
 		check "fastmac $program defines $function" defines "$fastmac/$program" "$function"

@@ -61,8 +61,10 @@ headers_as_cxx() {
 check "fastmac.h and umac.h parse as C++11" headers_as_cxx
 
 cd "$out"
-links_to() { ldd "$1" | grep -q "$2 => $prefix/lib/"; }
-links_libfastmac() { ldd "$1" | grep -q libfastmac; }
+# (grep reads ldd's whole output from a variable: `ldd | grep -q` under
+# pipefail can fail with SIGPIPE when grep stops at its first match.)
+links_to() { grep -q "$2 => $prefix/lib/" <<< "$(ldd "$1")"; }
+links_libfastmac() { grep -q libfastmac <<< "$(ldd "$1")"; }
 check "test_vectors loads the installed libfastmac-openssh.so.$major" links_to ./test_vectors "libfastmac-openssh.so.$major"
 check "test_nonce_owning loads the installed libfastmac.so.$major" links_to ./test_nonce_owning "libfastmac.so.$major"
 refuse "test_vectors_static loads a libfastmac shared library" links_libfastmac ./test_vectors_static
