@@ -19,7 +19,8 @@ PY := $(PYENV)/bin/python
 PY_BUILD_PACKAGES := 'maturin>=1.15,<2' 'abi3audit>=0.0.20' 'auditwheel>=6' 'umac==2.0'
 # What the tests import: the oracles (PyPI umac), paramiko and asyncssh (the
 # pinned major versions the package supports), mypy for the stub tests.
-PY_TEST_PACKAGES := pytest numpy 'paramiko>=5,<6' 'asyncssh>=2.14,<3' 'umac==2.0' 'mypy>=1.10' typing_extensions
+# (Unquoted: run-tests.sh splits the list at spaces.)
+PY_TEST_PACKAGES := pytest numpy paramiko>=5,<6 asyncssh>=2.14,<3 umac==2.0 mypy>=1.10 typing_extensions
 WHEEL_DIR := $(CURDIR)/target/wheels
 PIP_QUIET := -q --disable-pip-version-check
 

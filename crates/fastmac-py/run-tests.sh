@@ -10,8 +10,8 @@
 # tests) and PY_TEST_PACKAGES come from py.mk.
 set -euo pipefail
 python=$1
-wheel_dir=$2
-venv=$3
+wheel_dir=$(realpath "$2")
+venv=$(realpath -m "$3")
 shift 3
 cd "$(dirname "$0")"
 read -ra packages <<< "${PY_TEST_PACKAGES:?PY_TEST_PACKAGES: the test packages, set by py.mk}"
