@@ -103,9 +103,12 @@ export FASTMAC_CROSS_TESTS := $(CROSS_TESTS)
 TEST_RUST_EMPTY := --allow-empty 'Doc-tests fastmac_c' --allow-empty 'Doc-tests fastmac_cli' \
 	--allow-empty 'unittests src/main.rs' --allow-empty 'tests/gears_t8.rs'
 TEST_SUITES += test-rust
+# The selection and features of test-rust's build, which test-backends
+# reuses (with `-p fastmac` alone, Cargo would unify other features and
+# rebuild).
+TEST_RUST_BUILD := --workspace --release --features fastmac-c/openssh
 test-rust: deps-nettle deps-openssl deps-chromium
-	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(SUITE) $(TEST_RUST_EMPTY) -- $(CARGO) test --workspace --release \
-		--features fastmac-c/openssh
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(SUITE) $(TEST_RUST_EMPTY) -- $(CARGO) test $(TEST_RUST_BUILD)
 
 # The NH backends this CPU runs, fastest last, as the library detects them
 # (`fastmac list --backends`, built as test-rust builds it).
@@ -121,7 +124,8 @@ nh-backends:
 NH_TESTS := backends rfc4418 nettle_differential umac_reference streaming unaligned ssh
 TEST_SUITES += test-backends
 test-backends: deps-nettle nh-backends
-	RUSTFLAGS="$(TEST_RUSTFLAGS)" scripts/test-backends.sh $(NH_BACKENDS_FILE) $(NH_TESTS)
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" TEST_RUST_BUILD="$(TEST_RUST_BUILD)" scripts/test-backends.sh $(NH_BACKENDS_FILE) \
+		$(NH_TESTS)
 
 # T8 (1-byte tags) exists only in builds with the cfg fastmac_gears_t8, set
 # here and never by a Cargo feature a dependent could enable. Its own run

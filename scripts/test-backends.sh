@@ -9,11 +9,13 @@
 #   test-backends.sh BACKENDS_FILE TEST...
 #
 # BACKENDS_FILE: `fastmac list --backends` of this CPU, fastest last.
-# RUSTFLAGS must be test-rust's, so that its build is reused.
+# RUSTFLAGS and TEST_RUST_BUILD (cargo's selection and features) are
+# test-rust's, so that its build is reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 backends_file=$1
 shift
+read -ra build <<< "${TEST_RUST_BUILD:?TEST_RUST_BUILD: the cargo options of test-rust, set by the Makefile}"
 tests=()
 for test in "$@"; do
 	tests+=(--test "$test")
@@ -33,7 +35,7 @@ for backend in "${backends[@]}"; do
 	fi
 	echo "== NH backend $backend, forced: ${*}"
 	if ! FASTMAC_BACKEND=$backend python3 scripts/suite.py "test-backends/$backend" -- \
-		cargo test --release -p fastmac "${tests[@]}"; then
+		cargo test "${build[@]}" "${tests[@]}"; then
 		status=1
 	fi
 done
@@ -43,10 +45,12 @@ fi
 
 # The unit tests that call the AVX-512 code directly are ignored by a plain
 # `cargo test` (a CPU without AVX-512 shows them as skipped); here they run
-# where the CPU has it.
+# where the CPU has it. They are fastmac's: the other crates' unit tests
+# have none.
 if grep -qx avx512 "$backends_file"; then
-	if ! python3 scripts/suite.py test-backends/avx512-only -- \
-		cargo test --release -p fastmac --lib -- --ignored avx512; then
+	if ! python3 scripts/suite.py test-backends/avx512-only --allow-empty deps/fastmac_gears- \
+		--allow-empty deps/fastmac_cli- --allow-empty deps/fastmac_c- -- \
+		cargo test "${build[@]}" --lib -- --ignored avx512; then
 		status=1
 	fi
 else
