@@ -17,14 +17,10 @@ deps-fuzz: deps-nettle
 	@$(CARGO) fuzz --version >/dev/null 2>&1 || { echo "installing cargo-fuzz"; $(CARGO) install --locked cargo-fuzz; }
 	@command -v c++ >/dev/null || { echo "installing g++ (libFuzzer)"; $(call apt_install,g++); }
 
+TEST_SUITES += test-fuzz
 test-fuzz: deps-fuzz
 	$(FUZZ_CARGO) build -O
-	@set -e -o pipefail; for t in $(FUZZ_TARGETS); do \
-		n=$$(ls fuzz/corpus/$$t | wc -l); \
-		echo "== replaying $$n inputs of fuzz/corpus/$$t"; \
-		test "$$n" -gt 0; \
-		(cd fuzz && RUSTC_BOOTSTRAP=1 timeout 120 $(CARGO) fuzz run -O $$t corpus/$$t -- -runs=0 2>&1 | tail -n 1); \
-	done
+	$(SUITE) -- fuzz/replay.sh $(FUZZ_TARGETS)
 
 fuzz: deps-fuzz
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -5,8 +5,8 @@
 #   operating system (UMAC, Badger, HMAC, SSH MACs, nonce counters; no
 #   allocator), and one with `alloc`.
 # * test-package: the .crate that `cargo package` makes, unpacked under
-#   target/ and tested there on its own (offline, its own target dir), then
-#   `cargo publish --dry-run`.
+#   target/, built there (offline) and its tests that read the package's own
+#   files run, then `cargo publish --dry-run`.
 # * test-miri: a bounded subset under Miri (nightly, installed when missing):
 #   portable NH, the nonce counter, Badger's key sampling, errors, and the C
 #   boundary's argument handling. SIMD backends are compiled out under
@@ -32,27 +32,30 @@ deps-nostd:
 		rustup target list --installed | grep -qx "$$t" || rustup target add "$$t"; \
 	done
 
+TEST_SUITES += test-nostd
 test-nostd: deps-nostd
-	@set -e; for t in $(NOSTD_TARGETS); do \
-		echo "== no_std build of fastmac for $$t"; \
-		$(CARGO) build --release -p fastmac --no-default-features --target $$t; \
-	done
-	$(CARGO) build --release -p fastmac --no-default-features --features alloc --target thumbv7em-none-eabi
+	$(SUITE) -- crates/fastmac/nostd.sh thumbv7em-none-eabi $(NOSTD_TARGETS)
 
 # The version of the workspace, which the .crate file is named after.
 CRATE_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 PACKAGE_TEST := $(CURDIR)/target/package-test
 
 # --no-verify: the unpacked package's own build and tests below are the
-# verification (a stricter one: tests, not only a build). --allow-dirty: a
-# test run, not a release; a release is made from a clean checkout.
+# verification. --allow-dirty: a test run, not a release; a release is made
+# from a clean checkout. The unpacked crate builds in the workspace's target
+# dir with test-rust's flags, so that its dependencies are reused, and its
+# tests that read the package's own files (the vector files, its test
+# sources) run from there.
+PACKAGE_FILE_TESTS := rfc4418 hmac_vectors badger_kat ssh vector_files_covered
+TEST_SUITES += test-package
 test-package: deps-nettle
 	$(CARGO) package -p fastmac --allow-dirty --no-verify
-	rm -rf $(PACKAGE_TEST) && mkdir -p $(PACKAGE_TEST)
+	rm -rf $(PACKAGE_TEST)
+	mkdir -p $(PACKAGE_TEST)
 	tar -xzf target/package/fastmac-$(CRATE_VERSION).crate -C $(PACKAGE_TEST)
 	@echo "== the packaged crate's tests, from $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION)"
-	cd $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION) && \
-		CARGO_TARGET_DIR=$(CURDIR)/target/package-build $(CARGO) test --release --offline
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_TARGET_DIR=$(CURDIR)/target $(SUITE) -- $(CARGO) test --release --offline \
+		--manifest-path $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION)/Cargo.toml $(addprefix --test ,$(PACKAGE_FILE_TESTS))
 	$(CARGO) publish --dry-run -p fastmac --allow-dirty --no-verify
 
 NIGHTLY := nightly
@@ -68,19 +71,14 @@ deps-nightly:
 # pad cache's tests only the one that walks its logic on a few dozen blocks
 # (a run, jumps that refill one block, the counter resuming runs) runs under
 # Miri; the ones that encrypt thousands of blocks, and the SSH sequencing
-# tests, run natively only. Each run must have run tests: a filter that
-# matches nothing must not pass silently.
+# tests, run natively only. Each run must have run tests (scripts/suite.py).
 MIRI_LIB_FILTERS := nonce:: error:: badger::keys:: umac::nh::tests::portable \
 	umac::pdf::tests::jumps_refill_one_block_and_counters_resume_runs \
 	traits::tests::wrong_key_lengths
-MIRI_LOG := $(CURDIR)/target/miri.log
-
+TEST_SUITES += test-miri
 test-miri: deps-nightly
-	@set -o pipefail; \
-	$(CARGO) +$(NIGHTLY) miri test -p fastmac --lib -- $(MIRI_LIB_FILTERS) 2>&1 | tee $(MIRI_LOG); \
-	$(CARGO) +$(NIGHTLY) miri test -p fastmac-c --features openssh --test arguments 2>&1 | tee -a $(MIRI_LOG); \
-	runs=$$(grep -c '^test result: ok\. [1-9]' $(MIRI_LOG)); \
-	[ "$$runs" = 2 ] || { echo "test-miri: a Miri run ran no test"; exit 1; }
+	$(SUITE)/lib -- $(CARGO) +$(NIGHTLY) miri test -p fastmac --lib -- $(MIRI_LIB_FILTERS)
+	$(SUITE)/c-arguments -- $(CARGO) +$(NIGHTLY) miri test -p fastmac-c --features openssh --test arguments
 
 TOOLS := $(CURDIR)/target/tools
 PUBLIC_API := $(TOOLS)/bin/cargo-public-api
@@ -91,20 +89,17 @@ PUBLIC_API_RUN = $(PUBLIC_API) --manifest-path crates/fastmac/Cargo.toml -sss
 deps-public-api: deps-nightly
 	@[ -x $(PUBLIC_API) ] || $(CARGO) install --locked --root $(TOOLS) cargo-public-api
 
+TEST_SUITES += test-public-api
 test-public-api: deps-public-api
-	@$(PUBLIC_API_RUN) > target/public-api.txt
-	@diff -u $(PUBLIC_API_BASELINE) target/public-api.txt || \
-		{ echo "the public API changed: review the diff, then 'make public-api' updates the baseline"; exit 1; }
+	$(PUBLIC_API_RUN) > target/public-api.txt
+	$(SUITE) -- scripts/check.sh \
+		"the public API is $(PUBLIC_API_BASELINE) (after an intended change, 'make public-api' updates it)" \
+		diff -u $(PUBLIC_API_BASELINE) target/public-api.txt
 
 public-api: deps-public-api
 	$(PUBLIC_API_RUN) > $(PUBLIC_API_BASELINE)
 
 RUSTDOC_CRATES := fastmac fastmac_gears fastmac_c fastmac_cli _fastmac
+TEST_SUITES += test-rustdoc
 test-rustdoc:
-	RUSTDOCFLAGS='-D warnings' $(CARGO) doc --no-deps --workspace --lib --features fastmac/parallel
-	@pages=$$(for crate in $(RUSTDOC_CRATES); do find target/doc/$$crate -name index.html; done); \
-	if [ -z "$$pages" ]; then echo "rustdoc: no pages under target/doc"; exit 1; fi; \
-	if grep -lE '\[<code>[^<]*</code>\]' $$pages; then \
-		echo "rustdoc left the links above as literal [name] text"; exit 1; \
-	fi; \
-	echo "rustdoc: $$(echo "$$pages" | wc -w) crate and module pages, every link rendered"
+	CARGO="$(CARGO)" $(SUITE) -- crates/fastmac/rustdoc.sh $(RUSTDOC_CRATES)

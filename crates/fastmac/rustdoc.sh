@@ -1,0 +1,34 @@
+#!/bin/bash
+# The workspace's library documentation (make test-rustdoc): built with
+# docs.rs's features, every rustdoc warning an error (broken intra-doc links
+# among them), and no link left as literal "[`name`]" text in the crate and
+# module pages of our own crates (rustdoc does that without a warning for a
+# re-exported extern crate).
+#
+#   rustdoc.sh CRATE...       (the crates' names as rustdoc writes them)
+#
+# Prints one line per check and "N passed, N failed, N skipped"
+# (scripts/checks.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/checks.sh
+
+build_docs() { RUSTDOCFLAGS='-D warnings' "${CARGO:-cargo}" doc --no-deps --workspace --lib --features fastmac/parallel; }
+check "cargo doc --workspace under -D warnings" build_docs
+pages=()
+for crate in "$@"; do
+	found=$(find "target/doc/$crate" -name index.html 2>/dev/null || true)
+	check "rustdoc wrote the pages of $crate" test -n "$found"
+	[ -z "$found" ] || mapfile -t -O "${#pages[@]}" pages <<< "$found"
+done
+# grep's status 1 (nothing found) passes; 0 (found: the pages are listed)
+# and 2 (a page could not be read) fail.
+no_literal_links() {
+	local status=0
+	grep -lE '\[<code>[^<]*</code>\]' "${pages[@]}" || status=$?
+	[ "$status" -eq 1 ]
+}
+if [ "${#pages[@]}" -gt 0 ]; then
+	check "no link left as literal [name] text in ${#pages[@]} crate and module pages" no_literal_links
+fi
+checks_done
