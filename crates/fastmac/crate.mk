@@ -14,8 +14,8 @@
 # * test-public-api: the public API (cargo public-api, on nightly rustdoc)
 #   against crates/fastmac/public-api.txt; `make public-api` rewrites that
 #   baseline after an intended change.
-# * test-rustdoc: the workspace's library documentation with docs.rs's
-#   features, every rustdoc warning an error (broken intra-doc links among
+# * test-rustdoc: the workspace's library documentation (fastmac with docs.rs's
+#   features, which the CLI turns on), every rustdoc warning an error (broken intra-doc links among
 #   them), and no link left as literal "[`name`]" text in the pages of our
 #   own crates and modules (rustdoc does that without a warning for a
 #   re-exported extern crate).

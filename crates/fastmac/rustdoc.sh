@@ -13,7 +13,19 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/checks.sh
 
-build_docs() { RUSTDOCFLAGS='-D warnings' "${CARGO:-cargo}" doc --no-deps --workspace --lib --features fastmac/parallel; }
+# rustdoc links another crate's items only if that crate's folder exists
+# under target/doc when it starts, and otherwise leaves them as literal text
+# without a warning; while one crate's rustdoc runs, another's folder may not
+# exist yet. So the folders are made first and the crates documented one at
+# a time (-j1), after their dependencies are checked in parallel.
+for crate in "$@"; do
+	mkdir -p "target/doc/$crate"
+done
+doc_features=(--workspace --lib --features fastmac/parallel)
+build_docs() {
+	"${CARGO:-cargo}" check "${doc_features[@]}"
+	RUSTDOCFLAGS='-D warnings' "${CARGO:-cargo}" doc --no-deps "${doc_features[@]}" -j1
+}
 check "cargo doc --workspace under -D warnings" build_docs
 pages=()
 for crate in "$@"; do

@@ -63,7 +63,7 @@ fn skeleton(name: &str) -> String {
 
 /// The known names nearest to `name` by edit distance between skeletons,
 /// if near enough to be a slip: the nearest ones (ties kept, in `known`'s
-/// order), at most [`MOST_SUGGESTIONS`].
+/// order), at most `MOST_SUGGESTIONS`.
 pub fn closest<'a>(name: &str, known: &[&'a str]) -> Vec<&'a str> {
     let wanted = skeleton(name);
     // A slip: two edits, or a quarter of the name for longer names.
