@@ -3,7 +3,7 @@
 //! sequence numbers). `fastmac bench` is the cross-implementation report;
 //! these track the library itself between commits.
 //!
-//! `cargo bench -p fastmac --bench umac [-- FILTER]`; with
+//! `cargo bench -p fastmac-bench --bench umac [-- FILTER]`; with
 //! `--features parallel`, sizes of 1 MiB and more use all cores.
 
 use std::hint::black_box;
