@@ -2,8 +2,9 @@
 # every suite, then ends with one table: a row per suite with its passed,
 # failed and skipped tests, the reason of each skip, and its wall and CPU
 # time (also in target/test-summary/summary.txt; each suite's output in
-# target/test-logs/). Tests are built with optimization ([profile.test]
-# opt-level 3, and --release): the crypto tests hash tens of MiB.
+# target/test-logs/). Rust tests are built with Cargo.toml's `test` profile
+# (optimized, debug assertions and overflow checks on, no LTO): the crypto
+# tests hash tens of MiB, and every Rust suite shares that one build.
 #
 # A suite, in any .mk file, is a target in TEST_SUITES whose recipe runs its
 # tests through $(SUITE); `make test` runs the suites in the order they were
@@ -26,6 +27,8 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 export DEBIAN_FRONTEND := noninteractive
+# Builds from scratch: incremental compilation's bookkeeping would only cost.
+export CARGO_INCREMENTAL := 0
 
 SUITE = python3 $(CURDIR)/scripts/suite.py $@
 TEST_SUITES :=
@@ -36,7 +39,7 @@ define apt_install
 	$(CURDIR)/scripts/apt-install.sh $(1)
 endef
 
-.PHONY: test deps deps-runner deps-nettle test-rust build test-backends test-gears-t8 deps-chromium nh-backends
+.PHONY: test deps deps-runner deps-nettle test-rust build test-backends deps-chromium nh-backends
 
 # The suites' order: the cheap checks first, then test-rust, whose build the
 # later Rust suites reuse.
@@ -97,25 +100,34 @@ export FASTMAC_CROSS_TESTS := $(CROSS_TESTS)
 # The whole workspace once, with every feature the workspace's crates turn on
 # (the CLI turns on `parallel`, so tests/parallel.rs and the message past
 # 2^32 bytes of tests/parallel_above_4gib.rs run here). The doc-tests of the
-# C and CLI crates (they have no examples), the CLI's binary (no unit tests)
-# and tests/gears_t8.rs (built only under the cfg that test-gears-t8 sets)
-# run no test here; every other test target must run at least one.
+# C and CLI crates (they have no examples) and the CLI's binary (no unit
+# tests) run no test here; every other test target must run at least one.
+# The gears crate's unit tests include T8 (1-byte tags), which only that
+# build has, and its forgery-rate test (crates/fastmac-gears/src/t8_forgery_rate.rs).
 TEST_RUST_EMPTY := --allow-empty 'Doc-tests fastmac_c' --allow-empty 'Doc-tests fastmac_cli' \
-	--allow-empty 'unittests src/main.rs' --allow-empty 'tests/gears_t8.rs'
+	--allow-empty 'unittests src/main.rs'
 TEST_SUITES += test-rust
 # The selection and features of test-rust's build, which test-backends
 # reuses (with `-p fastmac` alone, Cargo would unify other features and
 # rebuild).
-TEST_RUST_BUILD := --workspace --release --features fastmac-c/openssh
+TEST_RUST_BUILD := --workspace --features fastmac-c/openssh
 test-rust: deps-nettle deps-openssl deps-chromium
 	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(SUITE) $(TEST_RUST_EMPTY) -- $(CARGO) test $(TEST_RUST_BUILD)
 
+# The fastmac command as test-rust built it (target/debug/fastmac: cargo
+# test's profile, `test`, builds in target/debug), for the suites that run
+# it: built here when test-rust has not run (--no-run builds every test
+# binary of test-rust, which its later run reuses).
+FASTMAC_TEST_CLI := $(CURDIR)/target/debug/fastmac
+.PHONY: test-cli
+test-cli: deps-nettle
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(CARGO) test -q $(TEST_RUST_BUILD) --no-run
+
 # The NH backends this CPU runs, fastest last, as the library detects them
-# (`fastmac list --backends`, built as test-rust builds it).
+# (`fastmac list --backends`).
 NH_BACKENDS_FILE := $(CURDIR)/target/nh-backends.txt
-FASTMAC_TEST_CLI := $(CURDIR)/target/release/fastmac
-nh-backends:
-	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(CARGO) run -q --release -p fastmac-cli -- list --backends > $(NH_BACKENDS_FILE)
+nh-backends: test-cli
+	$(FASTMAC_TEST_CLI) list --backends > $(NH_BACKENDS_FILE)
 	@echo "NH backends of this CPU, fastest last: $$(tr '\n' ' ' < $(NH_BACKENDS_FILE))"
 
 # test-rust ran the whole fastmac suite on the fastest backend (and
@@ -127,29 +139,21 @@ test-backends: deps-nettle nh-backends
 	RUSTFLAGS="$(TEST_RUSTFLAGS)" TEST_RUST_BUILD="$(TEST_RUST_BUILD)" scripts/test-backends.sh $(NH_BACKENDS_FILE) \
 		$(NH_TESTS)
 
-# T8 (1-byte tags) exists only in builds with the cfg fastmac_gears_t8, set
-# here and never by a Cargo feature a dependent could enable. Its own run
-# (the gears unit tests with T8 among the profiles, and gears_t8: the harness
-# observes forgeries at the 2^-8 rate) caches its build in target/gears-t8.
-TEST_SUITES += test-gears-t8
-test-gears-t8:
-	RUSTFLAGS="$(TEST_RUSTFLAGS) --cfg fastmac_gears_t8" CARGO_TARGET_DIR=$(CURDIR)/target/gears-t8 \
-		$(SUITE) -- $(CARGO) test --release -p fastmac-gears --lib --test gears_t8
-
 build:
 	$(CARGO) build --workspace --release
 
 # Portability suites: the byte-order-sensitive tests (CROSS_TESTS, and the
 # gears wire format's) built for a big-endian machine (s390x) and for
 # aarch64, run under qemu-user. Linkers and runners are set in
-# .cargo/config.toml. Release mode. Under emulation FASTMAC_TEST_EMULATED=1
+# .cargo/config.toml. Built with the `test` profile, as the native suites
+# are (Cargo.toml). Under emulation FASTMAC_TEST_EMULATED=1
 # bounds the costliest repetition, and only it: rfc4418 skips the tag
 # bit-flip rejections (8 * taglen re-hashes each) of the 1 MiB and 32 MiB
 # rows; those rows' tags, one-shot and streamed, are checked. The Nettle
 # differential tests need the host's libnettle and are x86_64-only.
 CROSS_TARGETS := s390x-unknown-linux-gnu aarch64-unknown-linux-gnu
 # $(1): the target; $(2): more options of $(SUITE).
-cross_test = FASTMAC_TEST_EMULATED=1 $(SUITE) $(2) --note "$(CROSS_NOTE)" -- $(CARGO) test --release \
+cross_test = FASTMAC_TEST_EMULATED=1 $(SUITE) $(2) --note "$(CROSS_NOTE)" -- $(CARGO) test \
 	-p fastmac -p fastmac-gears --lib $(addprefix --test ,$(CROSS_TESTS) gears_field) --target $(1)
 CROSS_NOTE := the byte-order-sensitive tests only (CROSS_TESTS); rfc4418 checks the tags of its 1 MiB and 32 MiB \
 	rows but not their bit-flip rejections (test-rust does)
@@ -193,7 +197,7 @@ badger-table:
 	$(CARGO) run --release -p fastmac --example badger_table
 
 bench-badger:
-	$(CARGO) bench -p fastmac --bench badger
+	$(CARGO) bench -p fastmac-bench --bench badger
 # The Go package (go/): test-go, go-bench.
 include go/go.mk
 # libcrypto for the CLI benchmark's OpenSSL comparators: deps-openssl.

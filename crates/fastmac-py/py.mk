@@ -73,16 +73,15 @@ python-wheel-debug: deps-python
 
 # The tests against the wheel file, in a fresh venv of one CPython, with no
 # Rust toolchain on PATH (run-tests.sh). The differential tests call the Rust
-# CLI (built first, with cargo, as test-rust builds it).
-PY_RUN_TESTS = PY_TEST_PACKAGES="$(PY_TEST_PACKAGES)" FASTMAC_CLI=$(CURDIR)/target/release/fastmac \
+# CLI, test-rust's (test-cli).
+PY_RUN_TESTS = PY_TEST_PACKAGES="$(PY_TEST_PACKAGES)" FASTMAC_CLI=$(FASTMAC_TEST_CLI) \
 	$(SUITE) -- crates/fastmac-py/run-tests.sh
 
 # Every test on CPython 3.11, the oldest the abi3 wheel supports, the SSH
 # sessions included (marked ssh_session); then the buffer race test again on
 # the debug build, in a venv of its own with pytest alone.
 TEST_SUITES += test-python
-test-python: deps deps-python python-wheel python-wheel-debug
-	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(CARGO) build --release -p fastmac-cli
+test-python: deps deps-python python-wheel python-wheel-debug test-cli
 	$(PY_RUN_TESTS) $(PY311) $(WHEEL_DIR) $(CURDIR)/target/pytest-3.11 tests
 	PY_TEST_PACKAGES=pytest $(SUITE)/debug-build-race -- crates/fastmac-py/run-tests.sh $(PY311) $(WHEEL_DEBUG_DIR) \
 		$(CURDIR)/target/pytest-debug-build tests/test_buffer_race.py
@@ -90,8 +89,7 @@ test-python: deps deps-python python-wheel python-wheel-debug
 # The same wheel on the newest CPython here, when it is newer than 3.11:
 # every test but the SSH sessions, which need one CPython only (test-python).
 TEST_SUITES += test-python-abi3
-test-python-abi3: deps deps-python python-wheel
-	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(CARGO) build --release -p fastmac-cli
+test-python-abi3: deps deps-python python-wheel test-cli
 	@if [ "$$($(PY_NEWEST) -c 'import sys; print(sys.version_info[:2] > (3, 11))')" = True ]; then \
 		$(PY_RUN_TESTS) $(PY_NEWEST) $(WHEEL_DIR) $(CURDIR)/target/pytest-newest tests -m 'not ssh_session'; \
 	else \

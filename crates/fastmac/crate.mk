@@ -54,7 +54,7 @@ test-package: deps-nettle
 	mkdir -p $(PACKAGE_TEST)
 	tar -xzf target/package/fastmac-$(CRATE_VERSION).crate -C $(PACKAGE_TEST)
 	@echo "== the packaged crate's tests, from $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION)"
-	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_TARGET_DIR=$(CURDIR)/target $(SUITE) -- $(CARGO) test --release --offline \
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_TARGET_DIR=$(CURDIR)/target $(SUITE) -- $(CARGO) test --offline \
 		--manifest-path $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION)/Cargo.toml $(addprefix --test ,$(PACKAGE_FILE_TESTS))
 	$(CARGO) publish --dry-run -p fastmac --allow-dirty --no-verify
 
