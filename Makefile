@@ -41,10 +41,29 @@ endef
 
 .PHONY: test deps deps-runner deps-nettle test-rust build test-backends deps-chromium nh-backends
 
-# The suites' order: the cheap checks first, then test-rust, whose build the
-# later Rust suites reuse.
+# make test runs the suites in two lanes, side by side (scripts/test.py):
+# TEST_LANE_2 names the second lane's, the rest are the first lane's; each
+# lane runs its suites one after the other, in TEST_SUITES order (the cheap
+# checks first, then test-rust, whose build the later Rust suites reuse). The
+# second lane holds the suites that mostly wait (SSH sessions, OpenSSH's own
+# tests, qemu-user, valgrind) with the builds they need, so that they wait
+# while the first lane compiles. A make prerequisite of two suites must be
+# in one lane (deps-python, c-lib's install prefixes, rustup's targets and
+# toolchains); cargo's build-directory locks and scripts/apt-install.sh's
+# lock serialize what the lanes share. TEST_JOBS=1: one lane, each suite's
+# output on the terminal.
+TEST_JOBS ?= 2
+TEST_LANE_2 := test-c openssh-docs openssh-nm-bookworm openssh-sessions-bookworm openssh-nm-trixie \
+	openssh-sessions-trixie openssh-t-exec-trixie test-go test-russh test-python test-python-abi3
 test: deps-runner
-	@python3 scripts/test.py $(MAKE) $(TEST_SUITES)
+	@unknown="$(filter-out $(TEST_SUITES),$(TEST_LANE_2))"; \
+	if [ -n "$$unknown" ]; then echo "TEST_LANE_2 names suites that are not in TEST_SUITES: $$unknown"; exit 1; fi
+ifeq ($(TEST_JOBS),1)
+	@python3 scripts/test.py $(MAKE) --lane "$(TEST_SUITES)"
+else
+	@python3 scripts/test.py $(MAKE) --lane "$(filter-out $(TEST_LANE_2),$(TEST_SUITES))" \
+		--lane "$(filter $(TEST_LANE_2),$(TEST_SUITES))"
+endif
 
 # The suites `make test` runs, in order.
 .PHONY: list-suites

@@ -4,13 +4,16 @@
 # target/apt.log (its end is shown when an install fails). The package
 # lists are fetched once (target/.apt-updated), and again when an install
 # fails on stale lists; a dpkg lock held by another apt-get is waited for
-# (up to 10 minutes).
+# (up to 10 minutes). Two suites that make test runs side by side install
+# one after the other (target/apt.lock).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 apt=(apt-get -qq -o DPkg::Lock::Timeout=600)
 mkdir -p target
 log=target/apt.log
+exec 9> target/apt.lock
+flock 9
 
 update() {
 	if ! "${apt[@]}" update >> "$log" 2>&1; then

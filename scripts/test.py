@@ -1,55 +1,97 @@
-"""`make test`'s driver: runs each suite's make target in turn, times it,
-and ends with one table.
+"""`make test`'s driver: runs each suite's make target, times it, and ends
+with one table.
 
-    test.py MAKE TARGET...
+    test.py MAKE --lane "SUITE..." [--lane "SUITE..."]...
 
-Each TARGET (the Makefile's TEST_SUITES) runs as `MAKE TARGET`, so that a
-failure stops that suite only and every other suite still runs. Its wall
-time and CPU time (user + system of make and everything it waited for:
-installs, builds, tests) make the phase table. Each suite's recipe records
-its tests through scripts/suite.py (`$(SUITE)` in the Makefile) under
-target/test-summary/, one record per suite, or one per part (`TARGET/PART`).
+Each SUITE (the Makefile's TEST_SUITES) runs as `MAKE SUITE`, so that a
+failure stops that suite only and every other suite still runs. The suites
+of one lane run one after the other, in the order given; the lanes run side
+by side (the Makefile's TEST_LANE_2: the suites that mostly wait, on SSH
+sessions, emulators or valgrind, beside the ones that compile). Two suites
+of different lanes share nothing that make builds but what cargo's and
+apt's locks serialize (docs/testing.md section 3).
 
-The table has a row per phase, with its passed, failed and skipped tests and
-the reason of each skip; it is followed by the closing line
-`total: N passed, N failed, N skipped`. The exit status is 1 when a phase
-failed, when a suite failed, or when a phase recorded no test at all.
+Each suite's wall time and CPU time (user + system of make and everything
+it waited for: installs, builds, tests) make the phase table. With one
+lane, each suite's output goes to the terminal; with more, to its log,
+target/test-logs/SUITE.make.log, whose end is shown when the suite failed.
+Each suite's recipe records its tests through scripts/suite.py (`$(SUITE)`
+in the Makefile) under target/test-summary/, one record per suite, or one
+per part (`SUITE/PART`).
+
+The table has a row per suite, in the order they started, with its passed,
+failed and skipped tests and the reason of each skip; its last row gives
+the whole run's wall time and the sum of the CPU times. The closing line is
+`total: N passed, N failed, N skipped`. The exit status is 1 when a suite
+failed, or when a suite recorded no test at all.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SUMMARY_DIR = ROOT / "target" / "test-summary"
 LOG_DIR = ROOT / "target" / "test-logs"
+FAILED_LOG_LINES = 60
+
+print_lock = threading.Lock()
 
 
-def run_phase(make: str, target: str) -> dict:
-    print(f"\n==== make {target}", flush=True)
-    start = time.monotonic()
-    process = subprocess.Popen([make, "--no-print-directory", target])
-    _pid, status, usage = os.wait4(process.pid, 0)
+def say(text: str) -> None:
+    with print_lock:
+        print(text, flush=True)
+
+
+def run_phase(make: str, target: str, lane: int, stream: bool) -> dict:
+    """`make TARGET`, its output to its log (and to the terminal when
+    `stream`); its exit status, wall time and CPU time."""
+    log_path = LOG_DIR / f"{target}.make.log"
+    say(f"\n==== make {target}" + ("" if stream else f" (lane {lane}; output in {log_path.relative_to(ROOT)})"))
+    start_wall, start = time.time(), time.monotonic()
+    with log_path.open("w") as log:
+        process = subprocess.Popen([make, "--no-print-directory", target], stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1)
+        assert process.stdout is not None
+        for line in process.stdout:
+            log.write(line)
+            if stream:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+        _pid, status, usage = os.wait4(process.pid, 0)
     phase = {
         "target": target,
         "exit_status": os.waitstatus_to_exitcode(status),
+        "started": start_wall,
         "wall_s": time.monotonic() - start,
         "cpu_s": usage.ru_utime + usage.ru_stime,
     }
-    print(f"==== make {target}: exit {phase['exit_status']}, {phase['wall_s']:.0f} s wall, {phase['cpu_s']:.0f} s CPU",
-          flush=True)
+    report = (f"==== make {target}: exit {phase['exit_status']}, {phase['wall_s']:.0f} s wall, "
+              f"{phase['cpu_s']:.0f} s CPU")
+    if phase["exit_status"] != 0 and not stream:
+        tail = log_path.read_text(errors="replace").splitlines()[-FAILED_LOG_LINES:]
+        report += f"; the end of {log_path.relative_to(ROOT)}:\n" + "\n".join(tail)
+    say(report)
     return phase
 
 
+def run_lane(make: str, targets: list[str], lane: int, stream: bool, phases: list[dict]) -> None:
+    for target in targets:
+        phase = run_phase(make, target, lane, stream)
+        with print_lock:
+            phases.append(phase)
+
+
 def records() -> list[dict]:
-    found = [json.loads(path.read_text()) for path in SUMMARY_DIR.glob("*.json")]
-    return sorted(found, key=lambda record: record["started"])
+    return [json.loads(path.read_text()) for path in SUMMARY_DIR.glob("*.json")]
 
 
 def record_ok(record: dict) -> bool:
@@ -64,7 +106,7 @@ def minutes(seconds: float) -> str:
     return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
-def table(phases: list[dict], found: list[dict]) -> tuple[list[str], dict[str, int], bool]:
+def table(phases: list[dict], found: list[dict], wall: float) -> tuple[list[str], dict[str, int], bool]:
     """The summary's lines, the totals, and whether everything passed."""
     lines = [
         "| phase / suite | passed | failed | skipped | wall | CPU | result, and why each skip |",
@@ -72,8 +114,9 @@ def table(phases: list[dict], found: list[dict]) -> tuple[list[str], dict[str, i
     ]
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     all_ok = True
-    for phase in phases:
-        mine = [record for record in found if belongs(record, phase["target"])]
+    for phase in sorted(phases, key=lambda phase: phase["started"]):
+        mine = sorted((record for record in found if belongs(record, phase["target"])),
+                      key=lambda record: record["started"])
         notes = []
         if phase["exit_status"] != 0:
             notes.append(f"FAILED (make exit {phase['exit_status']})")
@@ -98,9 +141,8 @@ def table(phases: list[dict], found: list[dict]) -> tuple[list[str], dict[str, i
                 f"| &nbsp;&nbsp;{record['name']} | {record['passed']} | {record['failed']} | {record['skipped']} | "
                 f"{minutes(record['wall_s'])} | {minutes(record['cpu_s'])} | {'; '.join(describe(record))} |"
             )
-    wall = sum(phase["wall_s"] for phase in phases)
     cpu = sum(phase["cpu_s"] for phase in phases)
-    lines.append(f"| **all** | {totals['passed']} | {totals['failed']} | {totals['skipped']} | "
+    lines.append(f"| **all** (wall: the whole run) | {totals['passed']} | {totals['failed']} | {totals['skipped']} | "
                  f"{minutes(wall)} | {minutes(cpu)} | {'ok' if all_ok else 'FAILED'} |")
     return lines, totals, all_ok
 
@@ -117,18 +159,36 @@ def describe(record: dict) -> list[str]:
 
 
 def main() -> int:
-    make, targets = sys.argv[1], sys.argv[2:]
-    if not targets:
-        print("test.py: no suites given", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("make")
+    parser.add_argument("--lane", action="append", default=[], metavar="SUITES",
+                        help="suites run one after the other, beside the other lanes")
+    args = parser.parse_args()
+    lanes = [lane.split() for lane in args.lane if lane.split()]
+    if not lanes:
+        parser.error("no suites given")
+    suites = [suite for lane in lanes for suite in lane]
+    if len(set(suites)) != len(suites):
+        parser.error(f"a suite is in two lanes, or twice in one: {suites}")
     shutil.rmtree(SUMMARY_DIR, ignore_errors=True)
     shutil.rmtree(LOG_DIR, ignore_errors=True)
-    phases = [run_phase(make, target) for target in targets]
-    lines, totals, all_ok = table(phases, records())
+    LOG_DIR.mkdir(parents=True)
+    stream = len(lanes) == 1
+    phases: list[dict] = []
+    start = time.monotonic()
+    threads = [threading.Thread(target=run_lane, args=(args.make, lane, number, stream, phases))
+               for number, lane in enumerate(lanes, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.monotonic() - start
+    lines, totals, all_ok = table(phases, records(), wall)
     summary = "\n".join(lines)
     SUMMARY_DIR.mkdir(parents=True, exist_ok=True)
     (SUMMARY_DIR / "summary.txt").write_text(summary + "\n")
-    print("\n==== make test: summary (target/test-summary/summary.txt; each suite's log in target/test-logs/)")
+    print(f"\n==== make test: summary, {len(lanes)} lane(s) (target/test-summary/summary.txt; "
+          "each suite's log in target/test-logs/)")
     print(summary)
     print(f"total: {totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped")
     if not all_ok:
