@@ -163,7 +163,7 @@ def run(name: str, command: list[str], allow_empty: list[str]) -> Record:
     record = Record(name, started=time.time())
     counter = Counter(allow_empty)
     start = time.monotonic()
-    with (LOG_DIR / f"{name.replace('/', '~')}.log").open("w") as log:
+    with (LOG_DIR / f"{name.replace('/', '~')}.log").open("w", buffering=1) as log:
         try:
             process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                        errors="replace", bufsize=1)

@@ -57,7 +57,7 @@ def run_phase(make: str, target: str, lane: int, stream: bool) -> dict:
     log_path = LOG_DIR / f"{target}.make.log"
     say(f"\n==== make {target}" + ("" if stream else f" (lane {lane}; output in {log_path.relative_to(ROOT)})"))
     start_wall, start = time.time(), time.monotonic()
-    with log_path.open("w") as log:
+    with log_path.open("w", buffering=1) as log:
         process = subprocess.Popen([make, "--no-print-directory", target], stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1)
         assert process.stdout is not None
