@@ -80,14 +80,19 @@ test-miri: deps-nightly
 	$(SUITE)/lib -- $(CARGO) +$(NIGHTLY) miri test -p fastmac --lib -- $(MIRI_LIB_FILTERS)
 	$(SUITE)/c-arguments -- $(CARGO) +$(NIGHTLY) miri test -p fastmac-c --features openssh --test arguments
 
-TOOLS := $(CURDIR)/target/tools
-PUBLIC_API := $(TOOLS)/bin/cargo-public-api
+# cargo-public-api, pinned, installed once per machine into cargo's own bin
+# directory, as cargo-fuzz is (fuzz/fuzz.mk): a fresh clone reuses it rather
+# than compiling it again under its target/.
+PUBLIC_API_VERSION := 0.52.0
 PUBLIC_API_BASELINE := crates/fastmac/public-api.txt
 # Default features (std): what `fastmac = "..."` gives a user.
-PUBLIC_API_RUN = $(PUBLIC_API) --manifest-path crates/fastmac/Cargo.toml -sss
+PUBLIC_API_RUN = $(CARGO) public-api --manifest-path crates/fastmac/Cargo.toml -sss
 
 deps-public-api: deps-nightly
-	@[ -x $(PUBLIC_API) ] || $(CARGO) install --locked --root $(TOOLS) cargo-public-api
+	@if [ "$$($(CARGO) public-api --version 2>/dev/null)" != "cargo-public-api $(PUBLIC_API_VERSION)" ]; then \
+		echo "installing cargo-public-api $(PUBLIC_API_VERSION) into cargo's bin directory"; \
+		$(CARGO) install --locked cargo-public-api@$(PUBLIC_API_VERSION); \
+	fi
 
 TEST_SUITES += test-public-api
 test-public-api: deps-public-api
