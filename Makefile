@@ -41,17 +41,18 @@ endef
 
 .PHONY: test deps deps-runner deps-nettle test-rust build test-backends deps-chromium nh-backends
 
-# make test runs the suites in two lanes, side by side (scripts/test.py):
-# TEST_LANE_2 names the second lane's, the rest are the first lane's; each
-# lane runs its suites one after the other, in TEST_SUITES order (the cheap
-# checks first, then test-rust, whose build the later Rust suites reuse). The
-# second lane holds the suites that mostly wait (SSH sessions, OpenSSH's own
-# tests, qemu-user, valgrind) with the builds they need, so that they wait
-# while the first lane compiles. A make prerequisite of two suites must be
-# in one lane (deps-python, c-lib's install prefixes, rustup's targets and
-# toolchains); cargo's build-directory locks and scripts/apt-install.sh's
-# lock serialize what the lanes share. TEST_JOBS=1: one lane, each suite's
-# output on the terminal.
+# make test runs the suites in two lanes, side by side (scripts/test.py;
+# docs/testing.md section 1): TEST_LANE_2 names the second lane's suites in
+# the order they run; the others are the first lane's, in TEST_SUITES order
+# (the cheap checks first, then test-rust, whose build the later Rust suites
+# reuse). The second lane starts with the suites whose builds share nothing
+# with test-rust's (the C library, OpenSSH, Go, russh), and ends with the
+# Python suites, which run test-rust's CLI. What two lanes share is
+# serialized by cargo's build-directory locks (test-cli) and
+# scripts/apt-install.sh's lock; any other make prerequisite of two suites
+# (deps-python, c-lib's install prefixes, rustup's targets and toolchains)
+# must be in one lane. TEST_JOBS=1: one lane, each suite's output on the
+# terminal.
 TEST_JOBS ?= 2
 TEST_LANE_2 := test-c openssh-docs openssh-nm-bookworm openssh-sessions-bookworm openssh-nm-trixie \
 	openssh-sessions-trixie openssh-t-exec-trixie test-go test-russh test-python test-python-abi3
@@ -61,8 +62,7 @@ test: deps-runner
 ifeq ($(TEST_JOBS),1)
 	@python3 scripts/test.py $(MAKE) --lane "$(TEST_SUITES)"
 else
-	@python3 scripts/test.py $(MAKE) --lane "$(filter-out $(TEST_LANE_2),$(TEST_SUITES))" \
-		--lane "$(filter $(TEST_LANE_2),$(TEST_SUITES))"
+	@python3 scripts/test.py $(MAKE) --lane "$(filter-out $(TEST_LANE_2),$(TEST_SUITES))" --lane "$(TEST_LANE_2)"
 endif
 
 # The suites `make test` runs, in order.
