@@ -1,7 +1,9 @@
 # Fuzz targets (fuzz/, cargo-fuzz + libFuzzer). Included by the top-level
 # Makefile; paths relative to the root.
 #
-#   make test-fuzz                 replay the checked-in corpora once (bounded)
+#   make test-fuzz                 replay the checked-in corpora once (bounded), built
+#                                  unoptimized (--dev: debug assertions and overflow
+#                                  checks on, and the cheapest build to compile)
 #   make fuzz FUZZ_SECONDS=300     fuzz every target for FUZZ_SECONDS each
 #
 # cargo fuzz needs nightly flags (-Zsanitizer=address, sancov passes): the
@@ -19,7 +21,7 @@ deps-fuzz: deps-nettle
 
 TEST_SUITES += test-fuzz
 test-fuzz: deps-fuzz
-	$(FUZZ_CARGO) build -O
+	$(FUZZ_CARGO) build --dev
 	$(SUITE) -- fuzz/replay.sh $(FUZZ_TARGETS)
 
 fuzz: deps-fuzz

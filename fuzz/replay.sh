@@ -1,8 +1,9 @@
 #!/bin/bash
 # Replays each fuzz target's checked-in corpus once (make test-fuzz): every
 # input of the target's folder in fuzz/corpus/ runs through the target built by `cargo fuzz
-# build -O` (AddressSanitizer, libFuzzer), bounded in time; a crash, a
-# sanitizer report or an empty corpus fails the target's check.
+# build --dev` (AddressSanitizer, libFuzzer; unoptimized, with debug
+# assertions and overflow checks), bounded in time; a crash, a sanitizer
+# report or an empty corpus fails the target's check.
 #
 #   replay.sh TARGET...
 set -euo pipefail
@@ -11,7 +12,7 @@ source ../scripts/checks.sh
 
 replay() {
 	local target=$1 log
-	log=$(RUSTC_BOOTSTRAP=1 timeout 120 cargo fuzz run -O "$target" "corpus/$target" -- -runs=0 2>&1)
+	log=$(RUSTC_BOOTSTRAP=1 timeout 120 cargo fuzz run --dev "$target" "corpus/$target" -- -runs=0 2>&1)
 	tail -n 1 <<< "$log"
 	grep -q "INITED" <<< "$log"
 }
