@@ -2,9 +2,10 @@
 # every suite, then ends with one table: a row per suite with its passed,
 # failed and skipped tests, the reason of each skip, and its wall and CPU
 # time (also in target/test-summary/summary.txt; each suite's output in
-# target/test-logs/). Rust tests are built with Cargo.toml's `test` profile
-# (optimized, debug assertions and overflow checks on, no LTO): the crypto
-# tests hash tens of MiB, and every Rust suite shares that one build.
+# target/test-logs/). Rust tests are built with the `test` profile of
+# .cargo/config.toml (optimized, debug assertions and overflow checks on, no
+# LTO): the crypto tests hash tens of MiB, and every Rust suite shares that
+# one build.
 #
 # A suite, in any .mk file, is a target in TEST_SUITES whose recipe runs its
 # tests through $(SUITE); `make test` runs the suites in the order they were
@@ -164,8 +165,8 @@ build:
 # Portability suites: the byte-order-sensitive tests (CROSS_TESTS, and the
 # gears wire format's) built for a big-endian machine (s390x) and for
 # aarch64, run under qemu-user. Linkers and runners are set in
-# .cargo/config.toml. Built with the `test` profile, as the native suites
-# are (Cargo.toml). Under emulation FASTMAC_TEST_EMULATED=1
+# .cargo/config.toml, with the `test` profile the native suites use. Under
+# emulation FASTMAC_TEST_EMULATED=1
 # bounds the costliest repetition, and only it: rfc4418 skips the tag
 # bit-flip rejections (8 * taglen re-hashes each) of the 1 MiB and 32 MiB
 # rows; those rows' tags, one-shot and streamed, are checked. The Nettle

@@ -43,9 +43,10 @@ PACKAGE_TEST := $(CURDIR)/target/package-test
 # --no-verify: the unpacked package's own build and tests below are the
 # verification. --allow-dirty: a test run, not a release; a release is made
 # from a clean checkout. The unpacked crate builds in the workspace's target
-# dir with test-rust's flags, so that its dependencies are reused, and its
-# tests that read the package's own files (the vector files, its test
-# sources) run from there.
+# dir with test-rust's flags and `test` profile (.cargo/config.toml, which
+# applies under target/ too), so that its dependencies are reused where
+# their features agree, and its tests that read the package's own files (the
+# vector files, its test sources) run from there, optimized.
 PACKAGE_FILE_TESTS := rfc4418 hmac_vectors badger_kat ssh vector_files_covered
 TEST_SUITES += test-package
 test-package: deps-nettle
