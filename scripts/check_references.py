@@ -14,7 +14,9 @@ own test, and binary files excepted) for:
 - a numbered section of a Markdown file ("docs/gears.md section 6.4",
   "docs/gears.md 6.4", "docs/gears.md §6.4", ranges "6.6-6.8", lists
   "2.3 and 6.2") that has no numbered heading in that file;
-- issue numbers (the word issue followed by a number, or a bare #number),
+- issue numbers: the word issue and a number joined by a space, a hyphen
+  or an underscore; PR or GH, the sign # and a number; or a bare # and a
+  number,
   seed numbers and seed file names, and any shared/ path: they mean nothing
   to a reader of the repository.
 
@@ -66,7 +68,10 @@ SECTION_REF = re.compile(
 SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 HEADING = re.compile(r"^#{1,6}\s+(?:§\s*)?(\d+(?:\.\d+)*)\.?[\s):]")
 
-ISSUE = re.compile(r"\bissues?\s+#?\d+|(?<![\w\"':=&#/\\-])#\d+(?![\w-])", re.IGNORECASE)
+ISSUE = re.compile(
+    r"\b(?:issues?|pr|gh)(?:\s+#?|[-_]#?|#)\d+|(?<![\w\"':=&#/\\-])#\d+(?![\w-])",
+    re.IGNORECASE,
+)
 SEED = re.compile(r"\bseeds?\s+#?\d{3}\b|\b\d{3}_[0-9a-f]{8,}\b", re.IGNORECASE)
 SHARED = re.compile(r"(?<![\w.-])shared/[\w./-]+")
 

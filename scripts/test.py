@@ -9,7 +9,7 @@ of one lane run one after the other, in the order given; the lanes run side
 by side (the Makefile's TEST_LANE_2: the suites that mostly wait, on SSH
 sessions, emulators or valgrind, beside the ones that compile). Two suites
 of different lanes share nothing that make builds but what cargo's and
-apt's locks serialize (docs/testing.md section 3).
+apt's locks serialize (docs/testing.md section 1).
 
 Each suite's wall time and CPU time (user + system of make and everything
 it waited for: installs, builds, tests) make the phase table. With one

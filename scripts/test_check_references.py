@@ -132,6 +132,14 @@ class ForbiddenReferences(unittest.TestCase):
         self.assertTrue(all("issue number" in f for f in found), found)
         self.assertEqual([f.split(":")[1] for f in found], ["1", "2", "3"])
 
+    def test_hyphenated_and_prefixed_issue_numbers_are_reported(self):
+        text = "// the issue-9 report\n// see issue_12\n// as PR#4 did\n// GH#7 (#27)\n"
+        found = findings_for(text)
+        self.assertEqual(
+            sorted(f.split("(")[1].split(")")[0] for f in found),
+            sorted(["'issue-9'", "'issue_12'", "'PR#4'", "'GH#7'", "'#27'"]),
+        )
+
     def test_colours_attributes_and_urls_are_not_issues(self):
         text = (
             'let c = ["#1f77b4", "#555"]; style="color:#222"; #[derive(Debug)]\n'

@@ -107,5 +107,6 @@ public-api: deps-public-api
 
 RUSTDOC_CRATES := fastmac fastmac_gears fastmac_c fastmac_cli _fastmac
 TEST_SUITES += test-rustdoc
+# In make lint's build directory, whose check of the dependencies it reuses.
 test-rustdoc:
-	CARGO="$(CARGO)" $(SUITE) -- crates/fastmac/rustdoc.sh $(RUSTDOC_CRATES)
+	CARGO_TARGET_DIR=$(LINT_TARGET) CARGO="$(CARGO)" $(SUITE) -- crates/fastmac/rustdoc.sh $(RUSTDOC_CRATES)

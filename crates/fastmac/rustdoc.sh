@@ -7,6 +7,10 @@
 #
 #   rustdoc.sh CRATE...       (the crates' names as rustdoc writes them)
 #
+# The pages go to $CARGO_TARGET_DIR/doc (target/doc by default; make
+# test-rustdoc builds in target/lint, beside make lint's clippy, so that
+# the dependencies checked for one serve the other).
+#
 # Prints one line per check and "N passed, N failed, N skipped"
 # (scripts/checks.sh).
 set -euo pipefail
@@ -18,8 +22,9 @@ source scripts/checks.sh
 # without a warning; while one crate's rustdoc runs, another's folder may not
 # exist yet. So the folders are made first and the crates documented one at
 # a time (-j1), after their dependencies are checked in parallel.
+doc_dir=${CARGO_TARGET_DIR:-target}/doc
 for crate in "$@"; do
-	mkdir -p "target/doc/$crate"
+	mkdir -p "$doc_dir/$crate"
 done
 doc_features=(--workspace --lib --features fastmac/parallel)
 build_docs() {
@@ -29,7 +34,7 @@ build_docs() {
 check "cargo doc --workspace under -D warnings" build_docs
 pages=()
 for crate in "$@"; do
-	found=$(find "target/doc/$crate" -name index.html 2>/dev/null || true)
+	found=$(find "$doc_dir/$crate" -name index.html 2>/dev/null || true)
 	check "rustdoc wrote the pages of $crate" test -n "$found"
 	[ -z "$found" ] || mapfile -t -O "${#pages[@]}" pages <<< "$found"
 done

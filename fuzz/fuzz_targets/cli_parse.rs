@@ -189,7 +189,11 @@ fn valid_keyed(mac: &MacArgs, position: &PositionArgs, key: Option<&[u8]>) -> bo
         None if hmac => Some(Vec::new()),
         None => None,
     };
-    let key_ok = if hmac { mac.allow_short_key || key.len() >= info.key_len } else { !mac.allow_short_key && key.len() == info.key_len };
+    let key_ok = if hmac {
+        mac.allow_short_key || key.len() >= info.key_len
+    } else {
+        !mac.allow_short_key && key.len() == info.key_len
+    };
     nonce.is_some_and(|n| (info.min_nonce_len..=info.max_nonce_len).contains(&n.len())) && key_ok
 }
 

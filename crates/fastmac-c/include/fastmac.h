@@ -462,6 +462,77 @@ enum fastmac_status fastmac_umac_verify(const uint8_t *key,
                                         const uint8_t *tag,
                                         size_t tag_len);
 
+// Creates a UMAC-32 handle (4-byte tags) from a 16-byte key and stores it
+// in `*out` (set to NULL on any error). Free it with `fastmac_umac32_free`.
+//
+// # Safety
+// `key` must be valid for `key_len` bytes; `out` must be writable.
+enum fastmac_status fastmac_umac32_new(const uint8_t *key,
+                                       size_t key_len,
+                                       struct fastmac_umac32 **out);
+
+// Appends `len` bytes of the current message (`data` may be NULL if `len`
+// is 0). Messages may be fed in any chunking.
+//
+// # Safety
+// `mac` must be a live handle; `data` must be valid for `len` bytes.
+enum fastmac_status fastmac_umac32_update(struct fastmac_umac32 *mac,
+                                          const uint8_t *data,
+                                          size_t len);
+
+// Writes the tag of the message fed so far into `tag` (`tag_len` must be 4)
+// under `nonce` (1 to 16 bytes; never repeat one under a key), and
+// resets the handle for the next message. On an error nothing is consumed:
+// the fed message is kept.
+//
+// # Safety
+// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac32_finalize(struct fastmac_umac32 *mac,
+                                            const uint8_t *nonce,
+                                            size_t nonce_len,
+                                            uint8_t *tag,
+                                            size_t tag_len);
+
+// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+// `nonce` into `tag` (`tag_len` must be 4), in one call: the message fed
+// with update is left as it is. The fastest way to tag a message that is
+// whole in memory.
+//
+// # Safety
+// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac32_mac(struct fastmac_umac32 *mac,
+                                       const uint8_t *nonce,
+                                       size_t nonce_len,
+                                       const uint8_t *msg,
+                                       size_t msg_len,
+                                       uint8_t *tag,
+                                       size_t tag_len);
+
+// Checks `tag` (4 bytes) against the message fed so far and `nonce`, in
+// constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
+// handle is reset for the next message. On a length or NULL error nothing is
+// consumed.
+//
+// # Safety
+// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+enum fastmac_status fastmac_umac32_verify(struct fastmac_umac32 *mac,
+                                          const uint8_t *nonce,
+                                          size_t nonce_len,
+                                          const uint8_t *tag,
+                                          size_t tag_len);
+
+// Discards the message fed so far, keeping the key.
+//
+// # Safety
+// `mac` must be a live handle.
+enum fastmac_status fastmac_umac32_reset(struct fastmac_umac32 *mac);
+
+// Frees a handle, wiping its key material. NULL is a no-op.
+//
+// # Safety
+// `mac` must be NULL or a live handle, not used afterwards.
+void fastmac_umac32_free(struct fastmac_umac32 *mac);
+
 // Creates a UMAC-64 handle (8-byte tags) from a 16-byte key and stores it
 // in `*out` (set to NULL on any error). Free it with `fastmac_umac64_free`.
 //
@@ -480,8 +551,8 @@ enum fastmac_status fastmac_umac64_update(struct fastmac_umac64 *mac,
                                           const uint8_t *data,
                                           size_t len);
 
-// Writes the tag of the message fed so far into `tag` (`tag_len` must be
-// 8) under `nonce` (1 to 16 bytes; never repeat one under a key), and
+// Writes the tag of the message fed so far into `tag` (`tag_len` must be 8)
+// under `nonce` (1 to 16 bytes; never repeat one under a key), and
 // resets the handle for the next message. On an error nothing is consumed:
 // the fed message is kept.
 //
@@ -533,70 +604,8 @@ enum fastmac_status fastmac_umac64_reset(struct fastmac_umac64 *mac);
 // `mac` must be NULL or a live handle, not used afterwards.
 void fastmac_umac64_free(struct fastmac_umac64 *mac);
 
-// As `fastmac_umac64_new`, for UMAC-32 (4-byte tags).
-//
-// # Safety
-// `key` must be valid for `key_len` bytes; `out` must be writable.
-enum fastmac_status fastmac_umac32_new(const uint8_t *key,
-                                       size_t key_len,
-                                       struct fastmac_umac32 **out);
-
-// As `fastmac_umac64_update`, for UMAC-32.
-//
-// # Safety
-// `mac` must be a live handle; `data` must be valid for `len` bytes.
-enum fastmac_status fastmac_umac32_update(struct fastmac_umac32 *mac,
-                                          const uint8_t *data,
-                                          size_t len);
-
-// As `fastmac_umac64_finalize`, for UMAC-32: `tag_len` must be 4.
-//
-// # Safety
-// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-enum fastmac_status fastmac_umac32_finalize(struct fastmac_umac32 *mac,
-                                            const uint8_t *nonce,
-                                            size_t nonce_len,
-                                            uint8_t *tag,
-                                            size_t tag_len);
-
-// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
-// `nonce` into `tag` (`tag_len` must be 4), in one call: the message fed
-// with update is left as it is. The fastest way to tag a message that is
-// whole in memory.
-//
-// # Safety
-// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
-enum fastmac_status fastmac_umac32_mac(struct fastmac_umac32 *mac,
-                                       const uint8_t *nonce,
-                                       size_t nonce_len,
-                                       const uint8_t *msg,
-                                       size_t msg_len,
-                                       uint8_t *tag,
-                                       size_t tag_len);
-
-// As `fastmac_umac64_verify`, for UMAC-32: `tag_len` must be 4.
-//
-// # Safety
-// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-enum fastmac_status fastmac_umac32_verify(struct fastmac_umac32 *mac,
-                                          const uint8_t *nonce,
-                                          size_t nonce_len,
-                                          const uint8_t *tag,
-                                          size_t tag_len);
-
-// As `fastmac_umac64_reset`, for UMAC-32.
-//
-// # Safety
-// `mac` must be a live handle.
-enum fastmac_status fastmac_umac32_reset(struct fastmac_umac32 *mac);
-
-// As `fastmac_umac64_free`, for UMAC-32.
-//
-// # Safety
-// `mac` must be NULL or a live handle, not used afterwards.
-void fastmac_umac32_free(struct fastmac_umac32 *mac);
-
-// As `fastmac_umac64_new`, for UMAC-96 (12-byte tags).
+// Creates a UMAC-96 handle (12-byte tags) from a 16-byte key and stores it
+// in `*out` (set to NULL on any error). Free it with `fastmac_umac96_free`.
 //
 // # Safety
 // `key` must be valid for `key_len` bytes; `out` must be writable.
@@ -604,7 +613,8 @@ enum fastmac_status fastmac_umac96_new(const uint8_t *key,
                                        size_t key_len,
                                        struct fastmac_umac96 **out);
 
-// As `fastmac_umac64_update`, for UMAC-96.
+// Appends `len` bytes of the current message (`data` may be NULL if `len`
+// is 0). Messages may be fed in any chunking.
 //
 // # Safety
 // `mac` must be a live handle; `data` must be valid for `len` bytes.
@@ -612,7 +622,10 @@ enum fastmac_status fastmac_umac96_update(struct fastmac_umac96 *mac,
                                           const uint8_t *data,
                                           size_t len);
 
-// As `fastmac_umac64_finalize`, for UMAC-96: `tag_len` must be 12.
+// Writes the tag of the message fed so far into `tag` (`tag_len` must be 12)
+// under `nonce` (1 to 16 bytes; never repeat one under a key), and
+// resets the handle for the next message. On an error nothing is consumed:
+// the fed message is kept.
 //
 // # Safety
 // `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
@@ -637,7 +650,10 @@ enum fastmac_status fastmac_umac96_mac(struct fastmac_umac96 *mac,
                                        uint8_t *tag,
                                        size_t tag_len);
 
-// As `fastmac_umac64_verify`, for UMAC-96: `tag_len` must be 12.
+// Checks `tag` (12 bytes) against the message fed so far and `nonce`, in
+// constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
+// handle is reset for the next message. On a length or NULL error nothing is
+// consumed.
 //
 // # Safety
 // `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
@@ -647,19 +663,20 @@ enum fastmac_status fastmac_umac96_verify(struct fastmac_umac96 *mac,
                                           const uint8_t *tag,
                                           size_t tag_len);
 
-// As `fastmac_umac64_reset`, for UMAC-96.
+// Discards the message fed so far, keeping the key.
 //
 // # Safety
 // `mac` must be a live handle.
 enum fastmac_status fastmac_umac96_reset(struct fastmac_umac96 *mac);
 
-// As `fastmac_umac64_free`, for UMAC-96.
+// Frees a handle, wiping its key material. NULL is a no-op.
 //
 // # Safety
 // `mac` must be NULL or a live handle, not used afterwards.
 void fastmac_umac96_free(struct fastmac_umac96 *mac);
 
-// As `fastmac_umac64_new`, for UMAC-128 (16-byte tags).
+// Creates a UMAC-128 handle (16-byte tags) from a 16-byte key and stores it
+// in `*out` (set to NULL on any error). Free it with `fastmac_umac128_free`.
 //
 // # Safety
 // `key` must be valid for `key_len` bytes; `out` must be writable.
@@ -667,7 +684,8 @@ enum fastmac_status fastmac_umac128_new(const uint8_t *key,
                                         size_t key_len,
                                         struct fastmac_umac128 **out);
 
-// As `fastmac_umac64_update`, for UMAC-128.
+// Appends `len` bytes of the current message (`data` may be NULL if `len`
+// is 0). Messages may be fed in any chunking.
 //
 // # Safety
 // `mac` must be a live handle; `data` must be valid for `len` bytes.
@@ -675,7 +693,10 @@ enum fastmac_status fastmac_umac128_update(struct fastmac_umac128 *mac,
                                            const uint8_t *data,
                                            size_t len);
 
-// As `fastmac_umac64_finalize`, for UMAC-128: `tag_len` must be 16.
+// Writes the tag of the message fed so far into `tag` (`tag_len` must be 16)
+// under `nonce` (1 to 16 bytes; never repeat one under a key), and
+// resets the handle for the next message. On an error nothing is consumed:
+// the fed message is kept.
 //
 // # Safety
 // `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
@@ -700,7 +721,10 @@ enum fastmac_status fastmac_umac128_mac(struct fastmac_umac128 *mac,
                                         uint8_t *tag,
                                         size_t tag_len);
 
-// As `fastmac_umac64_verify`, for UMAC-128: `tag_len` must be 16.
+// Checks `tag` (16 bytes) against the message fed so far and `nonce`, in
+// constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
+// handle is reset for the next message. On a length or NULL error nothing is
+// consumed.
 //
 // # Safety
 // `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
@@ -710,13 +734,13 @@ enum fastmac_status fastmac_umac128_verify(struct fastmac_umac128 *mac,
                                            const uint8_t *tag,
                                            size_t tag_len);
 
-// As `fastmac_umac64_reset`, for UMAC-128.
+// Discards the message fed so far, keeping the key.
 //
 // # Safety
 // `mac` must be a live handle.
 enum fastmac_status fastmac_umac128_reset(struct fastmac_umac128 *mac);
 
-// As `fastmac_umac64_free`, for UMAC-128.
+// Frees a handle, wiping its key material. NULL is a no-op.
 //
 // # Safety
 // `mac` must be NULL or a live handle, not used afterwards.

@@ -14,20 +14,15 @@
 //! length, a context of the other width) these return 0 (`umac_new`: NULL)
 //! and leave the context as it was.
 //!
-//! OpenSSH MACs each packet with one `umac_update` and one `umac_final`, and
-//! most packets are short. The streaming state of a UMAC object costs a
-//! fixed amount per message that its one-shot `mac` does not pay, so a
-//! context holds the message back while it fits one L1-HASH chunk and
-//! nothing has been streamed ([`Pending`]), and `umac_final` then tags it in
-//! one call; a longer message is streamed as it comes. The choice depends
-//! on the message length only, never on its bytes or the key.
+//! OpenSSH MACs each packet with one `umac_update` and one `umac_final`:
+//! the UMAC object's streaming state, which hashes a packet given in one
+//! piece with the one-shot path's NH calls (`fastmac::umac::Umac::update`).
 #![allow(unsafe_code)] // the C boundary
 
 use alloc::boxed::Box;
 use core::ffi::{c_int, c_long, c_uchar};
 
-use fastmac::umac::{KEY_LEN, Umac, Umac64, Umac128};
-use zeroize::Zeroize;
+use fastmac::umac::{AnyUmac, KEY_LEN};
 
 use crate::boundary::guard_or;
 use crate::ffi;
@@ -35,93 +30,9 @@ use crate::ffi;
 /// OpenSSH's nonce: the 8-byte big-endian packet sequence number.
 const NONCE_LEN: usize = 8;
 
-/// The longest message `umac_final` tags in one call: one L1-HASH chunk
-/// (RFC 4418 section 5.2.1, L1_KEY_LEN). A longer one is streamed.
-const ONE_SHOT_MAX: usize = 1024;
-
 /// `struct umac_ctx`: a keyed UMAC-64 (from `umac_new`) or UMAC-128 (from
-/// `umac128_new`), and the message so far. Opaque to C.
-pub struct UmacCtx {
-    mac: Width,
-    pending: Pending,
-}
-
-/// The UMAC object of a context, in one of OpenSSH's two widths.
-enum Width {
-    Umac64(Umac64),
-    Umac128(Umac128),
-}
-
-/// A width the exported functions name (`umac_*`: UMAC-64, `umac128_*`:
-/// UMAC-128), so that each function works on its width's object directly,
-/// with the tag length a constant.
-trait OpensshWidth: Sized {
-    /// The context's object, if the context has this width.
-    fn of(width: &mut Width) -> Option<&mut Self>;
-    /// A context of this width.
-    fn wrap(self) -> Width;
-}
-
-impl OpensshWidth for Umac64 {
-    fn of(width: &mut Width) -> Option<&mut Self> {
-        if let Width::Umac64(mac) = width { Some(mac) } else { None }
-    }
-    fn wrap(self) -> Width {
-        Width::Umac64(self)
-    }
-}
-
-impl OpensshWidth for Umac128 {
-    fn of(width: &mut Width) -> Option<&mut Self> {
-        if let Width::Umac128(mac) = width { Some(mac) } else { None }
-    }
-    fn wrap(self) -> Width {
-        Width::Umac128(self)
-    }
-}
-
-/// The message since the last `umac_final`: held back here while it fits
-/// [`ONE_SHOT_MAX`] bytes, or (`streamed`) passed on to the UMAC object's
-/// streaming state. The bytes are wiped when the context is freed.
-struct Pending {
-    held: [u8; ONE_SHOT_MAX],
-    len: usize,
-    streamed: bool,
-}
-
-impl Pending {
-    const EMPTY: Pending = Pending { held: [0; ONE_SHOT_MAX], len: 0, streamed: false };
-
-    /// Adds `data` to the message: held back while the message fits, else
-    /// everything held so far and `data` are streamed into `mac`.
-    fn update<const N: usize>(&mut self, mac: &mut Umac<N>, data: &[u8]) {
-        if !self.streamed {
-            if let Some(room) = self.held.get_mut(self.len..self.len + data.len()) {
-                room.copy_from_slice(data);
-                self.len += data.len();
-                return;
-            }
-            mac.update(&self.held[..self.len]);
-            self.streamed = true;
-        }
-        mac.update(data);
-    }
-
-    /// The tag of the message under `nonce`; `mac` and `self` are then
-    /// ready for the next message.
-    fn finalize<const N: usize>(&mut self, mac: &mut Umac<N>, nonce: &[u8]) -> Result<[u8; N], fastmac::Error> {
-        let tag = if self.streamed { mac.finalize_reset(nonce)? } else { mac.mac(nonce, &self.held[..self.len])? };
-        self.len = 0;
-        self.streamed = false;
-        Ok(tag)
-    }
-}
-
-impl Drop for Pending {
-    fn drop(&mut self) {
-        self.held.zeroize();
-    }
-}
+/// `umac128_new`) and its message so far. Opaque to C.
+pub struct UmacCtx(AnyUmac);
 
 /// OpenSSH's success value.
 const OK: c_int = 1;
@@ -130,7 +41,7 @@ const FAILED: c_int = 0;
 
 /// # Safety
 /// `key`: NULL or 16 readable bytes.
-unsafe fn new<W: OpensshWidth>(key: *const c_uchar, expand: fn(&[u8; KEY_LEN]) -> W) -> *mut UmacCtx {
+unsafe fn new<const N: usize>(key: *const c_uchar) -> *mut UmacCtx {
     guard_or(core::ptr::null_mut(), || {
         // SAFETY: OpenSSH's contract: key points to a 16-byte key.
         let Ok(key) = (unsafe { ffi::input(key, KEY_LEN) }) else {
@@ -139,26 +50,25 @@ unsafe fn new<W: OpensshWidth>(key: *const c_uchar, expand: fn(&[u8; KEY_LEN]) -
         let Ok(key) = <&[u8; KEY_LEN]>::try_from(key) else {
             return core::ptr::null_mut();
         };
-        Box::into_raw(Box::new(UmacCtx { mac: expand(key).wrap(), pending: Pending::EMPTY }))
+        match AnyUmac::new(key, N) {
+            Ok(mac) => Box::into_raw(Box::new(UmacCtx(mac))),
+            Err(_) => core::ptr::null_mut(),
+        }
     })
 }
 
 /// # Safety
 /// `ctx`: NULL or a live context; `input`: `len` readable bytes.
 #[inline(always)] // into each exported function, where the width is a type
-unsafe fn update<const N: usize>(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int
-where
-    Umac<N>: OpensshWidth,
-{
+unsafe fn update<const N: usize>(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int {
     guard_or(FAILED, || {
         let Ok(len) = usize::try_from(len) else { return FAILED };
         // SAFETY: OpenSSH's contract on ctx and input.
         let (Ok(ctx), Ok(input)) = (unsafe { ffi::handle(ctx) }, unsafe { ffi::input(input, len) }) else {
             return FAILED;
         };
-        let UmacCtx { mac, pending } = ctx;
-        let Some(mac) = Umac::<N>::of(mac) else { return FAILED };
-        pending.update(mac, input);
+        let Some(mac) = ctx.0.as_fixed_mut::<N>() else { return FAILED };
+        mac.update(input);
         OK
     })
 }
@@ -167,10 +77,7 @@ where
 /// `ctx`: NULL or a live context; `tag`: `N` writable bytes; `nonce`: 8
 /// readable bytes.
 #[inline(always)] // into each exported function, where the width is a type
-unsafe fn finalize<const N: usize>(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int
-where
-    Umac<N>: OpensshWidth,
-{
+unsafe fn finalize<const N: usize>(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
     guard_or(FAILED, || {
         // SAFETY: OpenSSH's contract on ctx, tag and nonce.
         let (Ok(ctx), Ok(tag), Ok(nonce)) =
@@ -178,10 +85,9 @@ where
         else {
             return FAILED;
         };
-        let UmacCtx { mac, pending } = ctx;
-        let Some(mac) = Umac::<N>::of(mac) else { return FAILED };
+        let Some(mac) = ctx.0.as_fixed_mut::<N>() else { return FAILED };
         // An 8-byte nonce is always in RFC 4418's 1..=16 range.
-        let Ok(computed) = pending.finalize(mac, nonce) else { return FAILED };
+        let Ok(computed) = mac.finalize_reset(nonce) else { return FAILED };
         tag.copy_from_slice(&computed);
         OK
     })
@@ -206,7 +112,7 @@ unsafe fn delete(ctx: *mut UmacCtx) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac_new(key: *const c_uchar) -> *mut UmacCtx {
     // SAFETY: the caller's guarantee.
-    unsafe { new(key, Umac64::new) }
+    unsafe { new::<8>(key) }
 }
 
 /// `int umac_update(struct umac_ctx *ctx, const u_char *input, long len)`.
@@ -248,7 +154,7 @@ pub unsafe extern "C" fn umac_delete(ctx: *mut UmacCtx) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn umac128_new(key: *const c_uchar) -> *mut UmacCtx {
     // SAFETY: the caller's guarantee.
-    unsafe { new(key, Umac128::new) }
+    unsafe { new::<16>(key) }
 }
 
 /// `int umac128_update(struct umac_ctx *ctx, const u_char *input, long len)`.
@@ -288,6 +194,8 @@ mod tests {
     use super::*;
 
     const KEY: &[u8; KEY_LEN] = b"abcdefghijklmnop";
+    /// One L1-HASH chunk (RFC 4418 section 5.2.1).
+    const CHUNK: usize = 1024;
 
     /// One width's exported functions.
     struct Api {
@@ -314,8 +222,8 @@ mod tests {
         tag
     }
 
-    /// Messages held back (up to one chunk) and streamed (longer, or grown
-    /// past a chunk by a later update) get the one-shot tag, in both widths,
+    /// Messages of up to one chunk and longer, in one piece or grown past a
+    /// chunk by a later update, get the one-shot tag, in both widths,
     /// message after message on one context.
     #[test]
     fn held_and_streamed_messages_get_the_one_shot_tag() {
@@ -324,9 +232,9 @@ mod tests {
             (0, &[]),
             (32, &[]),
             (1023, &[1000]),
-            (ONE_SHOT_MAX, &[1000]),
-            (ONE_SHOT_MAX + 1, &[ONE_SHOT_MAX]),
-            (ONE_SHOT_MAX + 1, &[1000]),
+            (CHUNK, &[1000]),
+            (CHUNK + 1, &[CHUNK]),
+            (CHUNK + 1, &[1000]),
             (2500, &[10, 1020, 2000]),
             (5000, &[]),
             (40, &[8]),

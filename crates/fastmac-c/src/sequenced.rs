@@ -7,77 +7,35 @@
 //! (e.g. `fastmac_umac64_verify`) and the counter nonce.
 #![allow(unsafe_code)] // the C boundary
 
-use fastmac::Error;
 use fastmac::nonce::NonceCounter;
-use fastmac::umac::{KEY_LEN, SequencedUmac, counter_nonce};
+use fastmac::umac::{AnySequencedUmac, UmacTag, counter_nonce};
 
 use crate::boundary::{guard, guard_or};
 use crate::ffi;
-use crate::status::fastmac_status::{self, FASTMAC_ERR_KEY_LENGTH, FASTMAC_ERR_TAG_LENGTH};
+use crate::status::fastmac_status::{self, FASTMAC_ERR_TAG_LENGTH};
 
 /// Bytes of a counter nonce.
 const COUNTER_NONCE_LEN: usize = 8;
 
 /// A keyed UMAC and its nonce counter. Opaque to C.
-pub enum SequencedUmacHandle {
-    /// 4-byte tags.
-    Umac32(SequencedUmac<4>),
-    /// 8-byte tags.
-    Umac64(SequencedUmac<8>),
-    /// 12-byte tags.
-    Umac96(SequencedUmac<12>),
-    /// 16-byte tags.
-    Umac128(SequencedUmac<16>),
-}
-
-/// Runs `$body` on the `SequencedUmac` inside, whatever its tag length.
-macro_rules! with_umac {
-    ($handle:expr, $umac:ident => $body:expr) => {
-        match $handle {
-            SequencedUmacHandle::Umac32($umac) => $body,
-            SequencedUmacHandle::Umac64($umac) => $body,
-            SequencedUmacHandle::Umac96($umac) => $body,
-            SequencedUmacHandle::Umac128($umac) => $body,
-        }
-    };
-}
+pub struct SequencedUmacHandle(AnySequencedUmac);
 
 impl SequencedUmacHandle {
-    fn new(key: &[u8], tag_len: usize, counter: NonceCounter) -> Result<Self, fastmac_status> {
-        let key: &[u8; KEY_LEN] = key.try_into().map_err(|_| FASTMAC_ERR_KEY_LENGTH)?;
-        Ok(match tag_len {
-            4 => Self::Umac32(SequencedUmac::with_counter(key, counter)),
-            8 => Self::Umac64(SequencedUmac::with_counter(key, counter)),
-            12 => Self::Umac96(SequencedUmac::with_counter(key, counter)),
-            16 => Self::Umac128(SequencedUmac::with_counter(key, counter)),
-            _ => return Err(FASTMAC_ERR_TAG_LENGTH),
-        })
-    }
-
-    fn tag_len(&self) -> usize {
-        match self {
-            Self::Umac32(_) => 4,
-            Self::Umac64(_) => 8,
-            Self::Umac96(_) => 12,
-            Self::Umac128(_) => 16,
-        }
-    }
-
     /// Checked before a nonce is drawn, so that a wrong buffer costs none.
     fn check_tag_len(&self, tag: &[u8]) -> Result<(), fastmac_status> {
-        if tag.len() == self.tag_len() { Ok(()) } else { Err(FASTMAC_ERR_TAG_LENGTH) }
+        if tag.len() == self.0.tag_len() { Ok(()) } else { Err(FASTMAC_ERR_TAG_LENGTH) }
     }
 }
 
 /// Copies a `(nonce, tag)` result out.
-fn deliver<const N: usize>(
-    result: Result<(u64, [u8; N]), Error>,
+fn deliver(
+    result: Result<(u64, UmacTag), fastmac::Error>,
     nonce: &mut u64,
     tag: &mut [u8],
 ) -> Result<(), fastmac_status> {
     let (n, t) = result?;
     *nonce = n;
-    tag.copy_from_slice(&t);
+    tag.copy_from_slice(t.as_slice());
     Ok(())
 }
 
@@ -118,7 +76,7 @@ pub unsafe extern "C" fn fastmac_sequenced_umac_new_at(
         // SAFETY: the caller's guarantees.
         let (slot, key) = unsafe { (ffi::out_slot(out)?, ffi::input(key, key_len)?) };
         let counter = NonceCounter::starting_at(first_nonce, limit)?;
-        ffi::publish(slot, SequencedUmacHandle::new(key, tag_len, counter)?);
+        ffi::publish(slot, SequencedUmacHandle(AnySequencedUmac::with_counter(key, tag_len, counter)?));
         Ok(())
     })
 }
@@ -144,7 +102,7 @@ pub unsafe extern "C" fn fastmac_sequenced_umac_tag(
         let (mac, msg, nonce, tag) =
             unsafe { (ffi::handle(mac)?, ffi::input(msg, msg_len)?, ffi::handle(nonce)?, ffi::output(tag, tag_len)?) };
         mac.check_tag_len(tag)?;
-        with_umac!(mac, umac => deliver(umac.tag(msg), nonce, tag))
+        deliver(mac.0.tag(msg), nonce, tag)
     })
 }
 
@@ -161,7 +119,7 @@ pub unsafe extern "C" fn fastmac_sequenced_umac_update(
     guard(|| {
         // SAFETY: the caller's guarantees.
         let (mac, data) = unsafe { (ffi::handle(mac)?, ffi::input(data, len)?) };
-        with_umac!(mac, umac => umac.update(data));
+        mac.0.update(data);
         Ok(())
     })
 }
@@ -183,7 +141,7 @@ pub unsafe extern "C" fn fastmac_sequenced_umac_finalize(
         // SAFETY: the caller's guarantees.
         let (mac, nonce, tag) = unsafe { (ffi::handle(mac)?, ffi::handle(nonce)?, ffi::output(tag, tag_len)?) };
         mac.check_tag_len(tag)?;
-        with_umac!(mac, umac => deliver(umac.finalize_reset(), nonce, tag))
+        deliver(mac.0.finalize_reset(), nonce, tag)
     })
 }
 
@@ -201,7 +159,7 @@ pub unsafe extern "C" fn fastmac_sequenced_umac_position(
     guard(|| {
         // SAFETY: the caller's guarantees.
         let (mac, nonce, remaining) = unsafe { (ffi::handle_ref(mac)?, ffi::handle(nonce)?, ffi::handle(remaining)?) };
-        (*nonce, *remaining) = with_umac!(mac, umac => (umac.next_nonce(), umac.remaining()));
+        (*nonce, *remaining) = (mac.0.next_nonce(), mac.0.remaining());
         Ok(())
     })
 }

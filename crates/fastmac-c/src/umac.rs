@@ -8,26 +8,18 @@
 //! next message, like OpenSSH's `umac_final` (RFC 4418 section 4: the nonce
 //! only enters through the pad, so it can come last).
 //!
-//! The exported functions are written out per tag length (cbindgen reads
-//! source, not macro expansions); each is a one-line call into the generic
-//! functions below.
+//! The handle type and the exported functions of each tag length come from
+//! one macro, [`umac_api!`], whose functions are one-line calls into the
+//! generic functions below. cbindgen reads the crate with its macros
+//! expanded (`tests/header.rs`), so `include/fastmac.h` declares them all.
 #![allow(unsafe_code)] // the C boundary
 
-use fastmac::umac::{AnyUmac, Umac32, Umac64, Umac96, Umac128};
+use fastmac::umac::{AnyUmac, Umac};
 use fastmac::{DynMac, Error};
 
 use crate::boundary::{guard, guard_or};
 use crate::ffi;
 use crate::status::fastmac_status;
-
-/// A keyed UMAC-32 object (4-byte tags). Opaque to C.
-pub struct Umac32Handle(Umac32);
-/// A keyed UMAC-64 object (8-byte tags; OpenSSH's `umac-64@openssh.com`). Opaque to C.
-pub struct Umac64Handle(Umac64);
-/// A keyed UMAC-96 object (12-byte tags). Opaque to C.
-pub struct Umac96Handle(Umac96);
-/// A keyed UMAC-128 object (16-byte tags; OpenSSH's `umac-128@openssh.com`). Opaque to C.
-pub struct Umac128Handle(Umac128);
 
 /// What the generic functions need from a handle type.
 trait UmacHandle: Sized {
@@ -40,32 +32,6 @@ trait UmacHandle: Sized {
     /// untouched (Rust's `Umac::mac`).
     fn one_shot(&mut self, nonce: &[u8], msg: &[u8], tag: &mut [u8]) -> Result<(), Error>;
 }
-
-macro_rules! impl_umac_handle {
-    ($($handle:ident($mac:ident)),*) => {$(
-        impl UmacHandle for $handle {
-            type Mac = $mac;
-            fn keyed(key: &[u8]) -> Result<Self, Error> {
-                $mac::new_from_slice(key).map($handle)
-            }
-            fn mac(&mut self) -> &mut $mac {
-                &mut self.0
-            }
-            fn reset(&mut self) {
-                self.0.reset();
-            }
-            fn one_shot(&mut self, nonce: &[u8], msg: &[u8], tag: &mut [u8]) -> Result<(), Error> {
-                let computed = self.0.mac(nonce, msg)?;
-                if tag.len() != computed.len() {
-                    return Err(Error::TagLength { expected: computed.len(), got: tag.len() });
-                }
-                tag.copy_from_slice(&computed);
-                Ok(())
-            }
-        }
-    )*};
-}
-impl_umac_handle!(Umac32Handle(Umac32), Umac64Handle(Umac64), Umac96Handle(Umac96), Umac128Handle(Umac128));
 
 /// # Safety
 /// `key`: `key_len` readable bytes; `out`: a writable pointer slot.
@@ -250,410 +216,190 @@ pub unsafe extern "C" fn fastmac_umac_verify(
     })
 }
 
-// ---- UMAC-64 -------------------------------------------------------------
+/// The handle type of UMAC with `$tag_len`-byte tags and its exported
+/// functions, written once: `$new`, `$update`, `$finalize` (the streamed
+/// message), `$mac` (one call), `$verify`, `$reset` and `$free`.
+macro_rules! umac_api {
+    (
+        $tag_len:literal, $handle:ident, $what:literal, $note:literal,
+        $new:ident, $update:ident, $finalize:ident, $mac:ident, $verify:ident, $reset:ident, $free:ident $(,)?
+    ) => {
+        #[doc = concat!(" A keyed ", $what, " object (", $tag_len, "-byte tags", $note, "). Opaque to C.")]
+        pub struct $handle(Umac<$tag_len>);
 
-/// Creates a UMAC-64 handle (8-byte tags) from a 16-byte key and stores it
-/// in `*out` (set to NULL on any error). Free it with `fastmac_umac64_free`.
-///
-/// # Safety
-/// `key` must be valid for `key_len` bytes; `out` must be writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac64_new(
-    key: *const u8,
-    key_len: usize,
-    out: *mut *mut Umac64Handle,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { new(key, key_len, out) }
+        impl UmacHandle for $handle {
+            type Mac = Umac<$tag_len>;
+            fn keyed(key: &[u8]) -> Result<Self, Error> {
+                Umac::new_from_slice(key).map($handle)
+            }
+            fn mac(&mut self) -> &mut Umac<$tag_len> {
+                &mut self.0
+            }
+            fn reset(&mut self) {
+                self.0.reset();
+            }
+            fn one_shot(&mut self, nonce: &[u8], msg: &[u8], tag: &mut [u8]) -> Result<(), Error> {
+                let computed = self.0.mac(nonce, msg)?;
+                if tag.len() != computed.len() {
+                    return Err(Error::TagLength { expected: computed.len(), got: tag.len() });
+                }
+                tag.copy_from_slice(&computed);
+                Ok(())
+            }
+        }
+
+        #[doc = concat!(" Creates a ", $what, " handle (", $tag_len, "-byte tags) from a 16-byte key and stores it")]
+        #[doc = concat!(" in `*out` (set to NULL on any error). Free it with `", stringify!($free), "`.")]
+        ///
+        /// # Safety
+        /// `key` must be valid for `key_len` bytes; `out` must be writable.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $new(key: *const u8, key_len: usize, out: *mut *mut $handle) -> fastmac_status {
+            // SAFETY: the caller's guarantees.
+            unsafe { new(key, key_len, out) }
+        }
+
+        /// Appends `len` bytes of the current message (`data` may be NULL if `len`
+        /// is 0). Messages may be fed in any chunking.
+        ///
+        /// # Safety
+        /// `mac` must be a live handle; `data` must be valid for `len` bytes.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $update(mac: *mut $handle, data: *const u8, len: usize) -> fastmac_status {
+            // SAFETY: the caller's guarantees.
+            unsafe { update(mac, data, len) }
+        }
+
+        #[doc = concat!(" Writes the tag of the message fed so far into `tag` (`tag_len` must be ", $tag_len, ")")]
+        /// under `nonce` (1 to 16 bytes; never repeat one under a key), and
+        /// resets the handle for the next message. On an error nothing is consumed:
+        /// the fed message is kept.
+        ///
+        /// # Safety
+        /// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $finalize(
+            mac: *mut $handle,
+            nonce: *const u8,
+            nonce_len: usize,
+            tag: *mut u8,
+            tag_len: usize,
+        ) -> fastmac_status {
+            // SAFETY: the caller's guarantees.
+            unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
+        }
+
+        /// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
+        #[doc = concat!(" `nonce` into `tag` (`tag_len` must be ", $tag_len, "), in one call: the message fed")]
+        /// with update is left as it is. The fastest way to tag a message that is
+        /// whole in memory.
+        ///
+        /// # Safety
+        /// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $mac(
+            mac: *mut $handle,
+            nonce: *const u8,
+            nonce_len: usize,
+            msg: *const u8,
+            msg_len: usize,
+            tag: *mut u8,
+            tag_len: usize,
+        ) -> fastmac_status {
+            // SAFETY: the caller's guarantees.
+            unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
+        }
+
+        #[doc = concat!(" Checks `tag` (", $tag_len, " bytes) against the message fed so far and `nonce`, in")]
+        /// constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
+        /// handle is reset for the next message. On a length or NULL error nothing is
+        /// consumed.
+        ///
+        /// # Safety
+        /// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $verify(
+            mac: *mut $handle,
+            nonce: *const u8,
+            nonce_len: usize,
+            tag: *const u8,
+            tag_len: usize,
+        ) -> fastmac_status {
+            // SAFETY: the caller's guarantees.
+            unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
+        }
+
+        /// Discards the message fed so far, keeping the key.
+        ///
+        /// # Safety
+        /// `mac` must be a live handle.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $reset(mac: *mut $handle) -> fastmac_status {
+            // SAFETY: the caller's guarantee.
+            unsafe { reset(mac) }
+        }
+
+        /// Frees a handle, wiping its key material. NULL is a no-op.
+        ///
+        /// # Safety
+        /// `mac` must be NULL or a live handle, not used afterwards.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $free(mac: *mut $handle) {
+            // SAFETY: the caller's guarantee.
+            unsafe { free(mac) }
+        }
+    };
 }
 
-/// Appends `len` bytes of the current message (`data` may be NULL if `len`
-/// is 0). Messages may be fed in any chunking.
-///
-/// # Safety
-/// `mac` must be a live handle; `data` must be valid for `len` bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac64_update(mac: *mut Umac64Handle, data: *const u8, len: usize) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { update(mac, data, len) }
-}
-
-/// Writes the tag of the message fed so far into `tag` (`tag_len` must be
-/// 8) under `nonce` (1 to 16 bytes; never repeat one under a key), and
-/// resets the handle for the next message. On an error nothing is consumed:
-/// the fed message is kept.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac64_finalize(
-    mac: *mut Umac64Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    tag: *mut u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
-}
-
-/// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
-/// `nonce` into `tag` (`tag_len` must be 8), in one call: the message fed
-/// with update is left as it is. The fastest way to tag a message that is
-/// whole in memory.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac64_mac(
-    mac: *mut Umac64Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    msg: *const u8,
-    msg_len: usize,
-    tag: *mut u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
-}
-
-/// Checks `tag` (8 bytes) against the message fed so far and `nonce`, in
-/// constant time: FASTMAC_OK or FASTMAC_ERR_INVALID_TAG; either way the
-/// handle is reset for the next message. On a length or NULL error nothing is
-/// consumed.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac64_verify(
-    mac: *mut Umac64Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    tag: *const u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
-}
-
-/// Discards the message fed so far, keeping the key.
-///
-/// # Safety
-/// `mac` must be a live handle.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac64_reset(mac: *mut Umac64Handle) -> fastmac_status {
-    // SAFETY: the caller's guarantee.
-    unsafe { reset(mac) }
-}
-
-/// Frees a handle, wiping its key material. NULL is a no-op.
-///
-/// # Safety
-/// `mac` must be NULL or a live handle, not used afterwards.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac64_free(mac: *mut Umac64Handle) {
-    // SAFETY: the caller's guarantee.
-    unsafe { free(mac) }
-}
-
-// ---- UMAC-32 -------------------------------------------------------------
-
-/// As `fastmac_umac64_new`, for UMAC-32 (4-byte tags).
-///
-/// # Safety
-/// `key` must be valid for `key_len` bytes; `out` must be writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac32_new(
-    key: *const u8,
-    key_len: usize,
-    out: *mut *mut Umac32Handle,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { new(key, key_len, out) }
-}
-
-/// As `fastmac_umac64_update`, for UMAC-32.
-///
-/// # Safety
-/// `mac` must be a live handle; `data` must be valid for `len` bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac32_update(mac: *mut Umac32Handle, data: *const u8, len: usize) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { update(mac, data, len) }
-}
-
-/// As `fastmac_umac64_finalize`, for UMAC-32: `tag_len` must be 4.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac32_finalize(
-    mac: *mut Umac32Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    tag: *mut u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
-}
-
-/// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
-/// `nonce` into `tag` (`tag_len` must be 4), in one call: the message fed
-/// with update is left as it is. The fastest way to tag a message that is
-/// whole in memory.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac32_mac(
-    mac: *mut Umac32Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    msg: *const u8,
-    msg_len: usize,
-    tag: *mut u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
-}
-
-/// As `fastmac_umac64_verify`, for UMAC-32: `tag_len` must be 4.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac32_verify(
-    mac: *mut Umac32Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    tag: *const u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
-}
-
-/// As `fastmac_umac64_reset`, for UMAC-32.
-///
-/// # Safety
-/// `mac` must be a live handle.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac32_reset(mac: *mut Umac32Handle) -> fastmac_status {
-    // SAFETY: the caller's guarantee.
-    unsafe { reset(mac) }
-}
-
-/// As `fastmac_umac64_free`, for UMAC-32.
-///
-/// # Safety
-/// `mac` must be NULL or a live handle, not used afterwards.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac32_free(mac: *mut Umac32Handle) {
-    // SAFETY: the caller's guarantee.
-    unsafe { free(mac) }
-}
-
-// ---- UMAC-96 -------------------------------------------------------------
-
-/// As `fastmac_umac64_new`, for UMAC-96 (12-byte tags).
-///
-/// # Safety
-/// `key` must be valid for `key_len` bytes; `out` must be writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac96_new(
-    key: *const u8,
-    key_len: usize,
-    out: *mut *mut Umac96Handle,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { new(key, key_len, out) }
-}
-
-/// As `fastmac_umac64_update`, for UMAC-96.
-///
-/// # Safety
-/// `mac` must be a live handle; `data` must be valid for `len` bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac96_update(mac: *mut Umac96Handle, data: *const u8, len: usize) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { update(mac, data, len) }
-}
-
-/// As `fastmac_umac64_finalize`, for UMAC-96: `tag_len` must be 12.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac96_finalize(
-    mac: *mut Umac96Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    tag: *mut u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
-}
-
-/// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
-/// `nonce` into `tag` (`tag_len` must be 12), in one call: the message fed
-/// with update is left as it is. The fastest way to tag a message that is
-/// whole in memory.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac96_mac(
-    mac: *mut Umac96Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    msg: *const u8,
-    msg_len: usize,
-    tag: *mut u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
-}
-
-/// As `fastmac_umac64_verify`, for UMAC-96: `tag_len` must be 12.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac96_verify(
-    mac: *mut Umac96Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    tag: *const u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
-}
-
-/// As `fastmac_umac64_reset`, for UMAC-96.
-///
-/// # Safety
-/// `mac` must be a live handle.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac96_reset(mac: *mut Umac96Handle) -> fastmac_status {
-    // SAFETY: the caller's guarantee.
-    unsafe { reset(mac) }
-}
-
-/// As `fastmac_umac64_free`, for UMAC-96.
-///
-/// # Safety
-/// `mac` must be NULL or a live handle, not used afterwards.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac96_free(mac: *mut Umac96Handle) {
-    // SAFETY: the caller's guarantee.
-    unsafe { free(mac) }
-}
-
-// ---- UMAC-128 -------------------------------------------------------------
-
-/// As `fastmac_umac64_new`, for UMAC-128 (16-byte tags).
-///
-/// # Safety
-/// `key` must be valid for `key_len` bytes; `out` must be writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_new(
-    key: *const u8,
-    key_len: usize,
-    out: *mut *mut Umac128Handle,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { new(key, key_len, out) }
-}
-
-/// As `fastmac_umac64_update`, for UMAC-128.
-///
-/// # Safety
-/// `mac` must be a live handle; `data` must be valid for `len` bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_update(
-    mac: *mut Umac128Handle,
-    data: *const u8,
-    len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { update(mac, data, len) }
-}
-
-/// As `fastmac_umac64_finalize`, for UMAC-128: `tag_len` must be 16.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_finalize(
-    mac: *mut Umac128Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    tag: *mut u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { finalize(mac, nonce, nonce_len, tag, tag_len) }
-}
-
-/// The tag of `msg` alone (`msg` may be NULL if `msg_len` is 0) under
-/// `nonce` into `tag` (`tag_len` must be 16), in one call: the message fed
-/// with update is left as it is. The fastest way to tag a message that is
-/// whole in memory.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce`, `msg` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_mac(
-    mac: *mut Umac128Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    msg: *const u8,
-    msg_len: usize,
-    tag: *mut u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { one_shot(mac, nonce, nonce_len, msg, msg_len, tag, tag_len) }
-}
-
-/// As `fastmac_umac64_verify`, for UMAC-128: `tag_len` must be 16.
-///
-/// # Safety
-/// `mac` must be a live handle; `nonce` and `tag` must be valid for their lengths.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_verify(
-    mac: *mut Umac128Handle,
-    nonce: *const u8,
-    nonce_len: usize,
-    tag: *const u8,
-    tag_len: usize,
-) -> fastmac_status {
-    // SAFETY: the caller's guarantees.
-    unsafe { verify(mac, nonce, nonce_len, tag, tag_len) }
-}
-
-/// As `fastmac_umac64_reset`, for UMAC-128.
-///
-/// # Safety
-/// `mac` must be a live handle.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_reset(mac: *mut Umac128Handle) -> fastmac_status {
-    // SAFETY: the caller's guarantee.
-    unsafe { reset(mac) }
-}
-
-/// As `fastmac_umac64_free`, for UMAC-128.
-///
-/// # Safety
-/// `mac` must be NULL or a live handle, not used afterwards.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fastmac_umac128_free(mac: *mut Umac128Handle) {
-    // SAFETY: the caller's guarantee.
-    unsafe { free(mac) }
-}
+umac_api!(
+    4,
+    Umac32Handle,
+    "UMAC-32",
+    "",
+    fastmac_umac32_new,
+    fastmac_umac32_update,
+    fastmac_umac32_finalize,
+    fastmac_umac32_mac,
+    fastmac_umac32_verify,
+    fastmac_umac32_reset,
+    fastmac_umac32_free,
+);
+umac_api!(
+    8,
+    Umac64Handle,
+    "UMAC-64",
+    "; OpenSSH's `umac-64@openssh.com`",
+    fastmac_umac64_new,
+    fastmac_umac64_update,
+    fastmac_umac64_finalize,
+    fastmac_umac64_mac,
+    fastmac_umac64_verify,
+    fastmac_umac64_reset,
+    fastmac_umac64_free,
+);
+umac_api!(
+    12,
+    Umac96Handle,
+    "UMAC-96",
+    "",
+    fastmac_umac96_new,
+    fastmac_umac96_update,
+    fastmac_umac96_finalize,
+    fastmac_umac96_mac,
+    fastmac_umac96_verify,
+    fastmac_umac96_reset,
+    fastmac_umac96_free,
+);
+umac_api!(
+    16,
+    Umac128Handle,
+    "UMAC-128",
+    "; OpenSSH's `umac-128@openssh.com`",
+    fastmac_umac128_new,
+    fastmac_umac128_update,
+    fastmac_umac128_finalize,
+    fastmac_umac128_mac,
+    fastmac_umac128_verify,
+    fastmac_umac128_reset,
+    fastmac_umac128_free,
+);

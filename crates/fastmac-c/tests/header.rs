@@ -2,17 +2,56 @@
 //! fails when it no longer matches the source (a stale header would declare
 //! functions that do not exist, or miss new ones).
 //!
+//! cbindgen reads the crate with its macros expanded, since the functions of
+//! each UMAC tag length come from one macro (src/umac.rs): the expansion is
+//! rustc's `-Zunpretty=expanded`, which takes a nightly toolchain (`make
+//! deps-nightly` installs one). The test runs it with `rustup run nightly`
+//! into its own target directory (`target/cbindgen-expand`) and hands the
+//! expanded source to cbindgen.
+//!
 //! `FASTMAC_BLESS_HEADER=1 cargo test -p fastmac-c --test header` (or
-//! `make c-header`) rewrites it.
+//! `make c-header`) rewrites the header.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The toolchain that expands the crate's macros (the one `make
+/// deps-nightly` installs).
+const NIGHTLY: &str = "nightly";
+
+/// The crate's source with every macro expanded, written to a file under
+/// the expansion's target directory.
+fn expanded_source(crate_dir: &Path) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| crate_dir.join("../../target"), PathBuf::from)
+        .join("cbindgen-expand");
+    let output = Command::new("rustup")
+        .args(["run", NIGHTLY, "cargo", "rustc", "--lib", "--profile=check", "--manifest-path"])
+        .arg(crate_dir.join("Cargo.toml"))
+        .args(["--", "-Zunpretty=expanded"])
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("CARGO")
+        .env_remove("RUSTC")
+        .output()
+        .unwrap_or_else(|err| panic!("running `rustup run {NIGHTLY} cargo rustc` (`make deps-nightly`): {err}"));
+    assert!(
+        output.status.success() && !output.stdout.is_empty(),
+        "expanding the crate's macros with the {NIGHTLY} toolchain failed (is it installed? `make deps-nightly`):\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::create_dir_all(&target).expect("create the expansion's target directory");
+    let path = target.join("fastmac_c_expanded.rs");
+    std::fs::write(&path, &output.stdout).expect("write the expanded source");
+    path
+}
 
 #[test]
 fn header_is_current() {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml parses");
     let bindings = cbindgen::Builder::new()
-        .with_crate(crate_dir)
+        .with_src(expanded_source(crate_dir))
         .with_config(config)
         .generate()
         .expect("cbindgen generates the header");

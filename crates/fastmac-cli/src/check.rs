@@ -9,7 +9,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use crate::input::CliError;
-use crate::key::{KeyLength, check_length, read_key};
+use crate::input::KeyLength;
+use crate::key::{check_length, read_key};
 use crate::names;
 use crate::source::{Input, Reader};
 use crate::sums::{self, Position};

@@ -1,12 +1,33 @@
-//! The tool's errors, hex arguments, and the checks that an output file
-//! or folder can be written. Keys are read in [`crate::key`], messages in
-//! [`crate::source`].
+//! The tool's errors (with the key lengths they name), hex arguments, and
+//! the checks that an output file or folder can be written. Keys are read
+//! in [`crate::key`], messages in [`crate::source`].
 
 use std::fmt;
 use std::io;
 use std::path::Path;
 
-use crate::key::KeyLength;
+/// The key lengths an algorithm takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyLength {
+    /// Exactly this many bytes (UMAC, Badger, the SSH MACs).
+    Exactly(usize),
+    /// At least this many (HMAC: RFC 2104 section 3 allows any length but
+    /// calls one shorter than the hash output weaker; `fastmac list` gives
+    /// that length).
+    AtLeast(usize),
+    /// Any length, the empty key included (HMAC with `--allow-short-key`).
+    Any,
+}
+
+impl KeyLength {
+    pub(crate) fn admits(self, len: usize) -> bool {
+        match self {
+            KeyLength::Exactly(n) => len == n,
+            KeyLength::AtLeast(n) => len >= n,
+            KeyLength::Any => true,
+        }
+    }
+}
 
 /// A bad argument or an unreadable input (exit status 2), or a stdout
 /// closed by its reader.

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use zeroize::Zeroizing;
 
-use crate::input::{CliError, unhex};
+use crate::input::{CliError, KeyLength, unhex};
 
 /// The most bytes a key file may hold: far above any key (64 bytes for
 /// HMAC-SHA2-512; a longer HMAC key is hashed down to the hash's output
@@ -36,29 +36,6 @@ pub enum KeySource<'a> {
     File(&'a Path),
     /// `--key-hex-file PATH`: hex text.
     HexFile(&'a Path),
-}
-
-/// The key lengths an algorithm takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyLength {
-    /// Exactly this many bytes (UMAC, Badger, the SSH MACs).
-    Exactly(usize),
-    /// At least this many (HMAC: RFC 2104 section 3 allows any length but
-    /// calls one shorter than the hash output weaker; `fastmac list` gives
-    /// that length).
-    AtLeast(usize),
-    /// Any length, the empty key included (HMAC with `--allow-short-key`).
-    Any,
-}
-
-impl KeyLength {
-    fn admits(self, len: usize) -> bool {
-        match self {
-            KeyLength::Exactly(n) => len == n,
-            KeyLength::AtLeast(n) => len >= n,
-            KeyLength::Any => true,
-        }
-    }
 }
 
 /// Reads the key from `source` and checks its length; every message names

@@ -32,8 +32,9 @@ use clap::{Args, Parser, Subcommand};
 use fastmac::ssh::{SshAlgorithm, SshMac};
 use fastmac::{Algorithm, DynMac, Error};
 
+use input::KeyLength;
 use input::{CliError, unhex};
-use key::{KeyLength, KeySource, read_key};
+use key::{KeySource, read_key};
 use out::outln;
 use source::{Input, Reader};
 use sums::Position;
@@ -335,7 +336,7 @@ fn verify(args: &VerifyArgs) -> Result<Outcome, CliError> {
 }
 
 fn list_backends() -> Result<(), CliError> {
-    for backend in fastmac::umac::Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    for backend in fastmac::umac::Backend::supported() {
         outln!("{backend}")?;
     }
     Ok(())
@@ -585,9 +586,14 @@ pub fn keyed(mac: &MacArgs, position: &PositionArgs) -> Result<(KeyedMac, Positi
     Ok((kind.new_mac(&key)?, first))
 }
 
-// The repository README's Rust examples, compiled and run as doc tests here:
-// the fastmac crate's own front page is crates/fastmac/README.md, and the
-// published package holds no file outside its folder.
+// The repository README's and docs/usage.md's Rust examples, compiled and run
+// as doc tests here: the fastmac crate's own front page is
+// crates/fastmac/README.md, and the published package holds no file outside
+// its folder.
 #[doc = include_str!("../../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+#[doc = include_str!("../../../docs/usage.md")]
+#[cfg(doctest)]
+pub struct UsageDoctests;

@@ -1,4 +1,4 @@
-//! `fastmac bench`: the JSON run has the schema the README documents and every
+//! `fastmac bench`: the JSON run has the schema docs/usage.md section 8 documents and every
 //! comparator, and bad options or a bad FASTMAC_BACKEND exit 2 with a clear
 //! message. (Speed itself is never asserted in tests.)
 

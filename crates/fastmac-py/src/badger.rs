@@ -6,77 +6,14 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use fastmac::badger::{Badger as BadgerN, BadgerReceiver, BadgerSender, KEY_LEN, MAX_LEVELS, MAX_TREES, NONCE_LEN};
+use fastmac::badger::{AnyBadger, AnyBadgerReceiver, AnyBadgerSender, KEY_LEN, MAX_LEVELS, MAX_TREES, NONCE_LEN};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::args::usize_in_range;
 use crate::buffer::{stable_bytes, with_bytes, with_message};
-use crate::errors::{TagLengthError, to_py};
+use crate::errors::{digest_size_error, to_py};
 use crate::streaming::Streaming;
-
-/// One of Badger's five tag lengths (4 to 20 bytes, one tree per 4 bytes)
-/// over a type generic in it.
-macro_rules! by_tag_len {
-    ($any:ident, $generic:ident) => {
-        enum $any {
-            B32(Box<$generic<4>>),
-            B64(Box<$generic<8>>),
-            B96(Box<$generic<12>>),
-            B128(Box<$generic<16>>),
-            B160(Box<$generic<20>>),
-        }
-
-        impl $any {
-            fn new(key: &[u8], digest_size: usize, levels: usize) -> PyResult<$any> {
-                let key: &[u8; KEY_LEN] = key
-                    .try_into()
-                    .map_err(|_| to_py(fastmac::Error::KeyLength { expected: KEY_LEN, got: key.len() }))?;
-                Ok(match digest_size {
-                    4 => $any::B32(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    8 => $any::B64(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    12 => $any::B96(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    16 => $any::B128(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    20 => $any::B160(Box::new($generic::with_levels(key, levels).map_err(to_py)?)),
-                    other => {
-                        return Err(TagLengthError::new_err(format!(
-                            "digest_size must be 4, 8, 12, 16 or 20, got {other}"
-                        )));
-                    }
-                })
-            }
-        }
-    };
-}
-
-/// Runs `$body` with `$m` bound to the concrete object, for every variant.
-macro_rules! each {
-    ($any:ident, $value:expr, $m:ident => $body:expr) => {
-        match $value {
-            $any::B32($m) => $body,
-            $any::B64($m) => $body,
-            $any::B96($m) => $body,
-            $any::B128($m) => $body,
-            $any::B160($m) => $body,
-        }
-    };
-}
-
-by_tag_len!(AnyBadger, BadgerN);
-by_tag_len!(AnySender, BadgerSender);
-by_tag_len!(AnyReceiver, BadgerReceiver);
-
-impl Clone for AnyBadger {
-    fn clone(&self) -> Self {
-        match self {
-            AnyBadger::B32(m) => AnyBadger::B32(m.clone()),
-            AnyBadger::B64(m) => AnyBadger::B64(m.clone()),
-            AnyBadger::B96(m) => AnyBadger::B96(m.clone()),
-            AnyBadger::B128(m) => AnyBadger::B128(m.clone()),
-            AnyBadger::B160(m) => AnyBadger::B160(m.clone()),
-        }
-    }
-}
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // No code path panics while holding the lock; recover anyway.
@@ -117,7 +54,7 @@ impl Badger {
     #[pyo3(signature = (key, digest_size = 8, *, levels = None))]
     fn py_new(key: &Bound<'_, PyAny>, digest_size: usize, levels: Option<&Bound<'_, PyAny>>) -> PyResult<Badger> {
         let levels = levels_arg(levels)?;
-        let inner = with_bytes(key, |key| AnyBadger::new(key, digest_size, levels))?;
+        let inner = with_bytes(key, |key| AnyBadger::new(key, digest_size, levels).map_err(digest_size_error))?;
         Ok(Badger { inner: Mutex::new(inner), digest_size })
     }
 
@@ -131,7 +68,7 @@ impl Badger {
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let nonce = stable_bytes(nonce)?;
-        let work = |data: &[u8]| each!(AnyBadger, &*lock(&self.inner), m => m.mac(&nonce, data).map(|t| t.to_vec()));
+        let work = |data: &[u8]| lock(&self.inner).mac(&nonce, data).map(|t| t.as_slice().to_vec());
         let tag = with_message(py, data, work)?.map_err(to_py)?;
         Ok(PyBytes::new(py, &tag))
     }
@@ -173,7 +110,7 @@ impl Badger {
     #[pyo3(name = "new", signature = (data = None))]
     fn new_state(&self, py: Python<'_>, data: Option<&Bound<'_, PyAny>>) -> PyResult<BadgerState> {
         let mut badger = lock(&self.inner).clone();
-        each!(AnyBadger, &mut badger, m => m.reset());
+        badger.reset();
         let state = BadgerState { inner: Mutex::new(Streaming::new(badger)), digest_size: self.digest_size };
         if let Some(data) = data {
             state.update(py, data)?;
@@ -190,7 +127,7 @@ impl Badger {
     /// Longest message accepted, in bytes.
     #[getter]
     fn max_message_len(&self) -> u64 {
-        each!(AnyBadger, &*lock(&self.inner), m => m.max_message_len())
+        lock(&self.inner).max_message_len()
     }
 
     /// ``"badger-64"`` etc.
@@ -214,7 +151,7 @@ impl Badger {
         trees: usize,
     ) -> PyResult<()> {
         let (nonce, tag) = (stable_bytes(nonce)?, stable_bytes(tag)?);
-        let work = |data: &[u8]| each!(AnyBadger, &*lock(&self.inner), m => m.verify_prefix(&nonce, data, &tag, trees));
+        let work = |data: &[u8]| lock(&self.inner).verify_prefix(&nonce, data, &tag, trees);
         with_message(py, data, work)?.map_err(to_py)
     }
 }
@@ -237,8 +174,7 @@ impl BadgerState {
     /// Appends ``data`` (any buffer) to the message.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let absorb = |badger: &mut AnyBadger, data: &[u8]| each!(AnyBadger, badger, m => m.update(data));
-        with_message(py, data, |data| lock(&self.inner).update(data, absorb))
+        with_message(py, data, |data| lock(&self.inner).update(data, AnyBadger::update))
     }
 
     /// digest(nonce) -> bytes
@@ -248,7 +184,7 @@ impl BadgerState {
     /// the message has grown since.
     fn digest<'py>(&self, py: Python<'py>, nonce: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
         let finalize = |mut copy: AnyBadger, nonce: &[u8]| {
-            each!(AnyBadger, &mut copy, m => m.finalize_reset(nonce).map(|t| t.to_vec())).map_err(to_py)
+            copy.finalize_reset(nonce).map(|t| t.as_slice().to_vec()).map_err(to_py)
         };
         let tag = with_bytes(nonce, |nonce| lock(&self.inner).digest(nonce, finalize))?;
         Ok(PyBytes::new(py, &tag))
@@ -269,7 +205,7 @@ impl BadgerState {
         with_bytes(nonce, |nonce| {
             with_bytes(tag, |tag| {
                 let mut copy = lock(&self.inner).mac().clone();
-                each!(AnyBadger, &mut copy, m => m.verify_prefix_reset(nonce, tag, trees)).map_err(to_py)
+                copy.verify_prefix_reset(nonce, tag, trees).map_err(to_py)
             })
         })
     }
@@ -301,7 +237,7 @@ impl BadgerState {
 /// the same ``levels`` (sequential tags depend on it). Thread-safe.
 #[pyclass(module = "fastmac.badger", name = "BadgerSender", frozen)]
 pub struct Sender {
-    inner: Mutex<AnySender>,
+    inner: Mutex<AnyBadgerSender>,
     digest_size: usize,
 }
 
@@ -311,7 +247,7 @@ impl Sender {
     #[pyo3(signature = (key, digest_size = 8, *, levels = None))]
     fn py_new(key: &Bound<'_, PyAny>, digest_size: usize, levels: Option<&Bound<'_, PyAny>>) -> PyResult<Sender> {
         let levels = levels_arg(levels)?;
-        let inner = with_bytes(key, |key| AnySender::new(key, digest_size, levels))?;
+        let inner = with_bytes(key, |key| AnyBadgerSender::new(key, digest_size, levels).map_err(digest_size_error))?;
         Ok(Sender { inner: Mutex::new(inner), digest_size })
     }
 
@@ -320,7 +256,7 @@ impl Sender {
     /// Tags ``data`` as the next message.
     #[pyo3(signature = (data, /))]
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-        let work = |data: &[u8]| each!(AnySender, &mut *lock(&self.inner), m => m.tag(data).map(|t| t.to_vec()));
+        let work = |data: &[u8]| lock(&self.inner).tag(data).map(|t| t.as_slice().to_vec());
         let tag = with_message(py, data, work)?.map_err(to_py)?;
         Ok(PyBytes::new(py, &tag))
     }
@@ -330,15 +266,14 @@ impl Sender {
     /// Streams more of the next message.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_message(py, data, |data| each!(AnySender, &mut *lock(&self.inner), m => m.update(data)))
+        with_message(py, data, |data| lock(&self.inner).update(data))
     }
 
     /// finalize() -> bytes
     ///
     /// Tags the streamed message as the next message and starts another.
     fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let tag =
-            each!(AnySender, &mut *lock(&self.inner), m => m.finalize_reset().map(|t| t.to_vec())).map_err(to_py)?;
+        let tag = lock(&self.inner).finalize_reset().map(|t| t.as_slice().to_vec()).map_err(to_py)?;
         Ok(PyBytes::new(py, &tag))
     }
 
@@ -346,13 +281,13 @@ impl Sender {
     ///
     /// Discards streamed input; the position does not change.
     fn reset(&self) {
-        each!(AnySender, &mut *lock(&self.inner), m => m.reset());
+        lock(&self.inner).reset();
     }
 
     /// Number of the next message (how many were tagged).
     #[getter]
     fn position(&self) -> u64 {
-        each!(AnySender, &*lock(&self.inner), m => m.position())
+        lock(&self.inner).position()
     }
 
     /// Tag length in bytes.
@@ -373,7 +308,7 @@ impl Sender {
 /// ``BadgerReceiver(key, digest_size=8, *, levels=58)``. Thread-safe.
 #[pyclass(module = "fastmac.badger", name = "BadgerReceiver", frozen)]
 pub struct Receiver {
-    inner: Mutex<AnyReceiver>,
+    inner: Mutex<AnyBadgerReceiver>,
     digest_size: usize,
 }
 
@@ -383,7 +318,7 @@ impl Receiver {
     #[pyo3(signature = (key, digest_size = 8, *, levels = None))]
     fn py_new(key: &Bound<'_, PyAny>, digest_size: usize, levels: Option<&Bound<'_, PyAny>>) -> PyResult<Receiver> {
         let levels = levels_arg(levels)?;
-        let inner = with_bytes(key, |key| AnyReceiver::new(key, digest_size, levels))?;
+        let inner = with_bytes(key, |key| AnyBadgerReceiver::new(key, digest_size, levels).map_err(digest_size_error))?;
         Ok(Receiver { inner: Mutex::new(inner), digest_size })
     }
 
@@ -402,7 +337,7 @@ impl Receiver {
     ) -> PyResult<()> {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
         let tag = stable_bytes(tag)?;
-        let work = |data: &[u8]| each!(AnyReceiver, &mut *lock(&self.inner), m => m.verify_prefix(data, &tag, trees));
+        let work = |data: &[u8]| lock(&self.inner).verify_prefix(data, &tag, trees);
         with_message(py, data, work)?.map_err(to_py)
     }
 
@@ -411,7 +346,7 @@ impl Receiver {
     /// Streams more of the next message.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_message(py, data, |data| each!(AnyReceiver, &mut *lock(&self.inner), m => m.update(data)))
+        with_message(py, data, |data| lock(&self.inner).update(data))
     }
 
     /// verify_streamed(tag, trees=None) -> None
@@ -420,22 +355,20 @@ impl Receiver {
     #[pyo3(signature = (tag, trees = None))]
     fn verify_streamed(&self, tag: &Bound<'_, PyAny>, trees: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let trees = trees.map_or(Ok(self.digest_size / 4), |t| trees_arg(t, self.digest_size))?;
-        with_bytes(tag, |tag| {
-            each!(AnyReceiver, &mut *lock(&self.inner), m => m.verify_prefix_reset(tag, trees)).map_err(to_py)
-        })
+        with_bytes(tag, |tag| lock(&self.inner).verify_prefix_reset(tag, trees).map_err(to_py))
     }
 
     /// reset() -> None
     ///
     /// Discards streamed input; the position does not change.
     fn reset(&self) {
-        each!(AnyReceiver, &mut *lock(&self.inner), m => m.reset());
+        lock(&self.inner).reset();
     }
 
     /// Number of the next message expected (how many verified).
     #[getter]
     fn position(&self) -> u64 {
-        each!(AnyReceiver, &*lock(&self.inner), m => m.position())
+        lock(&self.inner).position()
     }
 
     /// Tag length in bytes.

@@ -70,3 +70,16 @@ pub fn to_py(err: fastmac::Error) -> PyErr {
         _ => Error::new_err(message),
     }
 }
+
+/// [`to_py`], with a tag length the library does not support said in
+/// Python's words: the constructors' `digest_size` argument.
+pub fn digest_size_error(err: fastmac::Error) -> PyErr {
+    match err {
+        fastmac::Error::UnsupportedTagLength { supported, got } => {
+            let sizes: Vec<String> = supported.iter().map(usize::to_string).collect();
+            let (last, rest) = sizes.split_last().expect("every MAC has tag lengths");
+            TagLengthError::new_err(format!("digest_size must be {} or {last}, got {got}", rest.join(", ")))
+        }
+        other => to_py(other),
+    }
+}

@@ -5,85 +5,13 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use fastmac::nonce::NonceCounter;
-use fastmac::umac::{KEY_LEN, SequencedUmac, counter_nonce};
+use fastmac::umac::{AnySequencedUmac, counter_nonce};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::args::int_in_range;
 use crate::buffer::{with_bytes, with_message};
-use crate::errors::{TagLengthError, to_py};
-
-/// The four tag lengths of `SequencedUmac`.
-enum AnySequenced {
-    U32(Box<SequencedUmac<4>>),
-    U64(Box<SequencedUmac<8>>),
-    U96(Box<SequencedUmac<12>>),
-    U128(Box<SequencedUmac<16>>),
-}
-
-/// Runs `$body` with `$m` bound to the concrete sender; `$body` gives
-/// `Result<(u64, [u8; N]), _>`, turned into `(u64, Vec<u8>)`.
-macro_rules! each {
-    ($sender:expr, $m:ident => $body:expr) => {
-        match $sender {
-            AnySequenced::U32($m) => $body.map(|(n, t)| (n, t.to_vec())),
-            AnySequenced::U64($m) => $body.map(|(n, t)| (n, t.to_vec())),
-            AnySequenced::U96($m) => $body.map(|(n, t)| (n, t.to_vec())),
-            AnySequenced::U128($m) => $body.map(|(n, t)| (n, t.to_vec())),
-        }
-    };
-}
-
-impl AnySequenced {
-    fn new(key: &[u8], digest_size: usize, counter: NonceCounter) -> PyResult<AnySequenced> {
-        let key: &[u8; KEY_LEN] =
-            key.try_into().map_err(|_| to_py(fastmac::Error::KeyLength { expected: KEY_LEN, got: key.len() }))?;
-        Ok(match digest_size {
-            4 => AnySequenced::U32(Box::new(SequencedUmac::with_counter(key, counter))),
-            8 => AnySequenced::U64(Box::new(SequencedUmac::with_counter(key, counter))),
-            12 => AnySequenced::U96(Box::new(SequencedUmac::with_counter(key, counter))),
-            16 => AnySequenced::U128(Box::new(SequencedUmac::with_counter(key, counter))),
-            other => {
-                return Err(TagLengthError::new_err(format!("digest_size must be 4, 8, 12 or 16, got {other}")));
-            }
-        })
-    }
-
-    fn tag(&mut self, data: &[u8]) -> Result<(u64, Vec<u8>), fastmac::Error> {
-        each!(self, m => m.tag(data))
-    }
-
-    fn finalize_reset(&mut self) -> Result<(u64, Vec<u8>), fastmac::Error> {
-        each!(self, m => m.finalize_reset())
-    }
-
-    fn update(&mut self, data: &[u8]) {
-        match self {
-            AnySequenced::U32(m) => m.update(data),
-            AnySequenced::U64(m) => m.update(data),
-            AnySequenced::U96(m) => m.update(data),
-            AnySequenced::U128(m) => m.update(data),
-        }
-    }
-
-    fn next_nonce(&self) -> u64 {
-        match self {
-            AnySequenced::U32(m) => m.next_nonce(),
-            AnySequenced::U64(m) => m.next_nonce(),
-            AnySequenced::U96(m) => m.next_nonce(),
-            AnySequenced::U128(m) => m.next_nonce(),
-        }
-    }
-
-    fn remaining(&self) -> u64 {
-        match self {
-            AnySequenced::U32(m) => m.remaining(),
-            AnySequenced::U64(m) => m.remaining(),
-            AnySequenced::U96(m) => m.remaining(),
-            AnySequenced::U128(m) => m.remaining(),
-        }
-    }
-}
+use crate::errors::{digest_size_error, to_py};
 
 /// A sender's UMAC (RFC 4418) that owns its nonces: message after message
 /// it takes the next counter value (``start``, ``start + 1``, ...) as the
@@ -102,11 +30,13 @@ impl AnySequenced {
 /// copied (a copy would hand out the same nonces). Thread-safe.
 #[pyclass(module = "fastmac", name = "SequencedUMAC", frozen)]
 pub struct Sequenced {
-    inner: Mutex<AnySequenced>,
+    // Boxed: the keyed state is 64-byte aligned, a Python object's memory
+    // only 16 (src/lib.rs).
+    inner: Box<Mutex<AnySequencedUmac>>,
     digest_size: usize,
 }
 
-fn lock(mutex: &Mutex<AnySequenced>) -> MutexGuard<'_, AnySequenced> {
+fn lock(mutex: &Mutex<AnySequencedUmac>) -> MutexGuard<'_, AnySequencedUmac> {
     // No code path panics while holding the lock; recover anyway.
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -130,8 +60,10 @@ impl Sequenced {
             None => 0,
         };
         let counter = NonceCounter::starting_at(start, limit).map_err(to_py)?;
-        let inner = with_bytes(key, |key| AnySequenced::new(key, digest_size, counter))?;
-        Ok(Sequenced { inner: Mutex::new(inner), digest_size })
+        let inner = with_bytes(key, |key| {
+            AnySequencedUmac::with_counter(key, digest_size, counter).map_err(digest_size_error)
+        })?;
+        Ok(Sequenced { inner: Box::new(Mutex::new(inner)), digest_size })
     }
 
     /// tag(data) -> tuple[int, bytes]
@@ -142,7 +74,7 @@ impl Sequenced {
     #[pyo3(signature = (data, /))]
     fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<(u64, Bound<'py, PyBytes>)> {
         let (nonce, tag) = with_message(py, data, |data| lock(&self.inner).tag(data))?.map_err(to_py)?;
-        Ok((nonce, PyBytes::new(py, &tag)))
+        Ok((nonce, PyBytes::new(py, tag.as_slice())))
     }
 
     /// update(data) -> None
@@ -160,7 +92,7 @@ impl Sequenced {
     /// ``fastmac.NonceExhaustedError`` and keeps the streamed input.
     fn finalize<'py>(&self, py: Python<'py>) -> PyResult<(u64, Bound<'py, PyBytes>)> {
         let (nonce, tag) = lock(&self.inner).finalize_reset().map_err(to_py)?;
-        Ok((nonce, PyBytes::new(py, &tag)))
+        Ok((nonce, PyBytes::new(py, tag.as_slice())))
     }
 
     /// The nonce the next message gets.
@@ -183,7 +115,7 @@ impl Sequenced {
 
     /// ``"umac-64"`` etc.
     #[getter]
-    fn name(&self) -> &'static str {
+    fn name(&self) -> String {
         crate::umac::name_of(self.digest_size)
     }
 

@@ -8,20 +8,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::buffer::{stable_bytes, with_bytes, with_message};
-use crate::errors::{TagLengthError, to_py};
+use crate::errors::{digest_size_error, to_py};
 use crate::streaming::Streaming;
 
 /// Keys the library's UMAC of run-time tag length, in Python's words: the
 /// tag length is the `digest_size` argument.
 fn keyed(key: &[u8], digest_size: usize) -> PyResult<AnyUmac> {
-    AnyUmac::new_from_slice(key, digest_size).map_err(|err| match err {
-        fastmac::Error::UnsupportedTagLength { supported, got } => {
-            let sizes: Vec<String> = supported.iter().map(usize::to_string).collect();
-            let (last, rest) = sizes.split_last().expect("UMAC has tag lengths");
-            TagLengthError::new_err(format!("digest_size must be {} or {last}, got {got}", rest.join(", ")))
-        }
-        other => to_py(other),
-    })
+    AnyUmac::new_from_slice(key, digest_size).map_err(digest_size_error)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -29,13 +22,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-pub(crate) fn name_of(digest_size: usize) -> &'static str {
-    match digest_size {
-        4 => "umac-32",
-        8 => "umac-64",
-        12 => "umac-96",
-        _ => "umac-128",
-    }
+/// `umac-64` etc.: UMAC's name for a tag of `digest_size` bytes.
+pub(crate) fn name_of(digest_size: usize) -> String {
+    format!("umac-{}", 8 * digest_size)
 }
 
 /// UMAC (RFC 4418) under one 16-byte key: the key is expanded once, here,
@@ -123,7 +112,7 @@ impl Umac {
 
     /// ``"umac-32"``, ``"umac-64"``, ``"umac-96"`` or ``"umac-128"``.
     #[getter]
-    fn name(&self) -> &'static str {
+    fn name(&self) -> String {
         name_of(self.digest_size)
     }
 
@@ -209,7 +198,7 @@ impl UmacState {
 
     /// ``"umac-64"`` etc.
     #[getter]
-    fn name(&self) -> &'static str {
+    fn name(&self) -> String {
         name_of(self.digest_size)
     }
 

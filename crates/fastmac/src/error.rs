@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use crate::umac::Backend;
+use crate::umac::backend::Backend;
 
 /// Everything that can go wrong when keying, tagging or verifying.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,8 +6,8 @@
 //! and a safe read costs only the copy (docs/performance.md section 9).
 //!
 //! [`crate::DynMac::update_from_file`] is the public entry; UMAC's
-//! multi-core version (feature `parallel`) is in `umac::parallel` and uses
-//! the positioned reads here.
+//! multi-threaded version (feature `parallel`) is in `umac::parallel_file`
+//! and uses the positioned reads here.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -102,14 +102,7 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     while filled < buf.len() {
         let at = offset + filled as u64;
         match read_at(file, &mut buf[filled..], at) {
-            Ok(0) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!(
-                        "the file shrank while being read: it ends at byte {at}, before its size when reading began"
-                    ),
-                ));
-            }
+            Ok(0) => return Err(shrank(at)),
             Ok(n) => filled += n,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
             Err(err) => return Err(err),
@@ -118,13 +111,23 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     Ok(())
 }
 
+/// The error of a file that ends at byte `at`, before the size it had when
+/// reading began.
+#[cfg(feature = "parallel")]
+pub(crate) fn shrank(at: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!("the file shrank while being read: it ends at byte {at}, before its size when reading began"),
+    )
+}
+
 #[cfg(all(feature = "parallel", unix))]
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     std::os::unix::fs::FileExt::read_at(file, buf, offset)
 }
 
 // Windows' positioned read moves the file position too; callers that read
-// on after it seek first (`umac::parallel`).
+// on after it seek first (`umac::parallel_file`).
 #[cfg(all(feature = "parallel", windows))]
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     std::os::windows::fs::FileExt::seek_read(file, buf, offset)

@@ -29,7 +29,7 @@ use hmac::HmacReset;
 use hmac::digest::{FixedOutputReset, KeyInit, Reset, Update};
 use zeroize::Zeroize;
 
-use crate::Error;
+use crate::error::Error;
 use crate::tag::verify_tag;
 
 /// The longest HMAC output here (SHA-512), in bytes.

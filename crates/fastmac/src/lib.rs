@@ -6,6 +6,7 @@ extern crate alloc;
 
 pub mod algorithm;
 pub mod badger;
+mod dyn_mac;
 mod error;
 #[cfg(feature = "std")]
 mod file;
@@ -21,3 +22,4 @@ pub use algorithm::{Algorithm, DynMac};
 /// `crypto-common` version of the `aes` crate): see the crate docs.
 pub use crypto_common::{self, KeyInit, KeySizeUser};
 pub use error::{BackendError, Error, UnknownName};
+pub use tag::InlineTag;

@@ -24,7 +24,7 @@
 //! assert_eq!(counter.peek(), 2); // it never wraps back to 0
 //! ```
 
-use crate::Error;
+use crate::error::Error;
 
 /// Counts `0, 1, ..., limit - 1`, each value once, then refuses.
 ///

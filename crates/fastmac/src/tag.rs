@@ -1,9 +1,11 @@
-//! The one constant-time tag comparison: every MAC's `verify` ends here.
+//! Tags: the one constant-time tag comparison, where every MAC's `verify`
+//! ends, and [`InlineTag`], the tag of the MAC types whose tag length is
+//! chosen at run time.
 
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use crate::Error;
+use crate::error::Error;
 
 /// Compares the tag this side computed, `expected`, with the `received`
 /// one in constant time (`subtle`), then wipes `expected`. A byte slice of
@@ -17,6 +19,37 @@ pub(crate) fn verify_tag<T: ConstantTimeEq + Zeroize + ?Sized>(expected: &mut T,
     let equal: bool = expected.ct_eq(received).into();
     expected.zeroize();
     if equal { Ok(()) } else { Err(Error::InvalidTag) }
+}
+
+/// A tag of a length chosen at run time, up to `MAX` bytes, held inline
+/// (no allocation): what [`crate::umac::AnyUmac`] and the run-time Badger
+/// types return, as [`crate::umac::UmacTag`] and [`crate::badger::BadgerTag`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct InlineTag<const MAX: usize> {
+    bytes: [u8; MAX],
+    len: usize,
+}
+
+impl<const MAX: usize> InlineTag<MAX> {
+    /// The tag's bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl<const MAX: usize, const N: usize> From<[u8; N]> for InlineTag<MAX> {
+    fn from(tag: [u8; N]) -> InlineTag<MAX> {
+        const { assert!(N <= MAX, "a tag longer than the inline buffer") };
+        let mut bytes = [0u8; MAX];
+        bytes[..N].copy_from_slice(&tag);
+        InlineTag { bytes, len: N }
+    }
+}
+
+impl<const MAX: usize> AsRef<[u8]> for InlineTag<MAX> {
+    fn as_ref(&self) -> &[u8] {
+        self.as_slice()
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ fn backends() -> Vec<Backend> {
             assert_eq!(Umac::<8>::new(&[0; 16]).backend(), forced, "FASTMAC_BACKEND was not applied");
             vec![forced]
         }
-        None => Backend::ALL.into_iter().filter(|b| b.is_supported()).collect(),
+        None => Backend::supported().collect(),
     }
 }
 

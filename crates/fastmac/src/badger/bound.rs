@@ -12,7 +12,7 @@ pub fn forgery_bound_log2(trees: usize, max_len: u64) -> f64 {
     let bits = 8 * u128::from(max_len.max(1));
     let ceil_log2 = 128 - (bits - 1).leading_zeros();
     let levels = ceil_log2.saturating_sub(6).max(1);
-    let eps_f = 1.0 / f64::from(super::P);
+    let eps_f = 1.0 / f64::from(super::finalize::P);
     // 1 - (1 - 2^-32)^v' without cancellation: -expm1(v' * ln(1 - 2^-32)).
     // `libm` rather than f64's methods: they need `std`.
     let eps_tree = -libm::expm1(f64::from(levels) * libm::log1p(-1.0 / 4_294_967_296.0));

@@ -10,8 +10,8 @@
 
 /// Largest subtree hashed level by level: 2^11 blocks = 16 KiB, whose
 /// level-1 output (1024 nodes, 8 KiB) stays in L1. Large subtrees amortise
-/// the top levels, which are too short to fill a vector (measured: 4 KiB
-/// subtrees cost about 15% more per byte at 64 KiB).
+/// the top levels, which are too short to fill a vector
+/// (`docs/performance-log.md` section 6).
 pub(crate) const MAX_SUBTREE_HEIGHT: u32 = 11;
 /// Nodes of level 1 of the largest subtree.
 pub(crate) const MAX_LEVEL_ONE: usize = 1 << (MAX_SUBTREE_HEIGHT - 1);

@@ -2,7 +2,8 @@
 //! 3.6): `S = q1*K1 + ... + q5*K5 + K6 mod p`, p = 2^32 - 5, over the five
 //! 27-bit pieces of `Q = L * 2^64 + M`.
 
-use super::P;
+/// The prime of the F function, 2^32 - 5.
+pub(super) const P: u32 = 0xFFFF_FFFB;
 
 const PIECE: u64 = (1 << 27) - 1;
 

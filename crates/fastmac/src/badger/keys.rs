@@ -5,7 +5,8 @@ use rabbit::RabbitKeyOnly;
 use rabbit::cipher::StreamCipher;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use super::{MAX_LEVELS, MAX_TREES, P};
+use super::finalize::P;
+use super::sizes::{MAX_LEVELS, MAX_TREES};
 
 /// A source of PRG bytes, read byte-continuously (`PRG_Nextbit`). Rabbit in
 /// production; the tests inject a scripted stream to reach the rare redraw

@@ -10,10 +10,11 @@ use rabbit::RabbitKeyOnly;
 use rabbit::cipher::StreamCipher;
 use zeroize::Zeroizing;
 
+use super::keying::{badger_constructors, check_prefix};
 use super::keys::Keys;
+use super::sizes::{KEY_LEN, MAX_TREES, trees_for};
 use super::state::{self, Streaming, hash_once, write_tag};
-use super::{KEY_LEN, MAX_LEVELS, check_prefix, key_from_slice, key_setup, trees_for};
-use crate::Error;
+use crate::error::Error;
 use crate::tag::verify_tag;
 
 /// The keystream after key setup, handing out one pad per message.
@@ -40,25 +41,17 @@ pub struct BadgerSender<const TAG_LEN: usize> {
     stream: Streaming,
 }
 
+badger_constructors!(
+    BadgerSender,
+    "Keys a sender with `levels` tree levels (1..=58). In this mode the tags depend on `levels` (the pads start \
+     after the level keys), so the receiver must use the same value."
+);
+
 impl<const TAG_LEN: usize> BadgerSender<TAG_LEN> {
     const TREES: usize = trees_for(TAG_LEN);
 
-    /// Keys a sender with the default `v` = 58 levels.
-    pub fn new(key: &[u8; KEY_LEN]) -> Self {
-        Self::with_levels(key, MAX_LEVELS).expect("58 levels are valid")
-    }
-
-    /// Like [`BadgerSender::new`], for a key of unchecked length.
-    pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
-        Ok(Self::new(key_from_slice(key)?))
-    }
-
-    /// Keys a sender with `levels` tree levels (1..=58). In this mode the
-    /// tags depend on `levels` (the pads start after the level keys), so the
-    /// receiver must use the same value.
-    pub fn with_levels(key: &[u8; KEY_LEN], levels: usize) -> Result<Self, Error> {
-        let (keys, prg) = key_setup(key, Self::TREES, levels)?;
-        Ok(BadgerSender { keys, pads: Pads { prg, position: 0 }, stream: Streaming::default() })
+    fn from_key_setup(_: &[u8; KEY_LEN], keys: Keys, prg: RabbitKeyOnly) -> Self {
+        BadgerSender { keys, pads: Pads { prg, position: 0 }, stream: Streaming::default() }
     }
 
     /// Number of the next message to be tagged (how many were tagged).
@@ -111,25 +104,15 @@ pub struct BadgerReceiver<const TAG_LEN: usize> {
     stream: Streaming,
 }
 
+badger_constructors!(BadgerReceiver, "Keys a receiver with `levels` tree levels (1..=58), as the sender.");
+
 impl<const TAG_LEN: usize> BadgerReceiver<TAG_LEN> {
     const TREES: usize = trees_for(TAG_LEN);
 
-    /// Keys a receiver with the default `v` = 58 levels.
-    pub fn new(key: &[u8; KEY_LEN]) -> Self {
-        Self::with_levels(key, MAX_LEVELS).expect("58 levels are valid")
-    }
-
-    /// Like [`BadgerReceiver::new`], for a key of unchecked length.
-    pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
-        Ok(Self::new(key_from_slice(key)?))
-    }
-
-    /// Keys a receiver with `levels` tree levels (1..=58), as the sender.
-    pub fn with_levels(key: &[u8; KEY_LEN], levels: usize) -> Result<Self, Error> {
-        let (keys, prg) = key_setup(key, Self::TREES, levels)?;
+    fn from_key_setup(_: &[u8; KEY_LEN], keys: Keys, prg: RabbitKeyOnly) -> Self {
         let mut pads = Pads { prg, position: 0 };
         let current = pads.next();
-        Ok(BadgerReceiver { keys, pads, current, stream: Streaming::default() })
+        BadgerReceiver { keys, pads, current, stream: Streaming::default() }
     }
 
     /// Number of the next message expected (how many verified).
@@ -179,7 +162,7 @@ impl<const TAG_LEN: usize> BadgerReceiver<TAG_LEN> {
         state::max_message_len(self.keys.levels)
     }
 
-    fn check(&mut self, s: &[u32; super::MAX_TREES], tag: &[u8], w: usize) -> Result<(), Error> {
+    fn check(&mut self, s: &[u32; MAX_TREES], tag: &[u8], w: usize) -> Result<(), Error> {
         let mut expected = [0u8; TAG_LEN];
         write_tag(s, &self.current[..], &mut expected[..4 * w]);
         verify_tag(&mut expected[..4 * w], &tag[..4 * w])?;

@@ -6,9 +6,10 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::keys::Keys;
+use super::sizes::MAX_TREES;
 use super::tree::{self, NODE_SLOTS};
-use super::{MAX_TREES, backend, finalize};
-use crate::Error;
+use super::{backend, finalize};
+use crate::error::Error;
 
 /// Longest message `levels` level keys can hash: `2^levels` blocks, and
 /// `L = 8n` must fit in 64 bits (docs/badger.md section 3.9).

@@ -15,7 +15,7 @@ use super::enh::{self, enh};
 
 /// Pending nodes per tree: heights 0..=58 (a message of exactly 2^58 blocks
 /// leaves a single node at height 58).
-pub(crate) const NODE_SLOTS: usize = super::MAX_LEVELS + 1;
+pub(crate) const NODE_SLOTS: usize = super::sizes::MAX_LEVELS + 1;
 
 /// Adds `blocks` (whole 8-byte blocks) to a tree that already holds `count`
 /// blocks. `level_key[h]` is `k_{h+1}`: it keys the merge of two nodes of

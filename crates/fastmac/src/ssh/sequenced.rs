@@ -10,8 +10,8 @@
 //! so does [`OutboundMac`]: it refuses the 2^31 + 1st packet under a key
 //! with [`Error::NonceExhausted`].
 
-use super::{SshMac, SshTag};
-use crate::Error;
+use super::mac::{SshMac, SshTag};
+use crate::error::Error;
 use crate::nonce::NonceCounter;
 
 /// Packets an [`OutboundMac`] tags under one key before it refuses:

@@ -1,44 +1,91 @@
 //! UMAC with its tag length chosen at run time, for bindings and tools that
 //! take it as a parameter (a Python `digest_size`, a C `tag_len`, OpenSSH's
-//! two widths behind one context type).
+//! two widths behind one context type): [`AnyUmac`], and [`AnySequencedUmac`]
+//! for the nonce-owning form. The tag length becomes a type here only
+//! ([`by_tag_len!`]).
 
-use super::{Backend, KEY_LEN, Umac32, Umac64, Umac96, Umac128};
-use crate::{DynMac, Error};
+use super::backend::Backend;
+use super::kdf::KEY_LEN;
+use super::mac::{Umac32, Umac64, Umac96, Umac128};
+use super::sequenced::SequencedUmac;
+use crate::dyn_mac::DynMac;
+use crate::error::Error;
+use crate::nonce::NonceCounter;
+use crate::tag::InlineTag;
 
 /// UMAC's tag lengths in bytes: UMAC-32, -64, -96 and -128 (RFC 4418
 /// section 4).
 pub const TAG_LENS: [usize; 4] = [4, 8, 12, 16];
 
 /// A UMAC tag of one of the [`TAG_LENS`], held inline.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct UmacTag {
-    bytes: [u8; 16],
-    len: usize,
+pub type UmacTag = InlineTag<16>;
+
+/// A type generic in UMAC's tag length, at each of the four.
+#[derive(Clone)]
+enum ByTagLen<T4, T8, T12, T16> {
+    U32(T4),
+    U64(T8),
+    U96(T12),
+    U128(T16),
 }
 
-impl UmacTag {
-    /// The tag's bytes.
-    pub fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len]
+impl<T4, T8, T12, T16> ByTagLen<T4, T8, T12, T16> {
+    fn tag_len(&self) -> usize {
+        match self {
+            ByTagLen::U32(_) => 4,
+            ByTagLen::U64(_) => 8,
+            ByTagLen::U96(_) => 12,
+            ByTagLen::U128(_) => 16,
+        }
     }
 }
 
-impl<const N: usize> From<[u8; N]> for UmacTag {
-    fn from(tag: [u8; N]) -> UmacTag {
-        let mut bytes = [0u8; 16];
-        bytes[..N].copy_from_slice(&tag);
-        UmacTag { bytes, len: N }
-    }
+/// `$make` with `$N` a `const` equal to `$tag_len`, wrapped in the
+/// [`ByTagLen`] variant of that length; any other length returns
+/// [`Error::UnsupportedTagLength`] from the enclosing function.
+macro_rules! by_tag_len {
+    ($tag_len:expr, $N:ident => $make:expr) => {
+        match $tag_len {
+            4 => {
+                const $N: usize = 4;
+                ByTagLen::U32($make)
+            }
+            8 => {
+                const $N: usize = 8;
+                ByTagLen::U64($make)
+            }
+            12 => {
+                const $N: usize = 12;
+                ByTagLen::U96($make)
+            }
+            16 => {
+                const $N: usize = 16;
+                ByTagLen::U128($make)
+            }
+            got => return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got }),
+        }
+    };
 }
 
-impl AsRef<[u8]> for UmacTag {
-    fn as_ref(&self) -> &[u8] {
-        self.as_slice()
-    }
+/// Runs `$body` with `$m` bound to the object of the [`ByTagLen`]'s length.
+macro_rules! dispatch {
+    ($any:expr, $m:ident => $body:expr) => {
+        match $any {
+            ByTagLen::U32($m) => $body,
+            ByTagLen::U64($m) => $body,
+            ByTagLen::U96($m) => $body,
+            ByTagLen::U128($m) => $body,
+        }
+    };
 }
 
-/// A [`Umac`](super::Umac) whose tag length (4, 8, 12 or 16 bytes) is a
-/// run-time value; every method forwards to the UMAC of that length.
+/// A key of the length UMAC takes.
+fn umac_key(key: &[u8]) -> Result<&[u8; KEY_LEN], Error> {
+    key.try_into().map_err(|_| Error::KeyLength { expected: KEY_LEN, got: key.len() })
+}
+
+/// A [`Umac`](super::mac::Umac) whose tag length (4, 8, 12 or 16 bytes) is
+/// a run-time value; every method forwards to the UMAC of that length.
 ///
 /// ```
 /// use fastmac::umac::{AnyUmac, Umac64};
@@ -51,39 +98,13 @@ impl AsRef<[u8]> for UmacTag {
 /// # Ok::<(), fastmac::Error>(())
 /// ```
 #[derive(Clone)]
-pub struct AnyUmac(Inner);
-
-#[derive(Clone)]
-enum Inner {
-    U32(Umac32),
-    U64(Umac64),
-    U96(Umac96),
-    U128(Umac128),
-}
-
-/// Runs `$body` with `$m` bound to the UMAC of the object's tag length.
-macro_rules! dispatch {
-    ($any:expr, $m:ident => $body:expr) => {
-        match $any {
-            Inner::U32($m) => $body,
-            Inner::U64($m) => $body,
-            Inner::U96($m) => $body,
-            Inner::U128($m) => $body,
-        }
-    };
-}
+pub struct AnyUmac(ByTagLen<Umac32, Umac64, Umac96, Umac128>);
 
 impl AnyUmac {
     /// Expands `key` for `tag_len`-byte tags; a tag length that is not one
     /// of [`TAG_LENS`] is [`Error::UnsupportedTagLength`].
     pub fn new(key: &[u8; KEY_LEN], tag_len: usize) -> Result<Self, Error> {
-        Ok(AnyUmac(match tag_len {
-            4 => Inner::U32(Umac32::new(key)),
-            8 => Inner::U64(Umac64::new(key)),
-            12 => Inner::U96(Umac96::new(key)),
-            16 => Inner::U128(Umac128::new(key)),
-            got => return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got }),
-        }))
+        Ok(AnyUmac(by_tag_len!(tag_len, N => super::mac::Umac::<N>::new(key))))
     }
 
     /// Like [`AnyUmac::new`], for a key of unchecked length; the tag length
@@ -92,18 +113,19 @@ impl AnyUmac {
         if !TAG_LENS.contains(&tag_len) {
             return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got: tag_len });
         }
-        let key: &[u8; KEY_LEN] = key.try_into().map_err(|_| Error::KeyLength { expected: KEY_LEN, got: key.len() })?;
-        Self::new(key, tag_len)
+        Self::new(umac_key(key)?, tag_len)
     }
 
     /// The tag length in bytes.
     pub fn tag_len(&self) -> usize {
-        match self.0 {
-            Inner::U32(_) => 4,
-            Inner::U64(_) => 8,
-            Inner::U96(_) => 12,
-            Inner::U128(_) => 16,
-        }
+        self.0.tag_len()
+    }
+
+    /// The UMAC inside when its tags are `N` bytes long, for a caller that
+    /// works with one tag length as a type (OpenSSH's two widths behind one
+    /// context type): no further dispatch per call.
+    pub fn as_fixed_mut<const N: usize>(&mut self) -> Option<&mut super::mac::Umac<N>> {
+        dispatch!(&mut self.0, m => (m as &mut dyn core::any::Any).downcast_mut::<super::mac::Umac<N>>())
     }
 
     /// The NH backend this object hashes with.
@@ -111,32 +133,32 @@ impl AnyUmac {
         dispatch!(&self.0, m => m.backend())
     }
 
-    /// See [`Umac::mac`](super::Umac::mac).
+    /// See [`Umac::mac`](super::mac::Umac::mac).
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<UmacTag, Error> {
         dispatch!(&mut self.0, m => m.mac(nonce, msg).map(UmacTag::from))
     }
 
-    /// See [`Umac::verify`](super::Umac::verify).
+    /// See [`Umac::verify`](super::mac::Umac::verify).
     pub fn verify(&mut self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
         dispatch!(&mut self.0, m => m.verify(nonce, msg, tag))
     }
 
-    /// See [`Umac::update`](super::Umac::update).
+    /// See [`Umac::update`](super::mac::Umac::update).
     pub fn update(&mut self, data: &[u8]) {
         dispatch!(&mut self.0, m => m.update(data))
     }
 
-    /// See [`Umac::finalize_reset`](super::Umac::finalize_reset).
+    /// See [`Umac::finalize_reset`](super::mac::Umac::finalize_reset).
     pub fn finalize_reset(&mut self, nonce: &[u8]) -> Result<UmacTag, Error> {
         dispatch!(&mut self.0, m => m.finalize_reset(nonce).map(UmacTag::from))
     }
 
-    /// See [`Umac::verify_reset`](super::Umac::verify_reset).
+    /// See [`Umac::verify_reset`](super::mac::Umac::verify_reset).
     pub fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
         dispatch!(&mut self.0, m => m.verify_reset(nonce, tag))
     }
 
-    /// See [`Umac::reset`](super::Umac::reset).
+    /// See [`Umac::reset`](super::mac::Umac::reset).
     pub fn reset(&mut self) {
         dispatch!(&mut self.0, m => m.reset())
     }
@@ -175,6 +197,74 @@ impl core::fmt::Debug for AnyUmac {
     }
 }
 
+/// A [`SequencedUmac`] whose tag length (4, 8, 12 or 16 bytes) is a run-time
+/// value: UMAC that owns its counter nonces (see [`SequencedUmac`]).
+///
+/// ```
+/// use fastmac::umac::{AnySequencedUmac, Umac128, counter_nonce};
+///
+/// let key = b"abcdefghijklmnop";
+/// let mut sender = AnySequencedUmac::new(key, 16)?;
+/// let (nonce, tag) = sender.tag(b"first message")?;
+/// Umac128::new(key).verify(&counter_nonce(nonce), b"first message", tag.as_slice())?;
+/// # Ok::<(), fastmac::Error>(())
+/// ```
+pub struct AnySequencedUmac(ByTagLen<SequencedUmac<4>, SequencedUmac<8>, SequencedUmac<12>, SequencedUmac<16>>);
+
+impl AnySequencedUmac {
+    /// Keys UMAC for `tag_len`-byte tags; nonces count from 0 and stop below
+    /// 2^64 - 1. A key of another length than 16 bytes, or a tag length not
+    /// in [`TAG_LENS`], is an error (the tag length checked first).
+    pub fn new(key: &[u8], tag_len: usize) -> Result<Self, Error> {
+        Self::with_counter(key, tag_len, NonceCounter::new(u64::MAX))
+    }
+
+    /// Like [`AnySequencedUmac::new`], with nonces from `counter`.
+    pub fn with_counter(key: &[u8], tag_len: usize, counter: NonceCounter) -> Result<Self, Error> {
+        if !TAG_LENS.contains(&tag_len) {
+            return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got: tag_len });
+        }
+        let key = umac_key(key)?;
+        Ok(AnySequencedUmac(by_tag_len!(tag_len, N => SequencedUmac::<N>::with_counter(key, counter))))
+    }
+
+    /// The tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.0.tag_len()
+    }
+
+    /// See [`SequencedUmac::tag`].
+    pub fn tag(&mut self, msg: &[u8]) -> Result<(u64, UmacTag), Error> {
+        dispatch!(&mut self.0, m => m.tag(msg).map(|(n, tag)| (n, tag.into())))
+    }
+
+    /// See [`SequencedUmac::update`].
+    pub fn update(&mut self, data: &[u8]) {
+        dispatch!(&mut self.0, m => m.update(data))
+    }
+
+    /// See [`SequencedUmac::finalize_reset`].
+    pub fn finalize_reset(&mut self) -> Result<(u64, UmacTag), Error> {
+        dispatch!(&mut self.0, m => m.finalize_reset().map(|(n, tag)| (n, tag.into())))
+    }
+
+    /// See [`SequencedUmac::next_nonce`].
+    pub fn next_nonce(&self) -> u64 {
+        dispatch!(&self.0, m => m.next_nonce())
+    }
+
+    /// See [`SequencedUmac::remaining`].
+    pub fn remaining(&self) -> u64 {
+        dispatch!(&self.0, m => m.remaining())
+    }
+}
+
+impl core::fmt::Debug for AnySequencedUmac {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        dispatch!(&self.0, m => m.fmt(f))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Umac;
@@ -196,6 +286,9 @@ mod tests {
         any.verify_reset(b"nonce", tag.as_slice()).unwrap();
         any.update(b"discarded");
         any.reset();
+        assert!(any.as_fixed_mut::<N>().is_some());
+        assert_eq!(any.as_fixed_mut::<16>().is_some(), N == 16);
+        assert_eq!(any.as_fixed_mut::<4>().is_some(), N == 4);
         let mut out = vec![0u8; N];
         DynMac::update(&mut any, b"message");
         any.finalize_reset_into(b"nonce", &mut out).unwrap();
@@ -210,6 +303,28 @@ mod tests {
         same_as_fixed::<16>();
     }
 
+    fn sequenced_same_as_fixed<const N: usize>() {
+        let mut any = AnySequencedUmac::with_counter(KEY, N, NonceCounter::starting_at(5, 9).unwrap()).unwrap();
+        let mut fixed = SequencedUmac::<N>::with_counter(KEY, NonceCounter::starting_at(5, 9).unwrap());
+        assert_eq!((any.tag_len(), any.next_nonce(), any.remaining()), (N, 5, 4));
+        let (nonce, tag) = any.tag(b"message").unwrap();
+        let (fixed_nonce, fixed_tag) = fixed.tag(b"message").unwrap();
+        assert_eq!((nonce, tag.as_slice()), (fixed_nonce, &fixed_tag[..]));
+        any.update(b"mess");
+        any.update(b"age");
+        let (nonce, tag) = any.finalize_reset().unwrap();
+        let (fixed_nonce, fixed_tag) = fixed.tag(b"message").unwrap();
+        assert_eq!((nonce, tag.as_slice()), (fixed_nonce, &fixed_tag[..]));
+    }
+
+    #[test]
+    fn every_tag_length_of_the_sequenced_form_equals_the_fixed_type() {
+        sequenced_same_as_fixed::<4>();
+        sequenced_same_as_fixed::<8>();
+        sequenced_same_as_fixed::<12>();
+        sequenced_same_as_fixed::<16>();
+    }
+
     #[test]
     fn other_lengths_are_typed_errors() {
         for got in [0, 1, 5, 10, 17, 32, usize::MAX] {
@@ -218,6 +333,11 @@ mod tests {
             assert_eq!(AnyUmac::new_from_slice(b"short", got).unwrap_err(), err, "tag length checked first");
         }
         assert_eq!(AnyUmac::new_from_slice(b"short", 8).unwrap_err(), Error::KeyLength { expected: 16, got: 5 });
+        for got in [0, 5, 17] {
+            let err = Error::UnsupportedTagLength { supported: &TAG_LENS, got };
+            assert_eq!(AnySequencedUmac::new(b"short", got).unwrap_err(), err, "tag length checked first");
+        }
+        assert_eq!(AnySequencedUmac::new(b"short", 8).unwrap_err(), Error::KeyLength { expected: 16, got: 5 });
         let mut mac = AnyUmac::new(KEY, 8).unwrap();
         assert_eq!(mac.verify(b"n", b"m", &[0; 4]), Err(Error::TagLength { expected: 8, got: 4 }));
         assert_eq!(

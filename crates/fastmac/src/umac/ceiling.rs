@@ -11,10 +11,13 @@ use aes::Aes128;
 use aes::cipher::{Array, KeyInit};
 use zeroize::Zeroize;
 
+use super::any::TAG_LENS;
+use super::backend::Backend;
+use super::iters::{iters_for, with_iters};
+use super::kdf::KEY_LEN;
 use super::l1::{L1_CHUNK, l1_key};
-use super::nh::{Backend, NhKey};
-use super::{KEY_LEN, TAG_LENS};
-use crate::Error;
+use super::nh::NhKey;
+use crate::error::Error;
 
 /// A bare NH pass at the iteration count of one UMAC tag length.
 #[derive(Clone)]
@@ -31,8 +34,7 @@ impl NhCeiling {
         if !TAG_LENS.contains(&tag_len) {
             return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got: tag_len });
         }
-        // One iteration per 32 bits of tag, as `Umac::ITERS`.
-        let iters = tag_len / 4;
+        let iters = iters_for(tag_len);
         let backend = backend.check_supported()?;
         let mut key_bytes = Array::from(*key);
         let cipher = Aes128::new(&key_bytes);
@@ -43,18 +45,13 @@ impl NhCeiling {
     /// The NH sums of every chunk of `msg`, added up per iteration and
     /// folded to one word (so the work cannot be optimized away).
     pub fn pass(&self, msg: &[u8]) -> u64 {
-        match self.iters {
-            1 => self.pass_t::<1>(msg),
-            2 => self.pass_t::<2>(msg),
-            3 => self.pass_t::<3>(msg),
-            _ => self.pass_t::<4>(msg),
-        }
+        with_iters!(self.iters, ITERS => self.pass_iters::<ITERS>(msg))
     }
 
-    fn pass_t<const T: usize>(&self, msg: &[u8]) -> u64 {
-        let mut sums = [0u64; T];
+    fn pass_iters<const ITERS: usize>(&self, msg: &[u8]) -> u64 {
+        let mut sums = [0u64; ITERS];
         for chunk in msg.chunks(L1_CHUNK) {
-            self.key.hash(0, chunk, &mut sums);
+            sums = self.key.sums(0, chunk, sums);
         }
         sums.iter().fold(0, |a, &s| a ^ s)
     }

@@ -6,6 +6,9 @@ use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt};
 use zeroize::Zeroize;
 
+/// UMAC key length in bytes: the AES-128 key K the KDF expands.
+pub const KEY_LEN: usize = 16;
+
 /// KDF (RFC 4418 section 3.2): `Y = AES_K(uint64(index) || uint64(1)) ||
 /// AES_K(uint64(index) || uint64(2)) || ...`, truncated to `out.len()` bytes.
 ///

@@ -7,15 +7,12 @@
 use aes::Aes128;
 use zeroize::Zeroize;
 
+use super::backend::Backend;
 use super::kdf::kdf;
-use super::nh::{self, Backend, MAX_ITERS, NhKey};
+use super::nh::{self, NhKey};
 
 /// L1-HASH chunk: 1024 bytes of message.
 pub(crate) const L1_CHUNK: usize = 1024;
-
-/// The L1-HASH outputs of one chunk, one per iteration (the first `iters`
-/// used).
-pub(crate) type L1Output = [u64; MAX_ITERS];
 
 /// `L1Key = KDF(K, 1, 1024 + (iters - 1) * 16)` (section 5.1), read as
 /// big-endian words (section 5.2.2) and laid out for `backend`, which the
@@ -34,39 +31,23 @@ pub(crate) fn l1_key(cipher: &Aes128, iters: usize, backend: Backend) -> NhKey {
     key
 }
 
-/// One L1-HASH output: `NH(chunk) +_64 uint2str(bitlength(chunk), 8)`,
-/// from the chunk's NH sum and its length in bytes (before padding).
+/// One L1-HASH output from a chunk's NH sum: `NH(chunk) +_64
+/// uint2str(bitlength(chunk), 8)`, the length in bytes before padding.
 #[inline(always)]
-pub(crate) fn l1_output(nh: u64, chunk_len: usize) -> u64 {
+pub(crate) fn add_bit_length(nh: u64, chunk_len: usize) -> u64 {
     nh.wrapping_add(8 * chunk_len as u64)
 }
 
-/// The L1-HASH outputs of one chunk (at most 1024 bytes) for `ITERS`
-/// iterations: the chunk zero-padded to whole 32-byte blocks (the backend
-/// pads a partial last block without a copy), the empty chunk as one
-/// block of zeros. NH adds into its accumulators, so starting them at the
-/// length term gives the outputs with no addition after the call (and the
-/// caller reads back words of the width the backend stored, which a vector
-/// add over them would not: a store-forwarding stall per chunk).
+/// L1-HASH of one chunk (at most 1024 bytes) for `ITERS` iterations: the
+/// chunk zero-padded to whole 32-byte blocks (the backend pads a partial
+/// last block without a copy), the empty chunk as one block of zeros. NH
+/// adds into its accumulators, so starting them at the length term gives
+/// the outputs with no addition after the call (and the caller reads back
+/// words of the width the backend stored, which a vector add over them
+/// would not: a store-forwarding stall per chunk).
 #[inline(always)]
-pub(crate) fn l1_outputs<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; ITERS] {
+pub(crate) fn l1_hash<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; ITERS] {
     debug_assert!(chunk.len() <= L1_CHUNK);
     let data = if chunk.is_empty() { &[0u8; nh::BLOCK][..] } else { chunk };
-    key.sums::<ITERS>(0, data, [l1_output(0, chunk.len()); ITERS])
-}
-
-/// L1-HASH of one whole 1024-byte chunk that is not the message's last,
-/// the first `iters` iterations (the rest zero).
-#[cfg(feature = "parallel")]
-#[inline(always)]
-pub(crate) fn l1_hash_chunk(key: &NhKey, iters: usize, chunk: &[u8]) -> L1Output {
-    debug_assert_eq!(chunk.len(), L1_CHUNK);
-    let mut out: L1Output = [0; MAX_ITERS];
-    match iters {
-        1 => out[..1].copy_from_slice(&l1_outputs::<1>(key, chunk)),
-        2 => out[..2].copy_from_slice(&l1_outputs::<2>(key, chunk)),
-        3 => out[..3].copy_from_slice(&l1_outputs::<3>(key, chunk)),
-        _ => out = l1_outputs::<4>(key, chunk),
-    }
-    out
+    key.sums::<ITERS>(0, data, [add_bit_length(0, chunk.len()); ITERS])
 }

@@ -5,8 +5,8 @@
 use aes::Aes128;
 use zeroize::Zeroize;
 
+use super::iters::MAX_ITERS;
 use super::kdf::kdf;
-use super::nh::MAX_ITERS;
 
 const P36: u64 = (1 << 36) - 5;
 

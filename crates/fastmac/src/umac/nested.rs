@@ -17,11 +17,12 @@ use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use zeroize::Zeroize;
 
-use super::nh::MAX_ITERS;
+use super::backend::Backend;
+use super::iters::{MAX_ITERS, iters_for, with_iters};
+use super::kdf::KEY_LEN;
 use super::pdf::{PadCache, check_nonce, nonce_block, padded, pdf_cipher};
 use super::uhash::{UhashKey, uhash};
-use super::{Backend, KEY_LEN};
-use crate::Error;
+use crate::error::Error;
 use crate::tag::verify_tag;
 
 /// Longest prefix: the whole UMAC-128 field.
@@ -130,7 +131,7 @@ impl NestedUmac {
         debug_assert!((1..=FIELD_LEN).contains(&len));
         // The field's bytes are UHASH's output read big-endian: read
         // little-endian, that number byte-swapped.
-        let hash = uhash(&self.key, len.div_ceil(4), msg).swap_bytes();
+        let hash = with_iters!(iters_for(len), ITERS => uhash::<ITERS>(&self.key, msg)).swap_bytes();
         let mask = u128::MAX >> (8 * (FIELD_LEN - len));
         (hash ^ u128::from_le_bytes(*pad)) & mask
     }

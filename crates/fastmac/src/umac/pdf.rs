@@ -7,7 +7,7 @@ use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::kdf::kdf;
-use crate::Error;
+use crate::error::Error;
 
 /// Shortest nonce RFC 4418 accepts, in bytes.
 pub const MIN_NONCE_LEN: usize = 1;

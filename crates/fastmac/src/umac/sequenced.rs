@@ -2,8 +2,9 @@
 //! key, so a sender cannot repeat or wrap a nonce (docs/umac.md
 //! section 5: a repeated nonce reveals a hash difference).
 
-use super::{KEY_LEN, Umac};
-use crate::Error;
+use super::kdf::KEY_LEN;
+use super::mac::Umac;
+use crate::error::Error;
 use crate::nonce::NonceCounter;
 
 /// The nonce of counter value `n`, as a [`SequencedUmac`] uses it and a

@@ -1,26 +1,34 @@
-//! UHASH (RFC 4418 section 5.1): per iteration (one per 32 bits of tag),
-//! L1-HASH over the message ([`super::l1`], with NH in [`super::nh`]),
-//! L2-HASH over the L1 outputs ([`super::l2`]; skipped for a message of one
-//! chunk at most) and L3-HASH to 32 bits ([`super::l3`]).
+//! UHASH (RFC 4418 section 5.1), the chunk engine every UMAC path drives:
+//! per iteration, L1-HASH over the message ([`super::l1`], NH in
+//! [`super::nh`]), L2-HASH over the L1 outputs ([`super::l2`]; skipped for
+//! a message of one chunk at most) and L3-HASH to 32 bits ([`super::l3`]).
 //!
-//! Three paths: the short one-call path (at most one chunk), the long
-//! one-call path (the chunks hashed straight from the message) and the
-//! streaming state, which hashes input as it arrives and buffers at most one
-//! partial 32-byte NH block, so no message is ever copied into a padded
-//! buffer. The one-call paths exist once per iteration count and keep
-//! everything in registers: up to 16 MiB, L2-HASH is a [`Poly64`] local to
-//! the chunk loop. Longer messages, the streaming state and, with the
-//! `parallel` feature, the multi-core paths (`super::parallel`) feed whole
-//! chunks to an [`L2Hash`] and end in [`l2_tail`]; a message of one chunk
-//! at most ends in [`l3_tail_of_64_bit_words`].
+//! Three steps make every path, each generic in the iteration count:
+//!
+//! * [`absorb_chunks`]: whole 1024-byte chunks, none of them the message's
+//!   last, through NH and into the L2 state as one run (the accumulators in
+//!   registers across chunks);
+//! * [`l1_hash`] of the last chunk (at most 1024 bytes, maybe empty);
+//! * [`tail`]: L2-HASH's last step on it (or none, for one chunk) and
+//!   L3-HASH.
+//!
+//! [`uhash`] is a whole message in one call. [`UhashState`] is the same
+//! steps on a message that arrives in pieces: it NH-hashes input as it
+//! comes, straight from the caller's buffer (a trailing partial block
+//! zero-padded, as the one-shot path's last chunk), so no message is ever
+//! copied into a padded buffer. The multi-core drivers (`super::parallel`,
+//! `super::parallel_file`) sit above this module and feed a state's L2
+//! whole chunks hashed elsewhere.
 
 use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::l1::{L1_CHUNK, L1Output, l1_key, l1_output, l1_outputs};
-use super::l2::{L2Hash, L2Key, POLY64_CHUNKS, Poly64};
+use super::backend::Backend;
+use super::iters::MAX_ITERS;
+use super::l1::{L1_CHUNK, add_bit_length, l1_hash, l1_key};
+use super::l2::{L2Hash, L2Key};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
-use super::nh::{BLOCK, Backend, MAX_ITERS, NhKey};
+use super::nh::{BLOCK, NhKey};
 
 /// All keys UHASH needs, derived once (section 5.1: L1Key, L2Key, L3Key1,
 /// L3Key2).
@@ -47,41 +55,41 @@ impl UhashKey {
             l3: L3Key::derive(cipher, iters),
         }
     }
+
+    /// The NH backend the key was laid out for.
+    pub(crate) fn backend(&self) -> Backend {
+        self.l1.backend()
+    }
 }
 
-/// The end of UHASH (section 5.1) for a message longer than one chunk,
-/// once every chunk but the last went through L1-HASH into `l2`: for each
-/// iteration, L2-HASH with the last chunk's L1 output `last` absorbed,
-/// then L3-HASH (with four terms whenever the L2 output's top half is zero,
-/// as POLY64's is). The long one-call path and the streaming state end
-/// here; a message of one chunk at most ends in [`l3_tail_of_64_bit_words`].
+/// L1-HASH of `chunks` (whole 1024-byte chunks, none of them the message's
+/// last) absorbed into `l2` in order, as one run: within POLY64's range
+/// (16 MiB of message) the L2 state stays in registers across the chunk
+/// loop, so one chunk's L2 step overlaps the next chunk's NH.
 #[inline(always)]
-fn l2_tail(key: &UhashKey, iters: usize, l2: &mut L2Hash, last: &[u64; MAX_ITERS]) -> u128 {
-    debug_assert!(!l2.is_empty());
-    let mut hash = 0;
-    for (i, &last) in last.iter().enumerate().take(iters) {
-        let word = if l2.ends_in_poly64() {
-            l3_hash_short(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last) as u64)
-        } else {
-            l3_hash(&key.l3.k1[i], key.l3.k2[i], l2.finish(&key.l2, i, last))
-        };
-        hash |= placed(i, word);
-    }
-    hash
+pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[u8]) {
+    debug_assert_eq!(chunks.len() % L1_CHUNK, 0);
+    // Chunks as arrays: their length a constant where NH is called.
+    let (chunks, _) = chunks.as_chunks::<L1_CHUNK>();
+    l2.absorb_run(&key.l2, chunks.iter().map(|chunk| l1_hash::<ITERS>(&key.l1, chunk)));
 }
 
-/// The tail of UHASH from one 64-bit word per iteration, L3-HASH with four
-/// terms: for a message of at most one chunk, its L1 outputs (`B =
-/// zeroes(8) || A`, no L2 state built, so the short path keeps only
-/// registers); for a longer one in the register path of [`uhash_long`],
-/// POLY64's results (an L2 output whose top half is zero).
+/// The end of UHASH (section 5.1) from the L1 outputs of the message's last
+/// chunk, `last`, with `l2` holding the chunks before it: none (a message of
+/// one chunk at most: L3-HASH of `zeroes(8) || last`), or L2-HASH's last
+/// step, then L3-HASH (with four terms when L2's output is POLY64's, below
+/// 2^64). Iteration `i`'s 32 bits are placed as [`placed`] says.
 #[inline(always)]
-fn l3_tail_of_64_bit_words(key: &UhashKey, words: &[u64]) -> u128 {
-    let mut hash = 0;
-    for (i, &word) in words.iter().enumerate() {
-        hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], word));
-    }
-    hash
+pub(crate) fn tail<const ITERS: usize>(key: &UhashKey, l2: &L2Hash, last: [u64; ITERS]) -> u128 {
+    let words = if l2.is_empty() {
+        last
+    } else if l2.ends_in_poly64() {
+        l2.finish_poly64(&key.l2, last)
+    } else {
+        let wide = l2.clone().finish_poly128(&key.l2, last);
+        return (0..ITERS).fold(0, |hash, i| hash | placed(i, l3_hash(&key.l3.k1[i], key.l3.k2[i], wide[i])));
+    };
+    (0..ITERS).fold(0, |hash, i| hash | placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], words[i])))
 }
 
 /// Iteration `i`'s 32-bit word at its place in UHASH's output held as one
@@ -102,237 +110,215 @@ pub(crate) fn output_bytes<const N: usize>(hash: u128) -> [u8; N] {
     core::array::from_fn(|i| bytes[i])
 }
 
-/// UHASH of a whole message (RFC 4418 section 5.1), `iters` 32-bit words
-/// held as one number (see [`placed`]), by the short or the long one-call
-/// path.
-///
-/// One copy of each path per iteration count (a constant for every UMAC
-/// tag length), so that no loop or dispatch on the count is left at run
-/// time.
-#[inline(always)]
-pub(crate) fn uhash(key: &UhashKey, iters: usize, msg: &[u8]) -> u128 {
-    match iters {
-        1 => uhash_iters::<1>(key, msg),
-        2 => uhash_iters::<2>(key, msg),
-        3 => uhash_iters::<3>(key, msg),
-        _ => uhash_iters::<4>(key, msg),
+/// UHASH of a whole message with `ITERS` iterations, held as one number
+/// (see [`placed`]): one call from the MAC, in which a message of one chunk
+/// at most takes the short path, inlined here (NH straight over the
+/// message, then L3-HASH: no state, no buffer).
+#[inline(never)]
+pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
+    if msg.len() <= L1_CHUNK {
+        tail::<ITERS>(key, &L2Hash::default(), l1_hash(&key.l1, msg))
+    } else {
+        uhash_long::<ITERS>(key, msg)
     }
 }
 
-/// [`uhash`] for `ITERS` iterations: one call from the MAC, the short path
-/// inlined here.
-#[inline(never)]
-fn uhash_iters<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
-    if msg.len() <= L1_CHUNK { uhash_short::<ITERS>(key, msg) } else { uhash_long::<ITERS>(key, msg) }
-}
-
-/// UHASH of a message of at most one L1 chunk (1024 bytes), the
-/// short-message path: one NH call straight over the message, then the
-/// tail. No state, no buffer, no allocation.
-#[inline(always)]
-fn uhash_short<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
-    debug_assert!(msg.len() <= L1_CHUNK);
-    l3_tail_of_64_bit_words(key, &l1_outputs::<ITERS>(&key.l1, msg))
-}
-
-/// UHASH of a whole message longer than one chunk, in one call: every
-/// chunk is NH-hashed straight from `msg` (the last one zero-padded by the
-/// backend), with L2 and L3 on the stack. Unlike [`UhashState`] it keeps no
-/// buffer and has no state to wipe, which matters for messages of a few
-/// KiB; with the `parallel` feature, inputs of 1 MiB and more hash their
-/// chunks on all cores. Kept out of line, so that the short path, inlined
+/// [`uhash`] of a message longer than one chunk: every chunk NH-hashed
+/// straight from `msg` (the last one zero-padded by the backend), the L2
+/// state on the stack. Kept out of line, so that the short path, inlined
 /// into its callers, is not shaped by this one's registers and stack.
 #[inline(never)]
 fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() > L1_CHUNK);
-    // Every chunk but the last is a full one and goes through L2; the last
-    // one goes to the tail.
-    let (full, last) = msg.split_at((msg.len() - 1) / L1_CHUNK * L1_CHUNK);
-    let mut whole = full.chunks_exact(L1_CHUNK);
-    let on_all_cores = on_all_cores(msg.len());
-    if !on_all_cores && whole.len() < POLY64_CHUNKS {
-        // Up to 16 MiB: L2-HASH is POLY64 alone, and all of UHASH stays in
-        // registers.
-        let first = l1_outputs(&key.l1, whole.next().expect("a message past one chunk has a whole one"));
-        let y = if whole.len() == 0 {
-            Poly64::<ITERS>::of_two(&key.l2, &first, &l1_outputs(&key.l1, last))
-        } else {
-            let mut poly = Poly64::<ITERS>::start(&key.l2, &first);
-            for chunk in whole {
-                poly.absorb(&key.l2, &l1_outputs(&key.l1, chunk));
-            }
-            poly.finish(&key.l2, &l1_outputs(&key.l1, last))
-        };
-        return l3_tail_of_64_bit_words(key, &y);
-    }
+    let (whole, last) = msg.split_at((msg.len() - 1) / L1_CHUNK * L1_CHUNK);
     let mut l2 = L2Hash::default();
-    absorb_whole_chunks::<ITERS>(key, &mut l2, full, on_all_cores);
-    let last = l1_outputs::<ITERS>(&key.l1, last);
-    l2_tail(key, ITERS, &mut l2, &core::array::from_fn(|i| if i < ITERS { last[i] } else { 0 }))
+    absorb_chunks::<ITERS>(key, &mut l2, whole);
+    tail::<ITERS>(key, &l2, l1_hash(&key.l1, last))
 }
 
-/// Whether an input of `len` bytes hashes its chunks on all cores: with the
-/// `parallel` feature, when that pays (`super::parallel::worth_it`).
-#[inline(always)]
-fn on_all_cores(len: usize) -> bool {
-    #[cfg(feature = "parallel")]
-    return super::parallel::worth_it(len);
-    #[cfg(not(feature = "parallel"))]
-    {
-        let _ = len;
-        false
-    }
-}
-
-/// L1-HASH of whole chunks (`chunks` a multiple of 1024 bytes, none of
-/// them the message's last) absorbed into `l2` in order, with the
-/// iteration count a constant: on one core, the chunk loop of
-/// [`L2Hash::absorb_chunks`], which keeps POLY64 in registers; with
-/// `on_all_cores` (feature `parallel`), `super::parallel::absorb_chunks`.
-#[inline(always)]
-fn absorb_whole_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[u8], on_all_cores: bool) {
-    debug_assert_eq!(chunks.len() % L1_CHUNK, 0);
-    #[cfg(feature = "parallel")]
-    if on_all_cores {
-        return super::parallel::absorb_chunks::<ITERS>(key, l2, chunks);
-    }
-    debug_assert!(!on_all_cores, "only with the parallel feature");
-    l2.absorb_chunks::<ITERS>(&key.l2, chunks.chunks_exact(L1_CHUNK).map(|chunk| l1_outputs::<ITERS>(&key.l1, chunk)));
-}
-
-/// [`absorb_whole_chunks`] for a run-time iteration count: the streaming
-/// state's path for input that holds whole chunks, one copy per count.
-fn absorb_whole_chunks_dyn(key: &UhashKey, iters: usize, l2: &mut L2Hash, chunks: &[u8], on_all_cores: bool) {
-    match iters {
-        1 => absorb_whole_chunks::<1>(key, l2, chunks, on_all_cores),
-        2 => absorb_whole_chunks::<2>(key, l2, chunks, on_all_cores),
-        3 => absorb_whole_chunks::<3>(key, l2, chunks, on_all_cores),
-        _ => absorb_whole_chunks::<4>(key, l2, chunks, on_all_cores),
-    }
-}
-
-/// The hash of a message in progress: the current chunk's NH sums and the
+/// The hash of a message in progress: the current chunk's NH sums, and the
 /// L2-HASH of the chunks before it.
 ///
-/// Holds no key, so one key serves any number of states. The number of
-/// iterations is passed to every call (the tag length of the owner).
+/// The sums always cover all of the current chunk so far, its partial last
+/// block zero-padded, as the one-shot path hashes a message's last chunk:
+/// so a message streamed in one piece costs the NH calls of the one-shot
+/// path, and finishing it adds none. The partial block's bytes are kept;
+/// when more input arrives, its padded contribution is subtracted from the
+/// sums (NH is a sum over blocks mod 2^64) and the block hashed again, whole
+/// or longer.
+///
+/// Holds no key, so one key serves any number of states; every call names
+/// the iteration count. Between messages only what the next one needs is
+/// reset (the sums, the length, and the L2 accumulators, which are as
+/// secret as the key); the partial block's bytes stay until they are
+/// overwritten or the state is dropped, which wipes all of it.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct UhashState {
-    /// NH sums of the current chunk so far, one per iteration.
+    /// NH sums of the current chunk, one per iteration.
     nh: [u64; MAX_ITERS],
-    /// Bytes of the current chunk already NH-hashed (a multiple of 32).
-    chunk_len: usize,
-    /// A partial NH block waiting for more input.
-    buf: [u8; BLOCK],
-    buf_len: usize,
+    /// Bytes of the current chunk so far (at most 1024).
+    len: usize,
+    /// The current chunk's partial last block: `block[..len % 32]`.
+    block: [u8; BLOCK],
     /// L2-HASH of the chunks before the current one.
     l2: L2Hash,
 }
 
 impl Default for UhashState {
     fn default() -> Self {
-        UhashState { nh: [0; MAX_ITERS], chunk_len: 0, buf: [0; BLOCK], buf_len: 0, l2: L2Hash::default() }
+        UhashState { nh: [0; MAX_ITERS], len: 0, block: [0; BLOCK], l2: L2Hash::default() }
     }
 }
 
 impl UhashState {
-    /// L1-HASH (section 5.2.1), incrementally: NH-hashes whole
-    /// blocks straight from `data`, keeping only a partial block back.
-    ///
-    /// A full chunk is handed to L2 only when more input arrives, because a
-    /// message of at most one chunk skips L2-HASH altogether.
-    pub(crate) fn update(&mut self, key: &UhashKey, iters: usize, mut data: &[u8]) {
+    /// Adds `data` to the message: L1-HASH (section 5.2.1) as the input
+    /// arrives, straight from `data`. Input that fits the current chunk and
+    /// starts on a block boundary (every first piece of a message of up to
+    /// one chunk) is one NH call; anything else takes
+    /// [`UhashState::update_across`]. Inlined into the MAC's call, the
+    /// NH backend's own code out of line (as in the one-shot path).
+    #[inline(always)]
+    pub(crate) fn update<const ITERS: usize>(&mut self, key: &UhashKey, data: &[u8]) {
+        if self.len.is_multiple_of(BLOCK) && data.len() <= L1_CHUNK - self.len {
+            self.extend_chunk::<ITERS>(key, data);
+        } else {
+            self.update_across::<ITERS>(key, data);
+        }
+    }
+
+    /// Hashes `data`, which fits the current chunk, onto its sums from a
+    /// block boundary, a partial last block zero-padded and kept.
+    #[inline(always)]
+    fn extend_chunk<const ITERS: usize>(&mut self, key: &UhashKey, data: &[u8]) {
+        debug_assert!(self.len.is_multiple_of(BLOCK) && self.len + data.len() <= L1_CHUNK);
+        if data.is_empty() {
+            return;
+        }
+        let sums = key.l1.sums::<ITERS>(self.len / BLOCK, data, core::array::from_fn(|i| self.nh[i]));
+        self.nh[..ITERS].copy_from_slice(&sums);
+        let partial = data.len() % BLOCK;
+        if partial > 0 {
+            copy_short(&mut self.block, &data[data.len() - partial..]);
+        }
+        self.len += data.len();
+    }
+
+    /// [`UhashState::update`] for input that completes a partial block or
+    /// crosses chunks: the partial block's padded contribution taken back
+    /// out and the block hashed again with the input's first bytes; then,
+    /// chunk by chunk, whole chunks that more input follows into L2 (as one
+    /// run when several come at once), the rest onto the sums.
+    #[inline(never)]
+    fn update_across<const ITERS: usize>(&mut self, key: &UhashKey, mut data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
+        let partial = self.len % BLOCK;
+        if partial > 0 {
+            let start = self.len - partial;
+            let padded = key.l1.sums::<ITERS>(start / BLOCK, &self.block[..partial], [0; ITERS]);
+            for (sum, taken) in self.nh.iter_mut().zip(padded) {
+                *sum = sum.wrapping_sub(taken);
+            }
+            let take = (BLOCK - partial).min(data.len());
+            let mut block = self.block;
+            block[partial..partial + take].copy_from_slice(&data[..take]);
+            self.len = start;
+            self.extend_chunk::<ITERS>(key, &block[..partial + take]);
+            block.zeroize();
+            data = &data[take..];
+        }
         while !data.is_empty() {
-            if self.chunk_len == L1_CHUNK {
-                self.close_chunk(key, iters);
+            if self.len == L1_CHUNK {
+                self.close_chunk::<ITERS>(key);
             }
-            if self.chunk_len == 0 && self.buf_len == 0 && data.len() > L1_CHUNK {
-                // At a chunk boundary with no partial block buffered, and
-                // more than a chunk to come: every whole chunk but the last
-                // goes through L1 and L2 here, on all cores if that pays.
-                // The last one stays for the block path below, in case it
-                // ends the message (it then skips the L2 step of
-                // close_chunk).
-                let whole = (data.len() - 1) / L1_CHUNK * L1_CHUNK;
-                let (chunks, rest) = data.split_at(whole);
-                absorb_whole_chunks_dyn(key, iters, &mut self.l2, chunks, on_all_cores(data.len()));
-                data = rest;
-                continue;
-            }
-            if self.buf_len > 0 || data.len() < BLOCK {
-                let take = (BLOCK - self.buf_len).min(data.len());
-                self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-                self.buf_len += take;
-                data = &data[take..];
-                if self.buf_len == BLOCK {
-                    let block = self.buf;
-                    self.hash_blocks(key, iters, &block);
-                    self.buf_len = 0;
-                }
-            } else {
-                let whole = (L1_CHUNK - self.chunk_len).min(data.len() / BLOCK * BLOCK);
-                let (blocks, rest) = data.split_at(whole);
-                self.hash_blocks(key, iters, blocks);
+            if self.len == 0 && data.len() > L1_CHUNK {
+                let (chunks, rest) = data.split_at((data.len() - 1) / L1_CHUNK * L1_CHUNK);
+                absorb_chunks::<ITERS>(key, &mut self.l2, chunks);
                 data = rest;
             }
+            let (piece, rest) = data.split_at((L1_CHUNK - self.len).min(data.len()));
+            self.extend_chunk::<ITERS>(key, piece);
+            data = rest;
         }
     }
 
-    fn hash_blocks(&mut self, key: &UhashKey, iters: usize, blocks: &[u8]) {
-        key.l1.hash(self.chunk_len / BLOCK, blocks, &mut self.nh[..iters]);
-        self.chunk_len += blocks.len();
-    }
-
-    /// Ends a full 1024-byte chunk: its L1 output goes to L2.
-    fn close_chunk(&mut self, key: &UhashKey, iters: usize) {
-        let mut out: L1Output = [0; MAX_ITERS];
-        for (o, &sum) in out.iter_mut().zip(&self.nh).take(iters) {
-            *o = l1_output(sum, L1_CHUNK);
-        }
-        self.l2.absorb(&key.l2, iters, &[out]);
+    /// Ends a full chunk that more input follows: its L1 outputs go to L2.
+    fn close_chunk<const ITERS: usize>(&mut self, key: &UhashKey) {
+        debug_assert_eq!(self.len, L1_CHUNK);
+        let outputs = core::array::from_fn(|i| add_bit_length(self.nh[i], L1_CHUNK));
+        self.l2.absorb::<ITERS>(&key.l2, outputs);
         self.nh = [0; MAX_ITERS];
-        self.chunk_len = 0;
+        self.len = 0;
     }
 
     /// Bytes still to stream before the message so far ends on a chunk
     /// boundary (0 at one).
     #[cfg(feature = "parallel")]
     pub(crate) fn bytes_to_chunk_boundary(&self) -> usize {
-        (L1_CHUNK - (self.chunk_len + self.buf_len) % L1_CHUNK) % L1_CHUNK
+        (L1_CHUNK - self.len % L1_CHUNK) % L1_CHUNK
     }
 
     /// The L2-HASH of a state on a chunk boundary, its last full chunk
-    /// closed, for whole chunks hashed elsewhere (`super::parallel`); `None`
-    /// off a boundary. Only for a caller with more input to come: a chunk
-    /// that ends the message must not go through L2.
+    /// closed, for whole chunks hashed elsewhere (the multi-core drivers);
+    /// `None` off a boundary. Only for a caller with more input to come: a
+    /// chunk that ends the message must not go through L2.
     #[cfg(feature = "parallel")]
-    pub(crate) fn l2_on_chunk_boundary(&mut self, key: &UhashKey, iters: usize) -> Option<&mut L2Hash> {
-        if self.chunk_len == L1_CHUNK {
-            self.close_chunk(key, iters);
+    pub(crate) fn l2_at_chunk_boundary<const ITERS: usize>(&mut self, key: &UhashKey) -> Option<&mut L2Hash> {
+        if self.len == L1_CHUNK {
+            self.close_chunk::<ITERS>(key);
         }
-        (self.chunk_len == 0 && self.buf_len == 0).then_some(&mut self.l2)
+        (self.len == 0).then_some(&mut self.l2)
     }
 
     /// Finishes UHASH (held as one number, see [`placed`]) and resets the
-    /// state for the next message.
-    pub(crate) fn finalize(&mut self, key: &UhashKey, iters: usize) -> u128 {
-        // The last chunk is zero-padded to a positive multiple of 32 bytes:
-        // the empty message hashes one block of zeros.
-        if self.buf_len > 0 || (self.chunk_len == 0 && self.l2.is_empty()) {
-            let mut block = [0u8; BLOCK];
-            block[..self.buf_len].copy_from_slice(&self.buf[..self.buf_len]);
-            let last_len = self.buf_len;
-            self.hash_blocks(key, iters, &block);
-            self.chunk_len -= BLOCK - last_len;
-        }
-        let last = self.nh.map(|sum| l1_output(sum, self.chunk_len));
-        let hash = if self.l2.is_empty() {
-            l3_tail_of_64_bit_words(key, &last[..iters])
+    /// state for the next message. The sums already cover the last chunk,
+    /// zero-padded, so no NH is left to do; inlined into the MAC's call.
+    #[inline(always)]
+    pub(crate) fn finalize<const ITERS: usize>(&mut self, key: &UhashKey) -> u128 {
+        let last = if self.len == 0 {
+            // The empty message, one block of zeros: every other message
+            // leaves a byte for its last chunk.
+            debug_assert!(self.l2.is_empty());
+            l1_hash(&key.l1, &[])
         } else {
-            l2_tail(key, iters, &mut self.l2, &last)
+            core::array::from_fn(|i| add_bit_length(self.nh[i], self.len))
         };
-        // Assigning drops (and so zeroizes) the finished state.
-        *self = UhashState::default();
+        let hash = tail::<ITERS>(key, &self.l2, last);
+        self.reset();
         hash
+    }
+
+    /// Discards the message in progress.
+    #[inline]
+    pub(crate) fn reset(&mut self) {
+        self.nh = [0; MAX_ITERS];
+        self.len = 0;
+        if !self.l2.is_empty() {
+            self.l2 = L2Hash::default();
+        }
+    }
+}
+
+/// `src` (1 to 31 bytes) into the start of `dst` by fixed-width moves: two
+/// overlapping copies of the widest power of two that fits, so that the
+/// partial block of every update is kept without a call to `memcpy`.
+#[inline(always)]
+fn copy_short(dst: &mut [u8; BLOCK], src: &[u8]) {
+    #[inline(always)]
+    fn overlapping<const W: usize>(dst: &mut [u8; BLOCK], src: &[u8]) {
+        let n = src.len();
+        let head: [u8; W] = src[..W].try_into().expect("W bytes");
+        let tail: [u8; W] = src[n - W..].try_into().expect("W bytes");
+        dst[..W].copy_from_slice(&head);
+        dst[n - W..n].copy_from_slice(&tail);
+    }
+    debug_assert!((1..BLOCK).contains(&src.len()));
+    match src.len() {
+        16.. => overlapping::<16>(dst, src),
+        8.. => overlapping::<8>(dst, src),
+        4.. => overlapping::<4>(dst, src),
+        2.. => overlapping::<2>(dst, src),
+        _ => dst[0] = src[0],
     }
 }

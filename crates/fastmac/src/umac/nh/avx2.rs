@@ -17,12 +17,13 @@ use core::arch::x86_64::{
     _mm256_shuffle_epi32,
 };
 
+use super::block::BLOCK;
+use super::key::NhKey;
 use super::sse2::tail_quads;
-use super::{BLOCK, NhKey};
 
 const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
-/// AVX2 NH; see [`NhKey::hash`].
+/// AVX2 NH; see [`NhKey::sums`].
 ///
 /// # Safety
 /// The CPU must support AVX2.

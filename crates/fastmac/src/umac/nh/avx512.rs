@@ -4,9 +4,9 @@
 //! * T = 4, iteration-parallel ("zt4"): a block's low and high quads are
 //!   broadcast to all four 128-bit lanes (a pure load), and lane `t` adds
 //!   the key of iteration `t`; the 16-byte Toeplitz shift makes that one
-//!   contiguous load of the natural key. No permute in the loop. On Zen 4,
-//!   which executes 512-bit operations as two 256-bit halves, AVX2's
-//!   iteration-parallel code is faster and runs instead.
+//!   contiguous load of the natural key. No permute in the loop. (Where a
+//!   core executes 512-bit operations as two 256-bit halves, `platform.rs`
+//!   runs AVX2's iteration-parallel code for T = 4 instead.)
 //! * T = 1 to 3, X/Y: per 128 bytes, the low quads of four blocks are
 //!   gathered into X and the high quads into Y (one `vshufi64x2` each), the
 //!   key coming pre-arranged from the even/odd tables of [`NhKey`].
@@ -16,57 +16,25 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __cpuid, __m512i, __mmask8, _MM_PERM_BADC, _MM_PERM_DDBB, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8,
+    __m512i, __mmask8, _MM_PERM_BADC, _MM_PERM_DDBB, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8,
     _mm512_add_epi32, _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_extracti32x4_epi32,
     _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32, _mm512_reduce_add_epi64,
     _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_shuffle_i64x2,
 };
 
-use core::sync::atomic::{AtomicU8, Ordering};
+use super::avx2::xy_keys;
+use super::block::BLOCK;
+use super::key::NhKey;
 
-use super::{BLOCK, NhKey, avx2::xy_keys};
-
-/// AVX-512 NH; see [`NhKey::hash`].
+/// AVX-512 NH; see [`NhKey::sums`].
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VL.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
-    // SAFETY: the features every layout needs are enabled here (AVX-512 F
-    // implies AVX2).
+    // SAFETY: the features both layouts need are enabled here.
     unsafe {
-        if T != 4 {
-            xy::<T>(key, first_block, data, acc)
-        } else if splits_512_bit_ops() {
-            super::avx2::iteration_parallel::<T>(key, first_block, data, acc)
-        } else {
-            iteration_parallel::<T>(key, first_block, data, acc)
-        }
-    }
-}
-
-/// Whether this CPU executes a 512-bit vector operation as two 256-bit
-/// halves, as AMD's Zen 4 does (family 19h; its Zen 3 siblings have no
-/// AVX-512): the only x86-64 cores with AVX-512 but 256-bit datapaths.
-/// There the T = 4 layout below loses to AVX2's (`docs/performance.md`
-/// section 3); cores with full 512-bit datapaths (Zen 5, Intel) keep it.
-/// Asked once, the answer kept in a static.
-fn splits_512_bit_ops() -> bool {
-    // 0: not asked yet; 1: no; 2: yes.
-    static SPLITS: AtomicU8 = AtomicU8::new(0);
-    match SPLITS.load(Ordering::Relaxed) {
-        0 => {
-            #[allow(unused_unsafe)] // `__cpuid` is a safe function in newer Rust
-            // SAFETY: CPUID and its leaves 0 and 1 exist on every x86-64 CPU.
-            let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1)) };
-            let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
-            // The base family field (bits 8-11) plus the extended one (bits 20-27).
-            let family = ((signature.eax >> 8) & 0xf) + ((signature.eax >> 20) & 0xff);
-            let splits = amd && family == 0x19;
-            SPLITS.store(if splits { 2 } else { 1 }, Ordering::Relaxed);
-            splits
-        }
-        answer => answer == 2,
+        if T == 4 { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }
     }
 }
 

@@ -24,9 +24,11 @@ use core::arch::aarch64::{
     vld1q_u32, vmlal_high_u32, vmlal_u32, vreinterpretq_u32_u8,
 };
 
-use super::{BLOCK, CHUNK_BLOCKS, MAX_ITERS, NhKey, split_tail};
+use super::block::{BLOCK, CHUNK_BLOCKS, split_tail};
+use super::key::NhKey;
+use crate::umac::iters::MAX_ITERS;
 
-/// NEON NH; see [`NhKey::hash`].
+/// NEON NH; see [`NhKey::sums`].
 ///
 /// # Safety
 /// The CPU must support NEON (always true on AArch64 Linux).
@@ -100,7 +102,9 @@ mod tests {
 
     use rand::{Rng, SeedableRng, rngs::StdRng};
 
-    use super::super::{BLOCK, Backend, CHUNK_BLOCKS, KEY_WORDS, NhKey};
+    use super::super::block::{BLOCK, CHUNK_BLOCKS};
+    use super::super::key::{KEY_WORDS, NhKey};
+    use crate::umac::backend::Backend;
 
     const CHUNK: usize = CHUNK_BLOCKS * BLOCK;
 

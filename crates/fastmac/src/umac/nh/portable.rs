@@ -1,10 +1,11 @@
 //! NH as RFC 4418 section 5.2.2 writes it: the specification every SIMD
 //! backend is tested against, and the fallback on any CPU.
 
-use super::{BLOCK, NhKey, split_tail};
+use super::block::{BLOCK, split_tail};
+use super::key::NhKey;
 
 /// Adds `NH(K, data)` to `acc[t]` for each iteration `t` (see
-/// [`NhKey::hash`]).
+/// [`NhKey::sums`]).
 pub(super) fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     let (blocks, tail) = split_tail(data);
     let mut index = first_block;

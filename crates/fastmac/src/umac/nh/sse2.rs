@@ -4,7 +4,7 @@
 //!
 //! Where SSE2 is part of the target (every x86-64 target with an operating
 //! system), these are plain functions that always inline: the other
-//! backends hand [`nh`] one or two blocks (`NhKey::hash`), and inlined
+//! backends hand [`nh`] one or two blocks (`NhKey::sums`), and inlined
 //! into a caller that keeps the sums in locals, the sums never go through
 //! memory (as a call's would, each store read back right after: a
 //! store-forwarding stall on a short message). Elsewhere
@@ -20,13 +20,14 @@ use core::arch::x86_64::{
     _mm_setzero_si128, _mm_shuffle_epi32, _mm_unpackhi_epi64,
 };
 
-use super::{BLOCK, NhKey, tail_words};
+use super::block::{BLOCK, tail_words};
+use super::key::NhKey;
 
 /// `vpshufd` pattern that moves the odd 32-bit words into the even slots,
 /// where `pmuludq` reads them (cheaper than a 64-bit shift on Zen 5).
 const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
-/// SSE2 NH; see [`NhKey::hash`].
+/// SSE2 NH; see [`NhKey::sums`].
 ///
 /// # Safety
 /// The CPU must support SSE2 (always true on x86-64).

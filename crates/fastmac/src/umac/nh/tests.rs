@@ -2,7 +2,8 @@
 //! specification) for every iteration count, every start block, every
 //! length in a chunk, and unaligned data.
 
-use super::{Backend, CHUNK_BLOCKS, KEY_WORDS, NhKey};
+use super::{CHUNK_BLOCKS, KEY_WORDS, NhKey};
+use crate::umac::backend::Backend;
 
 /// A deterministic pseudo-random byte stream (xorshift64*), so that a
 /// failure reproduces.
@@ -31,7 +32,7 @@ fn run(backend: Backend, words: &[u32; KEY_WORDS], first_block: usize, data: &[u
 }
 
 fn supported_simd() -> Vec<Backend> {
-    Backend::ALL.into_iter().filter(|b| *b != Backend::Portable && b.is_supported()).collect()
+    Backend::supported().filter(|b| *b != Backend::Portable).collect()
 }
 
 #[test]

@@ -1,0 +1,303 @@
+//! [`SshMac`]: a MAC by its SSH name for one direction of a connection, as
+//! OpenSSH's `mac.c` computes it (see the module docs in `ssh.rs`), the
+//! table of SSH names, and the tag type.
+
+use core::ops::Deref;
+
+use zeroize::Zeroize;
+
+use crate::dyn_mac::{DynMac, check_no_nonce};
+use crate::error::{Error, UnknownName};
+use crate::hmac::{HashFunction, Hmac, MAX_TAG_LEN};
+use crate::tag::verify_tag;
+use crate::umac::{Umac64, Umac128};
+
+/// One MAC algorithm as SSH names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SshAlgorithm {
+    /// The SSH name, e.g. `umac-64@openssh.com`.
+    pub name: &'static str,
+    /// Key length in bytes (OpenSSH's `key_len`; the KEX derives this many).
+    pub key_len: usize,
+    /// Tag length in bytes.
+    pub tag_len: usize,
+    /// Encrypt-then-MAC: the MAC covers `uint32 length || ciphertext`.
+    pub etm: bool,
+    engine: EngineKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EngineKind {
+    Umac64,
+    Umac128,
+    Hmac(HashFunction),
+}
+
+const fn umac(name: &'static str, tag_len: usize, etm: bool) -> SshAlgorithm {
+    let engine = if tag_len == 8 { EngineKind::Umac64 } else { EngineKind::Umac128 };
+    SshAlgorithm { name, key_len: 16, tag_len, etm, engine }
+}
+
+/// OpenSSH's HMACs use a key as long as the hash output (mac.c, `key_len`).
+const fn hmac(name: &'static str, hash: HashFunction, tag_len: usize, etm: bool) -> SshAlgorithm {
+    SshAlgorithm { name, key_len: hash.output_len(), tag_len, etm, engine: EngineKind::Hmac(hash) }
+}
+
+/// Every supported SSH MAC, in OpenSSH's `mac.c` order of kinds.
+pub const ALGORITHMS: &[SshAlgorithm] = &[
+    hmac("hmac-sha1", HashFunction::Sha1, 20, false),
+    hmac("hmac-sha1-96", HashFunction::Sha1, 12, false),
+    hmac("hmac-sha2-256", HashFunction::Sha256, 32, false),
+    hmac("hmac-sha2-512", HashFunction::Sha512, 64, false),
+    hmac("hmac-md5", HashFunction::Md5, 16, false),
+    hmac("hmac-md5-96", HashFunction::Md5, 12, false),
+    hmac("hmac-ripemd160", HashFunction::Ripemd160, 20, false),
+    hmac("hmac-ripemd160@openssh.com", HashFunction::Ripemd160, 20, false),
+    umac("umac-64@openssh.com", 8, false),
+    umac("umac-128@openssh.com", 16, false),
+    hmac("hmac-sha1-etm@openssh.com", HashFunction::Sha1, 20, true),
+    hmac("hmac-sha1-96-etm@openssh.com", HashFunction::Sha1, 12, true),
+    hmac("hmac-sha2-256-etm@openssh.com", HashFunction::Sha256, 32, true),
+    hmac("hmac-sha2-512-etm@openssh.com", HashFunction::Sha512, 64, true),
+    hmac("hmac-md5-etm@openssh.com", HashFunction::Md5, 16, true),
+    hmac("hmac-md5-96-etm@openssh.com", HashFunction::Md5, 12, true),
+    hmac("hmac-ripemd160-etm@openssh.com", HashFunction::Ripemd160, 20, true),
+    umac("umac-64-etm@openssh.com", 8, true),
+    umac("umac-128-etm@openssh.com", 16, true),
+];
+
+impl SshAlgorithm {
+    /// Looks a MAC up by its exact SSH name (SSH names are case-sensitive,
+    /// RFC 4251 section 6).
+    pub fn from_name(name: &str) -> Result<&'static SshAlgorithm, Error> {
+        ALGORITHMS.iter().find(|alg| alg.name == name).ok_or_else(|| Error::UnknownAlgorithm(UnknownName::new(name)))
+    }
+}
+
+/// A tag: at most 64 bytes, held inline (no allocation); derefs to `&[u8]`.
+#[derive(Clone, Copy)]
+pub struct SshTag {
+    bytes: [u8; MAX_TAG_LEN],
+    len: usize,
+}
+
+impl Deref for SshTag {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl AsRef<[u8]> for SshTag {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl core::fmt::Debug for SshTag {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "SshTag({} bytes)", self.len)
+    }
+}
+
+/// A keyed SSH MAC for one direction of one connection.
+#[derive(Clone)]
+pub struct SshMac {
+    algorithm: &'static SshAlgorithm,
+    engine: Engine,
+}
+
+/// Held inline, so that the SSH MACs need no allocator (`no_std`): the
+/// variants differ by a few hundred bytes of expanded key, and the bindings
+/// keep an `SshMac` behind their own heap handle.
+#[derive(Clone)]
+#[allow(clippy::large_enum_variant)]
+enum Engine {
+    Umac64(Umac64),
+    Umac128(Umac128),
+    Hmac(Hmac),
+}
+
+impl SshMac {
+    /// Keys the MAC named `name` (see [`ALGORITHMS`]) with exactly
+    /// `key_len` bytes. All key setup happens here, once.
+    pub fn new(name: &str, key: &[u8]) -> Result<SshMac, Error> {
+        let algorithm = SshAlgorithm::from_name(name)?;
+        if key.len() != algorithm.key_len {
+            return Err(Error::KeyLength { expected: algorithm.key_len, got: key.len() });
+        }
+        let engine = match algorithm.engine {
+            EngineKind::Umac64 => Engine::Umac64(Umac64::new_from_slice(key)?),
+            EngineKind::Umac128 => Engine::Umac128(Umac128::new_from_slice(key)?),
+            EngineKind::Hmac(hash) => Engine::Hmac(Hmac::new_truncated(hash, key, algorithm.tag_len)?),
+        };
+        Ok(SshMac { algorithm, engine })
+    }
+
+    /// The algorithm's SSH name.
+    pub fn name(&self) -> &'static str {
+        self.algorithm.name
+    }
+
+    /// Key length in bytes.
+    pub fn key_len(&self) -> usize {
+        self.algorithm.key_len
+    }
+
+    /// Tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.algorithm.tag_len
+    }
+
+    /// Whether this is an encrypt-then-MAC form (the caller MACs
+    /// `uint32 length || ciphertext`).
+    pub fn is_etm(&self) -> bool {
+        self.algorithm.etm
+    }
+
+    /// The algorithm's description.
+    pub fn algorithm(&self) -> &'static SshAlgorithm {
+        self.algorithm
+    }
+
+    /// The tag of packet number `seq`.
+    ///
+    /// The sequence number is the caller's responsibility (kept for
+    /// interop: OpenSSH counts its packets itself): it must never repeat
+    /// under this key, so rekey within 2^32 packets (for UMAC it is the
+    /// nonce). [`OutboundMac`](crate::ssh::OutboundMac) counts and stops at the rekey point.
+    pub fn compute(&mut self, seq: u32, packet: &[u8]) -> SshTag {
+        let mut stream = self.start(seq);
+        stream.update(packet);
+        stream.finish()
+    }
+
+    /// Checks `tag` for packet number `seq` in constant time. Which number
+    /// to expect is the caller's responsibility; [`InboundMac`](crate::ssh::InboundMac) counts.
+    pub fn verify(&mut self, seq: u32, packet: &[u8], tag: &[u8]) -> Result<(), Error> {
+        let mut stream = self.start(seq);
+        stream.update(packet);
+        stream.verify(tag)
+    }
+
+    /// Starts a packet to be streamed in pieces (for input that is not in
+    /// one buffer); [`SshMac::compute`] is `start`, `update`, `finish`, and
+    /// `seq` is the caller's responsibility as there.
+    pub fn start(&mut self, seq: u32) -> SshStream<'_> {
+        match &mut self.engine {
+            Engine::Umac64(m) => m.reset(),
+            Engine::Umac128(m) => m.reset(),
+            Engine::Hmac(m) => {
+                m.reset();
+                m.update(&seq.to_be_bytes());
+            }
+        }
+        SshStream { mac: self, seq }
+    }
+}
+
+impl core::fmt::Debug for SshMac {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SshMac").field("name", &self.algorithm.name).finish_non_exhaustive()
+    }
+}
+
+/// One packet being MACed; see [`SshMac::start`].
+#[derive(Debug)]
+pub struct SshStream<'a> {
+    mac: &'a mut SshMac,
+    seq: u32,
+}
+
+impl SshStream<'_> {
+    /// Tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.mac.algorithm.tag_len
+    }
+
+    /// Streams more of the packet.
+    pub fn update(&mut self, data: &[u8]) {
+        match &mut self.mac.engine {
+            Engine::Umac64(m) => m.update(data),
+            Engine::Umac128(m) => m.update(data),
+            Engine::Hmac(m) => m.update(data),
+        }
+    }
+
+    /// The packet's tag; the [`SshMac`] is ready for the next packet.
+    pub fn finish(mut self) -> SshTag {
+        self.tag()
+    }
+
+    /// Checks `tag` for the streamed packet in constant time.
+    pub fn verify(mut self, tag: &[u8]) -> Result<(), Error> {
+        self.check(tag)
+    }
+
+    /// Finishes the tag, leaving the keyed state reset (no packet started).
+    fn tag(&mut self) -> SshTag {
+        // The UMAC nonce: the sequence number as 8 big-endian bytes (mac.c).
+        let nonce = u64::from(self.seq).to_be_bytes();
+        let mut tag = SshTag { bytes: [0; MAX_TAG_LEN], len: self.mac.algorithm.tag_len };
+        let out = &mut tag.bytes[..tag.len];
+        match &mut self.mac.engine {
+            Engine::Umac64(m) => out.copy_from_slice(&m.finalize_reset(&nonce).expect(NONCE_OK)),
+            Engine::Umac128(m) => out.copy_from_slice(&m.finalize_reset(&nonce).expect(NONCE_OK)),
+            Engine::Hmac(m) => m.finalize_reset_into(out).expect("the buffer has the tag length"),
+        }
+        tag
+    }
+
+    fn check(&mut self, tag: &[u8]) -> Result<(), Error> {
+        let expected_len = self.mac.algorithm.tag_len;
+        let mut expected = self.tag();
+        if tag.len() != expected_len {
+            expected.bytes.zeroize();
+            return Err(Error::TagLength { expected: expected_len, got: tag.len() });
+        }
+        verify_tag(&mut expected.bytes[..expected_len], tag)
+    }
+
+    /// Starts the same packet number again (after a tag, for [`DynMac`]).
+    fn restart(&mut self) {
+        let seq = self.seq;
+        let _ = self.mac.start(seq);
+    }
+}
+
+/// A packet stream behind the run-time interface of [`crate::Algorithm`]'s
+/// MACs (used by the CLI). The sequence number was given to
+/// [`SshMac::start`], so the nonce must be empty; after each tag the stream
+/// starts the same packet number again.
+impl DynMac for SshStream<'_> {
+    fn tag_len(&self) -> usize {
+        SshStream::tag_len(self)
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        SshStream::update(self, data);
+    }
+
+    fn finalize_reset_into(&mut self, nonce: &[u8], tag: &mut [u8]) -> Result<(), Error> {
+        check_no_nonce(nonce)?;
+        if tag.len() != self.tag_len() {
+            return Err(Error::TagLength { expected: self.tag_len(), got: tag.len() });
+        }
+        tag.copy_from_slice(&self.tag());
+        self.restart();
+        Ok(())
+    }
+
+    fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
+        check_no_nonce(nonce)?;
+        let verdict = self.check(tag);
+        self.restart();
+        verdict
+    }
+
+    fn reset(&mut self) {
+        self.restart();
+    }
+}
+
+const NONCE_OK: &str = "an 8-byte nonce is within UMAC's 1 to 16 bytes";

@@ -1,0 +1,418 @@
+//! [`L2Hash`]: the L2-HASH (RFC 4418 section 5.3.1) of a message in
+//! progress, fed the L1 outputs of its chunks in order, `ITERS`
+//! iterations at a time, one word (one chunk) or a run of words at a
+//! time.
+//! No L1 output string is ever stored.
+
+use zeroize::Zeroize;
+
+use super::arith::canonical_p64;
+#[cfg(feature = "parallel")]
+use super::arith::fold_p64;
+use super::key::L2Key;
+#[cfg(feature = "parallel")]
+use super::map::Poly64Map;
+use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two};
+use super::poly128::{pair_word, poly128_end, poly128_pairs, poly128_start, poly128_step};
+use crate::umac::iters::MAX_ITERS;
+
+/// L1 outputs hashed under POLY64 before L2-HASH moves to POLY128: 2^17
+/// bytes of them, 8 bytes each (section 5.3.1).
+const POLY64_WORDS: u64 = 1 << 14;
+
+/// The L2-HASH of every iteration over the L1 outputs absorbed so far.
+#[derive(Clone, Zeroize)]
+pub(crate) struct L2Hash {
+    /// POLY64's accumulator from the second word on, lazily reduced (below
+    /// 2^64, congruent).
+    y64: [u64; MAX_ITERS],
+    /// The first word as it came: POLY64's first step waits for the second,
+    /// and a message of two chunks ends in the two-word step.
+    first: [u64; MAX_ITERS],
+    /// L1 outputs absorbed, per iteration.
+    words: u64,
+    /// POLY128's part, past 2^14 words.
+    poly128: Option<Poly128>,
+}
+
+/// POLY128's state: the accumulator, lazily reduced, and the high half of a
+/// word whose low half has not come.
+#[derive(Clone, Zeroize)]
+struct Poly128 {
+    y: [u128; MAX_ITERS],
+    high_half: [u64; MAX_ITERS],
+}
+
+impl Default for L2Hash {
+    /// No word absorbed.
+    #[inline(always)]
+    fn default() -> Self {
+        L2Hash { y64: [0; MAX_ITERS], first: [0; MAX_ITERS], words: 0, poly128: None }
+    }
+}
+
+impl L2Hash {
+    /// True before the first word: a message of at most one chunk skips
+    /// L2-HASH (section 5.1).
+    #[inline(always)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.words == 0
+    }
+
+    /// True if L2-HASH's output, once one more word (the message's last L1
+    /// output) is absorbed, is POLY64's (every message up to 16 MiB): below
+    /// 2^64, so that L3-HASH has four terms only.
+    #[inline(always)]
+    pub(crate) fn ends_in_poly64(&self) -> bool {
+        self.words < POLY64_WORDS
+    }
+
+    /// L1 outputs (per iteration) that POLY64 still takes before POLY128
+    /// does (section 5.3.1).
+    #[inline(always)]
+    pub(crate) fn poly64_room(&self) -> usize {
+        POLY64_WORDS.saturating_sub(self.words) as usize
+    }
+
+    /// Absorbs one word: the L1 outputs of the next chunk.
+    #[inline(always)]
+    pub(crate) fn absorb<const ITERS: usize>(&mut self, key: &L2Key, word: [u64; ITERS]) {
+        self.absorb_run(key, core::iter::once(word));
+    }
+
+    /// Absorbs a run of words, the L1 outputs of the next chunks in order:
+    /// the words themselves ([`L2Hash::absorb_words`]), or, within POLY64's
+    /// range, their `Poly64Map` computed on another core (`absorb_map`,
+    /// feature `parallel`).
+    #[inline(always)]
+    pub(crate) fn absorb_run<const ITERS: usize>(&mut self, key: &L2Key, run: impl Run<ITERS>) {
+        run.absorb_into(self, key);
+    }
+
+    /// A run given as its words, which `words` may compute as they are
+    /// taken (each chunk's NH). Within POLY64's range (every message up to
+    /// 16 MiB) one multiply-add per word and iteration with the accumulators
+    /// in registers for the whole run, so that one chunk's step overlaps the
+    /// next chunk's NH; past it, POLY128 out of line ([`poly128_pairs`]).
+    #[inline(always)]
+    fn absorb_words<const ITERS: usize>(
+        &mut self,
+        key: &L2Key,
+        mut words: impl ExactSizeIterator<Item = [u64; ITERS]>,
+    ) {
+        let in_poly64 = words.len().min(self.poly64_room());
+        if in_poly64 > 0 {
+            let (k, k_squared) = (&key.k64, &key.k64_squared);
+            let mut steps = in_poly64;
+            if self.words == 0 {
+                // Kept as it came: POLY64's first step waits for a second
+                // word (a message of two chunks ends in the two-word step).
+                let first = words.next().expect("a word in the run");
+                self.first[..ITERS].copy_from_slice(&first);
+                steps -= 1;
+            }
+            let mut y: [u64; ITERS] = core::array::from_fn(|i| self.y64[i]);
+            if self.words <= 1 && steps > 0 {
+                let second = words.next().expect("a word in the run");
+                y = core::array::from_fn(|i| {
+                    poly64_step(k[i], k_squared[i], poly64_first(k[i], k_squared[i], self.first[i]), second[i])
+                });
+                steps -= 1;
+            }
+            for word in words.by_ref().take(steps) {
+                y = core::array::from_fn(|i| poly64_step(k[i], k_squared[i], y[i], word[i]));
+            }
+            self.y64[..ITERS].copy_from_slice(&y);
+            self.words += in_poly64 as u64;
+        }
+        if words.len() > 0 {
+            // By value, so that no reference to a state the caller keeps in
+            // registers leaves the inlined code.
+            *self = self.clone().absorb_poly128(key, words);
+        }
+    }
+
+    /// A run given as its POLY64 map (within POLY64's range): the state's
+    /// accumulator so far (1 before any word, POLY64's first step after one
+    /// word kept as it came) through `mult * y + value`.
+    #[cfg(feature = "parallel")]
+    fn absorb_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly64Map<ITERS>) {
+        debug_assert!(map.words <= self.poly64_room() as u64, "a map within POLY64's range");
+        if map.words == 0 {
+            return;
+        }
+        for i in 0..ITERS {
+            let y = match self.words {
+                0 => 1,
+                1 => poly64_first(key.k64[i], key.k64_squared[i], self.first[i]),
+                _ => self.y64[i],
+            };
+            self.y64[i] = fold_p64(u128::from(map.mult[i]) * u128::from(y) + u128::from(map.value[i]));
+        }
+        if self.words == 0 {
+            self.first[..ITERS].copy_from_slice(&map.first);
+        }
+        self.words += map.words;
+    }
+
+    /// Absorbs words past POLY64's range: POLY128's first word from
+    /// POLY64's result when the state is at the switch, the low half of a
+    /// word begun, then [`poly128_pairs`], keeping an odd word's high half.
+    #[inline(never)]
+    fn absorb_poly128<const ITERS: usize>(
+        mut self,
+        key: &L2Key,
+        mut run: impl ExactSizeIterator<Item = [u64; ITERS]>,
+    ) -> Self {
+        debug_assert!(self.words >= POLY64_WORDS);
+        let (k, k_squared) = (&key.k128[..ITERS], &key.k128_squared[..ITERS]);
+        let y64 = self.y64;
+        let poly128 = self.poly128.get_or_insert_with(|| Poly128 {
+            y: core::array::from_fn(|i| if i < ITERS { poly128_start(k[i], canonical_p64(y64[i])) } else { 0 }),
+            high_half: [0; MAX_ITERS],
+        });
+        let mut y: [u128; ITERS] = core::array::from_fn(|i| poly128.y[i]);
+        let words = self.words + run.len() as u64;
+        if (self.words - POLY64_WORDS) % 2 == 1
+            && let Some(low) = run.next()
+        {
+            y = core::array::from_fn(|i| {
+                poly128_step(k[i], k_squared[i], y[i], pair_word(poly128.high_half[i], low[i]))
+            });
+        }
+        if let Some(high) = poly128_pairs(k, k_squared, &mut y, run) {
+            poly128.high_half[..ITERS].copy_from_slice(&high);
+        }
+        poly128.y[..ITERS].copy_from_slice(&y);
+        self.words = words;
+        self
+    }
+
+    /// Each iteration's L2-HASH output, POLY64's result, once `last` (the
+    /// message's last L1 outputs) is absorbed: for a state that is not
+    /// empty and [ends in POLY64](L2Hash::ends_in_poly64). After one word,
+    /// the two-word step ([`poly64_two`]) from that word as it came; after
+    /// more, the last step.
+    #[inline(always)]
+    pub(crate) fn finish_poly64<const ITERS: usize>(&self, key: &L2Key, last: [u64; ITERS]) -> [u64; ITERS] {
+        debug_assert!(!self.is_empty() && self.ends_in_poly64());
+        let (k, k_squared) = (&key.k64, &key.k64_squared);
+        if self.words == 1 {
+            core::array::from_fn(|i| poly64_two(k[i], k_squared[i], &key.two_words[i], self.first[i], last[i]))
+        } else {
+            core::array::from_fn(|i| poly64_last(k[i], k_squared[i], self.y64[i], last[i]))
+        }
+    }
+
+    /// Each iteration's L2-HASH output, POLY128's result (canonical), once
+    /// `last` is absorbed: for a state past POLY64's range. Takes a copy of
+    /// the state, as [`L2Hash::absorb_run`] hands its out-of-line part one.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn finish_poly128<const ITERS: usize>(self, key: &L2Key, last: [u64; ITERS]) -> [u128; ITERS] {
+        debug_assert!(!self.ends_in_poly64());
+        let state = self.absorb_poly128(key, core::iter::once(last));
+        let half_word_left = (state.words - POLY64_WORDS) % 2 == 1;
+        let poly128 = state.poly128.as_ref().expect("past POLY64's range");
+        core::array::from_fn(|i| {
+            let half = half_word_left.then_some(poly128.high_half[i]);
+            poly128_end(key.k128[i], key.k128_squared[i], poly128.y[i], half)
+        })
+    }
+}
+
+/// A run of words that [`L2Hash::absorb_run`] takes: any exact-size
+/// iterator of words, or (feature `parallel`) a `Poly64Map` of words hashed
+/// elsewhere.
+pub(crate) trait Run<const ITERS: usize> {
+    /// Absorbs the run into `l2`.
+    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key);
+}
+
+impl<I: ExactSizeIterator<Item = [u64; ITERS]>, const ITERS: usize> Run<ITERS> for I {
+    #[inline(always)]
+    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
+        l2.absorb_words(key, self);
+    }
+}
+
+#[cfg(feature = "parallel")]
+impl<const ITERS: usize> Run<ITERS> for &Poly64Map<ITERS> {
+    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
+        l2.absorb_map(key, self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aes::Aes128;
+    use aes::cipher::KeyInit;
+
+    use super::super::reference;
+    use super::*;
+
+    fn key(seed: u8, iters: usize) -> L2Key {
+        L2Key::derive(&Aes128::new(&[seed; 16].into()), iters)
+    }
+
+    /// L2-HASH's output through the state: `outputs` but the last absorbed
+    /// by `feed`, then the finish for the range the message ends in.
+    fn through_state<const ITERS: usize>(
+        key: &L2Key,
+        outputs: &[[u64; ITERS]],
+        feed: impl Fn(&mut L2Hash, &[[u64; ITERS]]),
+    ) -> [u128; ITERS] {
+        let (last, rest) = outputs.split_last().expect("two words at least");
+        let mut l2 = L2Hash::default();
+        feed(&mut l2, rest);
+        if l2.ends_in_poly64() { l2.finish_poly64(key, *last).map(u128::from) } else { l2.finish_poly128(key, *last) }
+    }
+
+    /// The same outputs as the RFC's string M of each iteration.
+    fn rfc<const ITERS: usize>(key: &L2Key, outputs: &[[u64; ITERS]]) -> [u128; ITERS] {
+        core::array::from_fn(|i| {
+            let m: Vec<u64> = outputs.iter().map(|w| w[i]).collect();
+            reference::l2_hash(key.k64[i], key.k128[i], &m)
+        })
+    }
+
+    /// Pseudo-random outputs with marked words in both ranges: every fifth
+    /// output of an iteration in POLY64's top range, and past 2^14 outputs
+    /// some pairs whose high half makes a marked POLY128 word.
+    fn outputs<const ITERS: usize>(count: usize) -> Vec<[u64; ITERS]> {
+        (0..count as u64)
+            .map(|n| {
+                core::array::from_fn(|i| {
+                    let word = n.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(7 * i as u32) | (n & 1) << 63;
+                    if n % 5 == i as u64 % 5 { word | 0xffff_ffff_0000_0000 } else { word }
+                })
+            })
+            .collect()
+    }
+
+    /// Word by word, one run, and runs of every length from 1 to 5 split
+    /// on either side of the switch to POLY128: one output, for lengths in
+    /// POLY64's range (the two-word step among them), at its end and past
+    /// it by an odd and an even count.
+    fn every_way_of_feeding_equals_the_rfc<const ITERS: usize>() {
+        let key = key(5, ITERS);
+        let n64 = POLY64_WORDS as usize;
+        let all = outputs::<ITERS>(n64 + 23);
+        for count in [2, 3, 4, 40, n64 - 1, n64, n64 + 1, n64 + 2, n64 + 3, n64 + 4, n64 + 23] {
+            let words = &all[..count];
+            let expect = rfc(&key, words);
+            let one_by_one = through_state(&key, words, |l2, rest| {
+                for &word in rest {
+                    l2.absorb(&key, word);
+                }
+            });
+            assert_eq!(one_by_one, expect, "{count} words one by one, {ITERS} iterations");
+            let one_run = through_state(&key, words, |l2, rest| l2.absorb_run(&key, rest.iter().copied()));
+            assert_eq!(one_run, expect, "{count} words in one run, {ITERS} iterations");
+            if count < n64 {
+                continue;
+            }
+            for split in [n64 - 1, n64, n64 + 1, n64 + 2] {
+                for piece in 1..6 {
+                    let pieces = through_state(&key, words, |l2, rest| {
+                        let split = split.min(rest.len());
+                        l2.absorb_run(&key, rest[..split].iter().copied());
+                        for part in rest[split..].chunks(piece) {
+                            l2.absorb_run(&key, part.iter().copied());
+                        }
+                    });
+                    assert_eq!(pieces, expect, "{count} words, split at {split}, pieces of {piece}");
+                }
+            }
+        }
+    }
+
+    /// Runs of several lengths, marked words among them, absorbed as maps
+    /// from the start and after other runs and words, against the state fed
+    /// the same words one by one; and a map of one word then the last word
+    /// (the two-word step from the map's first word).
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn maps_absorbed_in_order_equal_word_by_word_absorbing() {
+        let key = key(7, 3);
+        let word = |n: u64| match n % 7 {
+            3 => u64::MAX - n,
+            5 => 0xffff_ffff_0000_0000 + n,
+            _ => n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        };
+        let words: Vec<[u64; 3]> = (0..41).map(|n| [word(n), word(n + 1), word(3 * n)]).collect();
+        let (last, rest) = words.split_last().unwrap();
+        let expect = through_state(&key, &words, |l2, rest| {
+            for &w in rest {
+                l2.absorb(&key, w);
+            }
+        });
+        let map_of = |run: &[[u64; 3]]| {
+            let mut map = Poly64Map::<3>::default();
+            for &w in run {
+                map.absorb(&key, w);
+            }
+            map
+        };
+        let mut got = L2Hash::default();
+        for run in [&rest[..1], &rest[1..9], &rest[9..10], &rest[10..40]] {
+            got.absorb_run(&key, &map_of(run));
+        }
+        assert_eq!(got.words, 40);
+        assert_eq!(got.finish_poly64(&key, *last).map(u128::from), expect, "maps from the start");
+        let mut mixed = L2Hash::default();
+        mixed.absorb(&key, rest[0]);
+        mixed.absorb_run(&key, &map_of(&rest[1..20]));
+        mixed.absorb_run(&key, rest[20..].iter().copied());
+        assert_eq!(mixed.finish_poly64(&key, *last).map(u128::from), expect, "a word, a map, words");
+        let mut two = L2Hash::default();
+        two.absorb_run(&key, &map_of(&rest[..1]));
+        assert_eq!(two.finish_poly64(&key, rest[1]).map(u128::from), rfc(&key, &rest[..2]), "a map of one word");
+    }
+
+    #[test]
+    fn every_way_of_feeding_equals_the_rfc_for_one_and_four_iterations() {
+        every_way_of_feeding_equals_the_rfc::<1>();
+        every_way_of_feeding_equals_the_rfc::<4>();
+    }
+
+    /// The tails of the first RFC-literal test of POLY128: words in both
+    /// top ranges after 2^14 words (an output pair whose high half is all
+    /// ones is a POLY128 marker), fed one by one and as one run.
+    #[test]
+    fn past_poly64_marked_words_equal_the_rfc() {
+        let key = key(3, 1);
+        let head: Vec<u64> = (0..POLY64_WORDS).map(|n| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | (n & 1) << 63).collect();
+        let tails: [&[u64]; 4] = [
+            &[0xffff_ffff_0000_0001, 5, u64::MAX, u64::MAX, 7],
+            &[u64::MAX, 0, 1 << 63],
+            &[0xffff_ffff_ffff_ffff],
+            &[
+                3,
+                4,
+                0xffff_ffff_0000_0000,
+                0,
+                9,
+                u64::MAX,
+                0xffff_fffe_ffff_ffff,
+                u64::MAX,
+                u64::MAX,
+                u64::MAX,
+                1 << 63,
+                42,
+            ],
+        ];
+        for tail in tails {
+            let words: Vec<[u64; 1]> = head.iter().chain(tail).map(|&w| [w]).collect();
+            let expect = rfc(&key, &words);
+            let one_by_one = through_state(&key, &words, |l2, rest| {
+                for &word in rest {
+                    l2.absorb(&key, word);
+                }
+            });
+            assert_eq!(one_by_one, expect, "tail {tail:x?}");
+            let one_run = through_state(&key, &words, |l2, rest| l2.absorb_run(&key, rest.iter().copied()));
+            assert_eq!(one_run, expect, "tail {tail:x?}, one run");
+        }
+    }
+}

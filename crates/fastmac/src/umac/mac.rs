@@ -1,0 +1,201 @@
+//! UMAC itself (RFC 4418 section 4): `Tag = UHASH_K(M) xor PDF_K(Nonce)`,
+//! with UHASH from the chunk engine (`uhash.rs`), on all cores for large
+//! inputs (`parallel.rs`, `parallel_file.rs`), and the pad from `pdf.rs`.
+
+use aes::Aes128;
+use aes::cipher::{Array, KeyInit};
+use zeroize::Zeroize;
+
+use super::backend::Backend;
+use super::iters::{iters_for, with_iters};
+use super::kdf::KEY_LEN;
+#[cfg(feature = "parallel")]
+use super::parallel;
+#[cfg(feature = "parallel")]
+use super::parallel_file;
+use super::pdf::{Pdf, check_nonce};
+use super::uhash::{self, UhashKey, UhashState, output_bytes};
+use crate::error::{BackendError, Error};
+use crate::tag::verify_tag;
+
+/// UMAC with a `TAG_LEN`-byte tag: 4, 8, 12 or 16. Use the aliases
+/// [`Umac32`], [`Umac64`], [`Umac96`] and [`Umac128`].
+///
+/// Methods take `&mut self` because the object keeps the PDF pad cache and
+/// the streaming state; clone it (one copy of the expanded key) to tag from
+/// several threads.
+#[derive(Clone)]
+pub struct Umac<const TAG_LEN: usize> {
+    key: UhashKey,
+    pdf: Pdf,
+    stream: UhashState,
+}
+
+/// UMAC-32: 4-byte tags, forgery probability about 2^-30 per attempt.
+pub type Umac32 = Umac<4>;
+/// UMAC-64: 8-byte tags, about 2^-60 (OpenSSH's `umac-64@openssh.com`).
+pub type Umac64 = Umac<8>;
+/// UMAC-96: 12-byte tags, about 2^-90.
+pub type Umac96 = Umac<12>;
+/// UMAC-128: 16-byte tags, about 2^-120 (OpenSSH's `umac-128@openssh.com`).
+pub type Umac128 = Umac<16>;
+
+impl<const TAG_LEN: usize> Umac<TAG_LEN> {
+    /// UHASH iterations: one per 32 bits of tag. Evaluating it rejects any
+    /// other tag length at compile time.
+    const ITERS: usize = {
+        assert!(TAG_LEN == 4 || TAG_LEN == 8 || TAG_LEN == 12 || TAG_LEN == 16);
+        iters_for(TAG_LEN)
+    };
+
+    /// Expands a 16-byte key (all key derivation happens here, once), for
+    /// the NH backend [`Backend::detect`] picks.
+    pub fn new(key: &[u8; KEY_LEN]) -> Self {
+        Self::expand(key, Backend::detect())
+    }
+
+    /// Like [`Umac::new`] with a chosen NH backend, for tests and
+    /// benchmarks; an error if this CPU cannot run it.
+    pub fn with_backend(key: &[u8; KEY_LEN], backend: Backend) -> Result<Self, Error> {
+        if !backend.is_supported() {
+            return Err(Error::Backend(BackendError::Unsupported(backend)));
+        }
+        Ok(Self::expand(key, backend))
+    }
+
+    /// The NH backend this object hashes with.
+    pub fn backend(&self) -> Backend {
+        self.key.backend()
+    }
+
+    fn expand(key: &[u8; KEY_LEN], backend: Backend) -> Self {
+        let mut key_bytes = Array::from(*key);
+        let cipher = Aes128::new(&key_bytes);
+        key_bytes.zeroize();
+        Umac {
+            key: UhashKey::derive(&cipher, Self::ITERS, backend),
+            pdf: Pdf::new(&cipher),
+            stream: UhashState::default(),
+        }
+    }
+
+    /// Like [`Umac::new`], for a key of unchecked length.
+    pub fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+        let key: &[u8; KEY_LEN] = key.try_into().map_err(|_| Error::KeyLength { expected: KEY_LEN, got: key.len() })?;
+        Ok(Self::new(key))
+    }
+
+    /// The tag of `msg` under `nonce` (1 to 16 bytes), in one call.
+    ///
+    /// The nonce is the caller's responsibility: it must never repeat under
+    /// this key (kept for interop, e.g. OpenSSH drives its own sequence
+    /// numbers); [`SequencedUmac`](crate::umac::SequencedUmac) owns a counter instead.
+    ///
+    /// Leaves any streamed input (see [`Umac::update`]) untouched.
+    #[inline]
+    pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
+        check_nonce(nonce)?;
+        let hash = self.uhash_value(msg);
+        Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
+    }
+
+    /// UHASH of `msg` in one call, on all cores when that pays (feature
+    /// `parallel`), held as one number (`uhash::output_bytes`).
+    #[inline(always)]
+    fn uhash_value(&self, msg: &[u8]) -> u128 {
+        with_iters!(Self::ITERS, ITERS => {
+            #[cfg(feature = "parallel")]
+            if parallel::worth_it(msg.len()) {
+                return parallel::uhash::<ITERS>(&self.key, msg);
+            }
+            uhash::uhash::<ITERS>(&self.key, msg)
+        })
+    }
+
+    /// Checks `tag` against `msg` and `nonce` in constant time.
+    pub fn verify(&mut self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        check_tag_len(tag, TAG_LEN)?;
+        let mut expected = self.mac(nonce, msg)?;
+        verify_tag(&mut expected[..], tag)
+    }
+
+    /// UHASH alone (RFC 4418 section 5.1): the tag before the pad is XORed
+    /// in. It is not a MAC; it is exposed for constructions such as the
+    /// one in crates/fastmac-gears that pad it themselves.
+    #[inline]
+    pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
+        output_bytes(self.uhash_value(msg))
+    }
+
+    /// Streams more of the message.
+    ///
+    /// Inlined into the caller (as [`Umac::finalize_reset`] is), so that a
+    /// message streamed in one piece costs the calls of [`Umac::mac`]: the
+    /// NH backend's and the pad's.
+    #[inline(always)]
+    pub fn update(&mut self, data: &[u8]) {
+        with_iters!(Self::ITERS, ITERS => {
+            #[cfg(feature = "parallel")]
+            if parallel::worth_it(data.len()) {
+                return parallel::update::<ITERS>(&self.key, &mut self.stream, data);
+            }
+            self.stream.update::<ITERS>(&self.key, data)
+        })
+    }
+
+    /// Tags the streamed message and resets for the next one, keeping the key
+    /// (OpenSSH's `umac_final`). On a bad nonce the streamed input is kept.
+    /// As with [`Umac::mac`], a nonce that never repeats under this key is
+    /// the caller's responsibility.
+    #[inline(always)]
+    pub fn finalize_reset(&mut self, nonce: &[u8]) -> Result<[u8; TAG_LEN], Error> {
+        check_nonce(nonce)?;
+        let hash = with_iters!(Self::ITERS, ITERS => self.stream.finalize::<ITERS>(&self.key));
+        Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
+    }
+
+    /// Tags the streamed message, consuming the object.
+    pub fn finalize(mut self, nonce: &[u8]) -> Result<[u8; TAG_LEN], Error> {
+        self.finalize_reset(nonce)
+    }
+
+    /// Verifies the streamed message in constant time and resets for the next.
+    pub fn verify_reset(&mut self, nonce: &[u8], tag: &[u8]) -> Result<(), Error> {
+        check_tag_len(tag, TAG_LEN)?;
+        let mut expected = self.finalize_reset(nonce)?;
+        verify_tag(&mut expected[..], tag)
+    }
+
+    /// Discards streamed input, keeping the key.
+    pub fn reset(&mut self) {
+        self.stream.reset();
+    }
+
+    /// [`DynMac::update_from_file`](crate::DynMac::update_from_file) for UMAC: a large regular file
+    /// on up to `threads` threads (`parallel_file.rs`); on an error the
+    /// streamed input is discarded.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn update_from_file(
+        &mut self,
+        file: &mut std::fs::File,
+        threads: core::num::NonZeroUsize,
+    ) -> std::io::Result<u64> {
+        let read = with_iters!(Self::ITERS, ITERS => {
+            parallel_file::update_from_file::<ITERS>(&self.key, &mut self.stream, file, threads)
+        });
+        if read.is_err() {
+            self.reset();
+        }
+        read
+    }
+}
+
+impl<const TAG_LEN: usize> core::fmt::Debug for Umac<TAG_LEN> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Umac{} {{ .. }}", TAG_LEN * 8)
+    }
+}
+
+fn check_tag_len(tag: &[u8], expected: usize) -> Result<(), Error> {
+    if tag.len() == expected { Ok(()) } else { Err(Error::TagLength { expected, got: tag.len() }) }
+}
