@@ -59,6 +59,7 @@ LIBTEST_IGNORED = re.compile(r"^test (\S+) \.\.\. ignored(?:, (.*))?$")
 PYTEST_CLOSING = re.compile(r"^=*\s*((?:\d+ (?:passed|failed|skipped|errors?|deselected|xfailed|xpassed|warnings?)(?:, )?)+) in [\d.]+s\b")
 PYTEST_SKIPPED = re.compile(r"^SKIPPED \[(\d+)\] ([^:]+:\d+): (.*)$")
 GO_RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): (\S+)")
+GO_LOG = re.compile(r"^\s+(\S+\.go:\d+: .*)$")
 UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in ")
 UNITTEST_VERDICT = re.compile(r"^(OK|FAILED)(?: \((.*)\))?$")
 UNITTEST_SKIPPED = re.compile(r"^(\S+) \(.*\).* \.\.\. skipped '(.*)'$")
@@ -99,14 +100,22 @@ class Counter:
     empty_targets: list[str] = field(default_factory=list)
     target: str | None = None
     go_skip: str | None = None
+    go_log: str | None = None
     unittest_ran: int | None = None
+
+    def finish_go_skip(self, line: str | None) -> None:
+        """A go test skip's reason: its t.Skip message, a log line that go
+        test prints after the `--- SKIP` line, or before it when the test's
+        output is printed as a tree (the log line last seen)."""
+        match = GO_LOG.match(line or "")
+        reason = match.group(1) if match else self.go_log
+        self.skips.append(f"{self.go_skip}: {reason}" if reason else f"{self.go_skip}: no reason printed")
+        self.go_skip, self.go_log = None, None
 
     def feed(self, line: str) -> None:
         line = line.rstrip("\n")
         if self.go_skip is not None:
-            reason = line.strip()
-            self.skips.append(f"{self.go_skip}: {reason}" if reason else self.go_skip)
-            self.go_skip = None
+            self.finish_go_skip(line)
         if match := LIBTEST_TARGET.match(line):
             self.target = match.group(1)
         elif match := LIBTEST_RESULT.match(line):
@@ -138,6 +147,8 @@ class Counter:
             else:
                 self.skipped += 1
                 self.go_skip = test
+        elif match := GO_LOG.match(line):
+            self.go_log = match.group(1)
         elif match := UNITTEST_RAN.match(line):
             self.unittest_ran = int(match.group(1))
         elif self.unittest_ran is not None and (match := UNITTEST_VERDICT.match(line)):
@@ -179,6 +190,8 @@ def run(name: str, command: list[str], allow_empty: list[str]) -> Record:
             counter.feed(line)
         _pid, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
+    if counter.go_skip is not None:
+        counter.finish_go_skip(None)
     record.wall_s = time.monotonic() - start
     record.cpu_s = usage.ru_utime + usage.ru_stime
     record.exit_status = process.returncode

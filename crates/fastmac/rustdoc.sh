@@ -18,18 +18,21 @@ cd "$(dirname "$0")/../.."
 source scripts/checks.sh
 
 # rustdoc links another crate's items only if that crate's folder exists
-# under target/doc when it starts, and otherwise leaves them as literal text
-# without a warning; while one crate's rustdoc runs, another's folder may not
-# exist yet. So the folders are made first and the crates documented one at
-# a time (-j1), after their dependencies are checked in parallel.
+# under the doc folder when it starts, and otherwise leaves them as literal
+# text without a warning; cargo clears the folder of each crate it is about
+# to document, in an order of its own, so a folder made beforehand does not
+# help. The crates are therefore documented in their dependency order, one
+# cargo run each: fastmac, then fastmac-gears (which links fastmac), then
+# the others (which link both), each run leaving out what an earlier one
+# documented (--no-deps: a dependency left out is not documented again).
 doc_dir=${CARGO_TARGET_DIR:-target}/doc
-for crate in "$@"; do
-	mkdir -p "$doc_dir/$crate"
-done
-doc_features=(--workspace --lib --features fastmac/parallel)
+doc() {
+	RUSTDOCFLAGS='-D warnings' "${CARGO:-cargo}" doc --no-deps --lib --features fastmac/parallel "$@"
+}
 build_docs() {
-	"${CARGO:-cargo}" check "${doc_features[@]}"
-	RUSTDOCFLAGS='-D warnings' "${CARGO:-cargo}" doc --no-deps "${doc_features[@]}" -j1
+	doc -p fastmac
+	doc -p fastmac-gears
+	doc --workspace --exclude fastmac --exclude fastmac-gears
 }
 check "cargo doc --workspace under -D warnings" build_docs
 pages=()

@@ -9,7 +9,7 @@
 //! only enters through the pad, so it can come last).
 //!
 //! The handle type and the exported functions of each tag length come from
-//! one macro, [`umac_api!`], whose functions are one-line calls into the
+//! one macro, `umac_api!`, whose functions are one-line calls into the
 //! generic functions below. cbindgen reads the crate with its macros
 //! expanded (`tests/header.rs`), so `include/fastmac.h` declares them all.
 #![allow(unsafe_code)] // the C boundary
