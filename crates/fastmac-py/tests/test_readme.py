@@ -4,7 +4,7 @@ README compiles, and every one runs except the paramiko and asyncssh ones,
 which change those libraries process-wide and need a server
 (test_openssh.py and test_asyncssh.py run them for real). The package
 README's blocks run in one namespace, in order; the repository README's
-short reference runs on placeholder values of the names it uses."""
+and docs/usage.md's run on placeholder values of the names they use."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from conftest import REPO
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 ROOT_README = REPO / "README.md"
+# The repository's guide, where the root README's longer examples live.
+USAGE = REPO / "docs" / "usage.md"
 
 
 def python_blocks(path: Path) -> list[str]:
@@ -38,7 +40,7 @@ def test_readme_examples_run():
 
 
 def test_repository_readme_examples_run():
-    blocks = python_blocks(ROOT_README)
+    blocks = python_blocks(ROOT_README) + python_blocks(USAGE)
     assert len(blocks) >= 2 and len(runnable(blocks)) >= 1
     for block in blocks:
         compile(block, str(ROOT_README), "exec")
