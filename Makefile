@@ -1,23 +1,87 @@
 # fastmac: `make test` installs what a fresh machine lacks, builds, and runs
-# every test. Tests are built with optimization ([profile.test] opt-level 3,
-# and --release): the crypto tests hash tens of MiB.
+# every suite, then ends with one table: a row per suite with its passed,
+# failed and skipped tests, the reason of each skip, and its wall and CPU
+# time (also in target/test-summary/summary.txt; each suite's output in
+# target/test-logs/). Rust tests are built with the `test` profile of
+# .cargo/config.toml (optimized, debug assertions and overflow checks on, no
+# LTO): the crypto tests hash tens of MiB, and every Rust suite shares that
+# one build.
+#
+# A suite, in any .mk file, is a target in TEST_SUITES whose recipe runs its
+# tests through $(SUITE); `make test` runs the suites in the order they were
+# added (the order of the includes below), each as its own make, so that one
+# failure does not hide the others:
+#
+#   TEST_SUITES += test-foo
+#   test-foo: deps-foo
+#   	$(SUITE) -- COMMAND ARG...
+#
+# $(SUITE) (scripts/suite.py) counts what cargo test, pytest -rs, go test -v,
+# unittest, or a script's "N passed, N failed[, N skipped]" line report, with
+# one "SKIP: reason" line per skip (scripts/checks.sh gives a bash script
+# both), and fails the suite when a test failed, when none ran, or when a test
+# target ran none (--allow-empty TARGET for one that may). A suite that
+# cannot run on this machine says why: $(SUITE) --skip "reason". A target
+# recording several parts: $(SUITE)/PART -- COMMAND. Long logic goes in a
+# script with `set -euo pipefail`, not in a recipe.
 
 SHELL := /bin/bash
 CARGO ?= cargo
 export DEBIAN_FRONTEND := noninteractive
+# Builds from scratch: incremental compilation's bookkeeping would only cost.
+export CARGO_INCREMENTAL := 0
 
-# apt-get update runs at most once per make invocation, and only when an
-# install is needed.
-APT_UPDATED := $(CURDIR)/target/.apt-updated
+SUITE = python3 $(CURDIR)/scripts/suite.py $@
+TEST_SUITES :=
+
+# Installs Debian packages (scripts/apt-install.sh: the package lists are
+# fetched when first needed, and again when they went stale).
 define apt_install
-	mkdir -p target; \
-	if [ ! -f $(APT_UPDATED) ]; then apt-get update -qq && touch $(APT_UPDATED); fi; \
-	apt-get install -y -qq --no-install-recommends $(1)
+	$(CURDIR)/scripts/apt-install.sh $(1)
 endef
 
-.PHONY: test deps deps-nettle test-rust build test-backends test-parallel test-gears-t8 deps-chromium
+.PHONY: test deps deps-runner deps-nettle test-rust build test-backends deps-chromium nh-backends
 
-test: check-references lint check-module-graph deps test-rust test-backends test-parallel test-gears-t8 test-cross test-c test-python test-python-abi3 test-ct test-fuzz test-go test-openssh test-crate test-russh
+# make test runs the suites in two lanes, side by side (scripts/test.py;
+# docs/testing.md section 1): TEST_LANE_2 names the second lane's suites in
+# the order they run; the others are the first lane's, in TEST_SUITES order
+# (the cheap checks first, then test-rust, whose build the later Rust suites
+# reuse). The second lane holds the suites whose builds share nothing with
+# test-rust's (the C library, OpenSSH, Go, russh, the fuzz targets, no_std),
+# then the Python suites, which run test-rust's CLI. What two lanes share is
+# serialized by cargo's build-directory locks (test-cli) and
+# scripts/apt-install.sh's lock; any other make prerequisite of two suites
+# (deps-python, c-lib's install prefixes, rustup's targets and toolchains)
+# must be in one lane. TEST_JOBS=1: one lane, each suite's output on the
+# terminal.
+TEST_JOBS ?= 2
+TEST_LANE_2 := test-c openssh-docs openssh-nm-bookworm openssh-sessions-bookworm openssh-nm-trixie \
+	openssh-sessions-trixie openssh-t-exec-trixie test-go test-russh test-fuzz test-nostd test-python test-python-abi3
+test: deps-runner
+	@unknown="$(filter-out $(TEST_SUITES),$(TEST_LANE_2))"; \
+	if [ -n "$$unknown" ]; then echo "TEST_LANE_2 names suites that are not in TEST_SUITES: $$unknown"; exit 1; fi
+ifeq ($(TEST_JOBS),1)
+	@python3 scripts/test.py $(MAKE) --lane "$(TEST_SUITES)"
+else
+	@python3 scripts/test.py $(MAKE) --lane "$(filter-out $(TEST_LANE_2),$(TEST_SUITES))" --lane "$(TEST_LANE_2)"
+endif
+
+# The suites `make test` runs, in order.
+.PHONY: list-suites
+list-suites:
+	@echo $(TEST_SUITES)
+
+# Python 3 runs the suites (scripts/suite.py, scripts/test.py).
+deps-runner:
+	@if ! command -v python3 >/dev/null 2>&1; then \
+		echo "installing python3 (make test's runner)"; \
+		$(call apt_install,python3); \
+	fi
+
+# The reference check (scripts/check_references.py): check-references.
+include scripts/check-references.mk
+# Style and structure: lint (rustfmt, clippy), check-module-graph.
+include scripts/lint.mk
 
 deps: deps-nettle deps-chromium deps-openssl
 
@@ -40,84 +104,99 @@ deps-chromium:
 # - fastmac_nettle: the tests that link GNU Nettle (the differential oracle),
 #   so plain `cargo test` needs no nettle-dev;
 # - fastmac_backend_env: the library reads FASTMAC_BACKEND, so test-backends
-#   can force each NH backend under every suite.
-# test-rust, test-backends and test-parallel set them alike, so they share one
-# build cache.
+#   can force each NH backend.
+# Every native Rust suite sets them alike, so all share test-rust's build.
 BACKEND_ENV_FLAGS := --cfg fastmac_backend_env
 TEST_CFGS := --cfg fastmac_nettle $(BACKEND_ENV_FLAGS)
-test-rust test-backends test-parallel: export RUSTFLAGS += $(TEST_CFGS)
+TEST_RUSTFLAGS := $(strip $(RUSTFLAGS) $(TEST_CFGS))
 
-test-rust: deps-nettle deps-openssl
-	$(CARGO) test --workspace --release --features fastmac-c/openssh
+# The test files the cross suites run under qemu-user (test-cross): the
+# byte-order-sensitive ones, that is the vector files, the arithmetic (the
+# library's unit tests), the Badger known answers and Rabbit's RFC vectors,
+# and the SSH wire formats; backends_agree compares NEON with portable NH.
+# tests/vector_files_covered.rs reads this list (FASTMAC_CROSS_TESTS) and
+# fails when a vector file is read by no test in it.
+CROSS_TESTS := rfc4418 hmac_vectors badger_kat badger ssh umac_reference vector_files_covered backends_agree
+export FASTMAC_CROSS_TESTS := $(CROSS_TESTS)
 
-# T8 (1-byte tags) exists only in builds with the cfg fastmac_gears_t8, set
-# here and never by a Cargo feature a dependent could enable. Its own run
-# (the gears unit tests with T8 among the profiles, and gears_t8: the harness
-# observes forgeries at the 2^-8 rate) caches its build in target/gears-t8.
-test-gears-t8:
-	RUSTFLAGS="$(RUSTFLAGS) --cfg fastmac_gears_t8" CARGO_TARGET_DIR=$(CURDIR)/target/gears-t8 \
-		$(CARGO) test --release -p fastmac-gears --lib --test gears_t8
+# The whole workspace once, with every feature the workspace's crates turn on
+# (the CLI turns on `parallel`, so tests/parallel.rs and the message past
+# 2^32 bytes of tests/parallel_above_4gib.rs run here). The doc-tests of the
+# C and CLI crates (they have no examples) and the CLI's binary (no unit
+# tests) run no test here; every other test target must run at least one.
+# The gears crate's unit tests include T8 (1-byte tags), which only that
+# build has, and its forgery-rate test (crates/fastmac-gears/src/t8_forgery_rate.rs).
+TEST_RUST_EMPTY := --allow-empty 'Doc-tests fastmac_c' --allow-empty 'Doc-tests fastmac_cli' \
+	--allow-empty 'unittests src/main.rs'
+TEST_SUITES += test-rust
+# The selection and features of test-rust's build, which test-backends
+# reuses (with `-p fastmac` alone, Cargo would unify other features and
+# rebuild).
+TEST_RUST_BUILD := --workspace --features fastmac-c/openssh
+test-rust: deps-nettle deps-openssl deps-chromium
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(SUITE) $(TEST_RUST_EMPTY) -- $(CARGO) test $(TEST_RUST_BUILD)
+
+# The fastmac command as test-rust built it (target/debug/fastmac: cargo
+# test's profile, `test`, builds in target/debug), for the suites that run
+# it: built here when test-rust has not run (--no-run builds every test
+# binary of test-rust, which its later run reuses).
+FASTMAC_TEST_CLI := $(CURDIR)/target/debug/fastmac
+.PHONY: test-cli
+test-cli: deps-nettle
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(CARGO) test -q $(TEST_RUST_BUILD) --no-run
+
+# The NH backends this CPU runs, fastest last, as the library detects them
+# (`fastmac list --backends`).
+NH_BACKENDS_FILE := $(CURDIR)/target/nh-backends.txt
+nh-backends: test-cli
+	$(FASTMAC_TEST_CLI) list --backends > $(NH_BACKENDS_FILE)
+	@echo "NH backends of this CPU, fastest last: $$(tr '\n' ' ' < $(NH_BACKENDS_FILE))"
+
+# test-rust ran the whole fastmac suite on the fastest backend (and
+# tests/backends.rs every backend against Nettle); each other backend runs,
+# forced through FASTMAC_BACKEND, the tests whose results go through NH.
+NH_TESTS := backends rfc4418 nettle_differential umac_reference streaming unaligned ssh
+TEST_SUITES += test-backends
+test-backends: deps-nettle nh-backends
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" TEST_RUST_BUILD="$(TEST_RUST_BUILD)" scripts/test-backends.sh $(NH_BACKENDS_FILE) \
+		$(NH_TESTS)
 
 build:
 	$(CARGO) build --workspace --release
 
-# Portability suites: the library crates' tests (fastmac, fastmac-gears) built
-# for a big-endian machine (s390x) and for aarch64, run under qemu-user.
-# Linkers and runners are set in .cargo/config.toml. Release mode. Under emulation
-# FASTMAC_TEST_EMULATED=1 bounds the costliest repetition, and only it:
-# rfc4418 skips the tag bit-flip rejections (8 * taglen re-hashes each) of the
-# 1 MiB and 32 MiB rows; those rows' tags, one-shot and streamed, are checked.
-# The Nettle differential tests (nettle_differential, backends) need the
-# host's libnettle and are x86_64-only.
+# Portability suites: the byte-order-sensitive tests (CROSS_TESTS, and the
+# gears wire format's) built for a big-endian machine (s390x) and for
+# aarch64, run under qemu-user. Linkers and runners are set in
+# .cargo/config.toml, with the `test` profile the native suites use. Under
+# emulation FASTMAC_TEST_EMULATED=1
+# bounds the costliest repetition, and only it: rfc4418 skips the tag
+# bit-flip rejections (8 * taglen re-hashes each) of the 1 MiB and 32 MiB
+# rows; those rows' tags, one-shot and streamed, are checked. The Nettle
+# differential tests need the host's libnettle and are x86_64-only.
 CROSS_TARGETS := s390x-unknown-linux-gnu aarch64-unknown-linux-gnu
-CROSS_TEST = FASTMAC_TEST_EMULATED=1 $(CARGO) test --release -p fastmac -p fastmac-gears --target
+# $(1): the target; $(2): more options of $(SUITE).
+cross_test = FASTMAC_TEST_EMULATED=1 $(SUITE) $(2) --note "$(CROSS_NOTE)" -- $(CARGO) test \
+	-p fastmac -p fastmac-gears --lib $(addprefix --test ,$(CROSS_TESTS) gears_field) --target $(1)
+CROSS_NOTE := the byte-order-sensitive tests only (CROSS_TESTS); rfc4418 checks the tags of its 1 MiB and 32 MiB \
+	rows but not their bit-flip rejections (test-rust does)
 
 .PHONY: deps-cross test-cross test-cross-s390x test-cross-aarch64
 
 deps-cross:
-	@for t in $(CROSS_TARGETS); do \
-		rustup target list --installed | grep -qx "$$t" || rustup target add "$$t"; \
-	done
-	@pkgs=""; \
-	[ -x "$$(command -v s390x-linux-gnu-gcc)" ] && [ -f /usr/s390x-linux-gnu/lib/crt1.o ] || \
-		pkgs="$$pkgs gcc-s390x-linux-gnu libc6-dev-s390x-cross"; \
-	[ -x "$$(command -v aarch64-linux-gnu-gcc)" ] && [ -f /usr/aarch64-linux-gnu/lib/crt1.o ] || \
-		pkgs="$$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross"; \
-	[ -x "$$(command -v qemu-s390x)" ] && [ -x "$$(command -v qemu-aarch64)" ] || pkgs="$$pkgs qemu-user"; \
-	if [ -n "$$pkgs" ]; then \
-		echo "installing$$pkgs (cross suites)"; \
-		$(call apt_install,$$pkgs); \
-	fi
+	@scripts/deps-cross.sh $(CROSS_TARGETS)
 
 test-cross: test-cross-s390x test-cross-aarch64
 
+TEST_SUITES += test-cross-s390x
 test-cross-s390x: deps-cross
-	$(CROSS_TEST) s390x-unknown-linux-gnu
+	$(call cross_test,s390x-unknown-linux-gnu,--allow-empty backends_agree)
 
 # With the NEON NH backend forced: every suite then hashes through NEON, and
 # backends_agree checks it against portable NH and that the force took hold.
+TEST_SUITES += test-cross-aarch64
 test-cross-aarch64: deps-cross
-	FASTMAC_BACKEND=neon RUSTFLAGS="$(BACKEND_ENV_FLAGS)" $(CROSS_TEST) aarch64-unknown-linux-gnu
+	FASTMAC_BACKEND=neon RUSTFLAGS="$(BACKEND_ENV_FLAGS)" $(call cross_test,aarch64-unknown-linux-gnu)
 
-# Every NH backend this CPU supports, forced in turn through FASTMAC_BACKEND,
-# under the library's tests (the backends test checks the variable took).
-NH_BACKENDS := portable \
-	$(if $(shell grep -qw sse2 /proc/cpuinfo 2>/dev/null && echo y),sse2) \
-	$(if $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo y),avx2) \
-	$(if $(shell grep -w avx512f /proc/cpuinfo 2>/dev/null | grep -w avx512bw | grep -qw avx512vl && echo y),avx512) \
-	$(if $(shell grep -qw asimd /proc/cpuinfo 2>/dev/null && echo y),neon)
-
-test-backends: deps
-	@for backend in $(NH_BACKENDS); do \
-		echo "== NH backend $$backend"; \
-		FASTMAC_BACKEND=$$backend $(CARGO) test --release -p fastmac --lib --tests || exit 1; \
-	done
-
-# The multi-core path (feature `parallel`) against the sequential one; one
-# message above 2^32 bytes (about 20 s; test-rust runs it too, the CLI's
-# dependency turns `parallel` on workspace-wide).
-test-parallel: deps
-	$(CARGO) test --release -p fastmac --features parallel --test parallel --test parallel_above_4gib
 # The Python package: python-wheel (built and audited), test-python,
 # test-python-abi3, bench-python.
 include crates/fastmac-py/py.mk
@@ -130,10 +209,6 @@ include crates/fastmac-c/openssh/openssh.mk
 include crates/fastmac-c/tests/ct/ct.mk
 # Fuzz targets: test-fuzz (corpus replay), fuzz.
 include fuzz/fuzz.mk
-# The reference check (scripts/check_references.py): check-references.
-include scripts/check-references.mk
-# Style and structure: lint (rustfmt, clippy), check-module-graph.
-include scripts/lint.mk
 # The crate as published: test-crate (no_std builds, the packaged crate's
 # tests and dry-run publish, Miri, the public API baseline).
 include crates/fastmac/crate.mk
@@ -144,7 +219,7 @@ badger-table:
 	$(CARGO) run --release -p fastmac --example badger_table
 
 bench-badger:
-	$(CARGO) bench -p fastmac --bench badger
+	$(CARGO) bench -p fastmac-bench --bench badger
 # The Go package (go/): test-go, go-bench.
 include go/go.mk
 # libcrypto for the CLI benchmark's OpenSSL comparators: deps-openssl.

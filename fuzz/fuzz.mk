@@ -1,7 +1,9 @@
 # Fuzz targets (fuzz/, cargo-fuzz + libFuzzer). Included by the top-level
 # Makefile; paths relative to the root.
 #
-#   make test-fuzz                 replay the checked-in corpora once (bounded)
+#   make test-fuzz                 replay the checked-in corpora once (bounded), built
+#                                  unoptimized (--dev: debug assertions and overflow
+#                                  checks on, and the cheapest build to compile)
 #   make fuzz FUZZ_SECONDS=300     fuzz every target for FUZZ_SECONDS each
 #
 # cargo fuzz needs nightly flags (-Zsanitizer=address, sancov passes): the
@@ -17,14 +19,10 @@ deps-fuzz: deps-nettle
 	@$(CARGO) fuzz --version >/dev/null 2>&1 || { echo "installing cargo-fuzz"; $(CARGO) install --locked cargo-fuzz; }
 	@command -v c++ >/dev/null || { echo "installing g++ (libFuzzer)"; $(call apt_install,g++); }
 
+TEST_SUITES += test-fuzz
 test-fuzz: deps-fuzz
-	$(FUZZ_CARGO) build -O
-	@set -e -o pipefail; for t in $(FUZZ_TARGETS); do \
-		n=$$(ls fuzz/corpus/$$t | wc -l); \
-		echo "== replaying $$n inputs of fuzz/corpus/$$t"; \
-		test "$$n" -gt 0; \
-		(cd fuzz && RUSTC_BOOTSTRAP=1 timeout 120 $(CARGO) fuzz run -O $$t corpus/$$t -- -runs=0 2>&1 | tail -n 1); \
-	done
+	$(FUZZ_CARGO) build --dev
+	$(SUITE) -- fuzz/replay.sh $(FUZZ_TARGETS)
 
 fuzz: deps-fuzz
 	@set -e; for t in $(FUZZ_TARGETS); do \

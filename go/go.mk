@@ -74,50 +74,14 @@ $(XCRYPTO_DIR)/.patched: go/ssh/xcrypto-umac.patch | deps-go
 	cd $(XCRYPTO_DIR) && patch -s -p1 < $(GO_DIR)/ssh/xcrypto-umac.patch
 	touch $@
 
-# vet and staticcheck on both paths; the tests with and without purego
-# (each replays the fuzz corpora in umac/testdata/fuzz); the module's own
-# tests outside the repository; the Nettle differential test (cgo, x86_64)
-# and the race detector on the concurrency tests; the tests on s390x and
-# arm64 under qemu-user; the patched x/crypto/ssh's packet-cipher tests; the
-# SSH sessions and their negative control (tag umac_flip_tag), bounded in
-# time.
+# vet and staticcheck on both paths, the tests on both paths, the module's
+# own tests outside the repository, the Nettle differential test and the
+# race detector (x86_64), the tests on s390x and arm64 under qemu-user, the
+# patched x/crypto/ssh's packet-cipher tests, the SSH sessions and their
+# negative control (go/test.sh).
+TEST_SUITES += test-go
 test-go: deps-go-test deps-nettle go-xcrypto
-	@if ! cmp -s tests/vectors/rfc4418.txt go/umac/testdata/rfc4418.txt; then \
-		echo "go/umac/testdata/rfc4418.txt differs from tests/vectors/rfc4418.txt: copy it again"; exit 1; fi
-	cd go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags purego ./...
-	cd go && $(GO_ENV) $(GO_TARGET)/bin/staticcheck ./... && \
-		$(GO_ENV) $(GO_TARGET)/bin/staticcheck -tags purego ./...
-	cd go && $(GO_ENV) timeout 600 $(GO) test -count=1 ./... && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags purego ./...
-	@if [ "$$(uname -m)" = x86_64 ]; then \
-		cd go && $(GO_ENV) $(GO) vet -tags nettle ./internal/nettle/ && \
-		$(GO_ENV) $(GO_TARGET)/bin/staticcheck -tags nettle ./internal/nettle/ && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags nettle ./internal/nettle/ && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -tags 'nettle purego' ./internal/nettle/ && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -race -run 'Concurrently|PadCache' ./umac/; \
-	else \
-		echo "Nettle differential test: x86_64 only, not run on $$(uname -m)"; \
-	fi
-	@# The module on its own, outside the repository (as a go.mod replace line or
-	@# the module proxy would give it): its tests read only files of the module.
-	set -o pipefail; rm -rf $(GO_TARGET)/module-alone && mkdir -p $(GO_TARGET)/module-alone && \
-		cp -r go/go.mod go/go.sum go/README.md go/umac $(GO_TARGET)/module-alone/ && \
-		cd $(GO_TARGET)/module-alone && $(GO_ENV) timeout 600 $(GO) test -count=1 -run 'RFC4418|Readme|Example' -v ./umac/ | \
-		grep -E '^ *--- |^(ok|FAIL|PASS)|not in this copy'
-	@# The portable path on a big-endian machine (s390x) and the NEON NH on arm64, under
-	@# qemu-user (static test binaries, run from the package folder).
-	@for arch in s390x arm64; do \
-		qemu=qemu-$$(echo $$arch | sed 's/arm64/aarch64/'); \
-		echo "== go test on $$arch ($$qemu)"; \
-		(cd go && $(GO_ENV) GOARCH=$$arch $(GO) test -c -o $(GO_TARGET)/umac-$$arch.test ./umac/) && \
-		(cd go/umac && timeout 600 $$qemu $(GO_TARGET)/umac-$$arch.test -test.count=1) || exit 1; \
-	done
-	@# The patched package's own packet-cipher tests (every cipher, every MAC,
-	@# UMAC included), then the sessions with OpenSSH.
-	set -o pipefail; cd go/ssh && $(GO_ENV) timeout 600 $(GO) test -count=1 -run 'Cipher|MAC|Mac|Packet' golang.org/x/crypto/ssh && \
-		$(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(GO) vet -tags umac_flip_tag ./... && \
-		$(GO_ENV) timeout 600 $(GO) test -count=1 -v -run . ./... | grep -v '^=== RUN' && \
-		$(GO_ENV) timeout 300 $(GO) test -count=1 -v -tags umac_flip_tag ./... | grep -v '^=== RUN'
+	$(GO_ENV) $(SUITE) -- go/test.sh $(GO) $(GO_TARGET)/bin/staticcheck $(GO_TARGET)
 
 # UMAC-64/128 side by side with the peer Go package, from a throwaway
 # module under target/ that replaces both packages by their folders:

@@ -1,32 +1,29 @@
-# Style and structure checks, part of `make test`:
+# Style and structure checks, suites of `make test`:
 #
 #   make lint                 rustfmt --check (the workspace and the fuzz/
-#                             workspace) and clippy with -D warnings, with the
-#                             OpenSSH drop-in's feature and with the test cfgs
+#                             workspace) and clippy -D warnings over every
+#                             target, with the default features, and with the
+#                             OpenSSH drop-in's feature and the test cfgs
+#                             (scripts/lint.sh)
 #   make check-module-graph   no import cycle and no import of an enclosing
 #                             module among crates/fastmac/src's modules
-#                             (scripts/check_module_graph.py, its tests first)
+#                             (scripts/check_module_graph.py), after its own
+#                             tests with their negative controls
+#                             (scripts/test_check_module_graph.py)
 #
-# Clippy builds into its own target directory per configuration, so that
-# it does not invalidate the test builds' caches.
-.PHONY: lint lint-fmt lint-clippy check-module-graph
+# Clippy builds in target/lint (test-rustdoc's build directory too), not in
+# the test builds' target/debug, so that neither invalidates the other's
+# cache.
+.PHONY: lint check-module-graph
 
-CLIPPY = $(CARGO) clippy --workspace --all-targets
-CLIPPY_TARGET := $(CURDIR)/target/clippy
+LINT_TARGET := $(CURDIR)/target/lint
 
-lint: lint-fmt lint-clippy
-	@echo "lint: rustfmt and clippy clean"
+TEST_SUITES += lint
+lint: deps-nettle
+	LINT_TARGET=$(LINT_TARGET) TEST_CFGS="$(TEST_CFGS)" CARGO="$(CARGO)" $(SUITE) -- scripts/lint.sh
 
-lint-fmt:
-	$(CARGO) fmt --all --check
-	$(CARGO) fmt --all --check --manifest-path fuzz/Cargo.toml
-
-lint-clippy: deps-nettle
-	CARGO_TARGET_DIR=$(CLIPPY_TARGET) $(CLIPPY) -- -D warnings
-	CARGO_TARGET_DIR=$(CLIPPY_TARGET) $(CLIPPY) --features fastmac-c/openssh -- -D warnings
-	RUSTFLAGS="$(RUSTFLAGS) $(TEST_CFGS)" CARGO_TARGET_DIR=$(CLIPPY_TARGET)/test-cfgs \
-		$(CLIPPY) --features fastmac-c/openssh -- -D warnings
-
+TEST_SUITES += check-module-graph
 check-module-graph: deps-check-references
-	python3 scripts/test_check_module_graph.py -q
-	python3 scripts/check_module_graph.py crates/fastmac/src
+	$(SUITE)/tests -- python3 scripts/test_check_module_graph.py
+	$(SUITE)/graph -- scripts/check.sh "no import cycle and no import of an enclosing module in crates/fastmac/src" \
+		python3 scripts/check_module_graph.py crates/fastmac/src

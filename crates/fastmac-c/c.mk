@@ -7,7 +7,7 @@
 #                                      fastmac-openssh-static.pc: OpenSSH's eight umac.h
 #                                      functions only (feature openssh without api)
 #   make test-c                        C tests (system cc), then all under valgrind, and the
-#                                      root README's C example as written
+#                                      root README's C example as written (tests/c/run.sh)
 #   make c-header                      regenerate include/fastmac.h (cbindgen)
 #   make c-example / c-bench           the OpenSSH-API example; umac_final timing
 
@@ -54,10 +54,6 @@ INCLUDEDIR ?= $(PREFIX)/include
 C_TEST_DIR := $(CURDIR)/target/c-test
 C_TEST_PREFIX := $(C_TEST_DIR)/prefix
 C_TEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
-# Zero errors and zero leaks of any kind (definite, indirect, possible, reachable).
-VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
-	--errors-for-leak-kinds=all
-C_PKG := PKG_CONFIG_PATH=$(C_TEST_PREFIX)/lib/pkgconfig pkg-config
 
 .PHONY: c-lib c-header install deps-c test-c c-example c-bench
 
@@ -103,55 +99,16 @@ deps-c: deps-nettle
 		fi; \
 	done
 
-# Installs into a scratch prefix and builds the tests from there, through
-# pkg-config: the .pc file, the install layout and the headers are tested too.
-# Every program is built against the shared library (rpath into the prefix);
-# test_vectors also against the static one.
+# Installs into a scratch prefix; tests/c/run.sh builds the tests from there
+# through pkg-config (the .pc files, the install layout and the headers are
+# tested too), runs them natively and under valgrind memcheck, fires its
+# negative controls, then exports.sh and lean.sh.
+TEST_SUITES += test-c
 test-c: deps-c
 	rm -rf $(C_TEST_DIR)
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
-	set -e; cd $(C_CRATE)/tests/c; \
-	inc="$$($(C_PKG) --cflags fastmac) -I$$($(C_PKG) --variable=includedir fastmac)/fastmac"; \
-	rpath="-Wl,-rpath,$(C_TEST_PREFIX)/lib"; \
-	libs="$$($(C_PKG) --libs fastmac) $$rpath"; \
-	ossh="$$($(C_PKG) --libs fastmac-openssh) $$rpath"; \
-	both="$$ossh $$($(C_PKG) --libs fastmac)"; \
-	static="$$($(C_PKG) --libs fastmac-openssh-static) $$($(C_PKG) --libs-only-L fastmac) -l:libfastmac.a"; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$both -o $(C_TEST_DIR)/test_vectors; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_vectors.c vectors.c $$static -o $(C_TEST_DIR)/test_vectors_static; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_bad_args.c $$both -o $(C_TEST_DIR)/test_bad_args; \
-	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_openssh_packets.c $$both \
-		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_openssh_packets; \
-	$(CC) $(C_TEST_CFLAGS) $$inc $$(pkg-config --cflags nettle) test_ssh_names.c $$libs \
-		$$(pkg-config --libs nettle) -o $(C_TEST_DIR)/test_ssh_names; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_nonce_owning.c $$libs -o $(C_TEST_DIR)/test_nonce_owning; \
-	$(CC) $(C_TEST_CFLAGS) $$inc ../../examples/openssh_umac.c $$ossh -o $(C_TEST_DIR)/openssh_umac; \
-	$(CC) $(C_TEST_CFLAGS) $$inc test_threads.c $$both -pthread -o $(C_TEST_DIR)/test_threads; \
-	$(CC) $(C_TEST_CFLAGS) $$inc leak_control.c $$ossh -o $(C_TEST_DIR)/leak_control; \
-	printf '#include <fastmac.h>\n#include <umac.h>\nint main(void) { return 0; }\n' \
-		| c++ -std=c++11 -Wall -Werror $$inc -x c++ - -o /dev/null -fsyntax-only
-	@echo "C tests (headers also parse as C++)"
-	set -e; V=$(CURDIR)/tests/vectors/rfc4418.txt; cd $(C_TEST_DIR); \
-	ldd ./test_vectors | grep -q 'libfastmac-openssh.so.$(C_MAJOR) => $(C_TEST_PREFIX)/lib/'; \
-	ldd ./test_nonce_owning | grep -q 'libfastmac.so.$(C_MAJOR) => $(C_TEST_PREFIX)/lib/'; \
-	! ldd ./test_vectors_static | grep -q libfastmac; \
-	./test_vectors $$V; ./test_vectors_static $$V; ./test_bad_args; ./test_openssh_packets; ./test_ssh_names; \
-	./test_nonce_owning; ./test_threads; ./openssh_umac; \
-	echo "C tests under valgrind memcheck"; \
-	for t in "test_vectors $$V" "test_vectors_static $$V" test_bad_args test_openssh_packets \
-		test_ssh_names test_nonce_owning test_threads openssh_umac; do \
-		$(VALGRIND) ./$$t > /dev/null || { echo "valgrind: $$t failed"; exit 1; }; \
-		echo "valgrind: $$t: 0 errors, 0 leaks"; \
-	done; \
-	echo "negative controls: a corrupted vector file and a deliberate leak must fail"; \
-	sed 's/D4D7B9F6BD4FBFCF/D4D7B9F6BD4FBFCE/' $$V > bad_vectors.txt; \
-	! cmp -s $$V bad_vectors.txt; \
-	! ./test_vectors bad_vectors.txt > /dev/null 2>&1; \
-	$(VALGRIND) ./leak_control > /dev/null 2>&1 && exit 1; \
-	echo "negative controls: both detected"
-	$(C_CRATE)/tests/c/exports.sh $(C_TEST_PREFIX)/lib
-	$(C_CRATE)/tests/c/lean.sh $(C_TEST_PREFIX) $(C_TEST_DIR)/lean $(C_OSSH_BUILD)/libfastmac_c.a
-	$(C_CRATE)/tests/c/readme_example.sh $(CURDIR) $(C_TEST_PREFIX) $(C_TEST_DIR)/readme
+	C_TEST_CFLAGS="$(C_TEST_CFLAGS)" $(SUITE) -- $(C_CRATE)/tests/c/run.sh $(C_TEST_PREFIX) $(C_TEST_DIR) \
+		$(C_OSSH_BUILD)/libfastmac_c.a
 
 c-example: c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)

@@ -9,9 +9,9 @@
 # installed into a fresh venv per CPython, where the tests run with no Rust
 # toolchain on PATH: CPython 3.11 (the oldest the abi3 wheel supports) runs
 # every Python test (test-python); the newest CPython that pyenv or apt
-# provides runs them all but the paramiko-against-sshd suite, which
-# test-python covers (test-python-abi3). test-python also runs the buffer
-# race test against a debug build of the extension (python-wheel-debug).
+# provides runs them all but the SSH sessions against OpenSSH, which
+# test-python runs (test-python-abi3). test-python also runs the buffer race
+# test against a debug build of the extension (python-wheel-debug).
 
 .PHONY: deps-python python-wheel python-wheel-debug test-python test-python-abi3 bench-python
 
@@ -21,7 +21,8 @@ PY := $(PYENV)/bin/python
 PY_BUILD_PACKAGES := 'maturin>=1.15,<2' 'ziglang==0.17.1' 'abi3audit>=0.0.20' 'auditwheel>=6' 'umac==2.0'
 # What the tests import: the oracles (PyPI umac), paramiko and asyncssh (the
 # pinned major versions the package supports), mypy for the stub tests.
-PY_TEST_PACKAGES := pytest numpy 'paramiko>=5,<6' 'asyncssh>=2.14,<3' 'umac==2.0' 'mypy>=1.10' typing_extensions
+# (Unquoted: run-tests.sh splits the list at spaces.)
+PY_TEST_PACKAGES := pytest numpy paramiko>=5,<6 asyncssh>=2.14,<3 umac==2.0 mypy>=1.10 typing_extensions
 WHEEL_DIR := $(CURDIR)/target/wheels
 WHEEL_DEBUG_DIR := $(CURDIR)/target/wheels-debug
 PIP_QUIET := -q --disable-pip-version-check
@@ -32,8 +33,6 @@ PY_NEWEST = $(lastword $(shell for p in $(wildcard $(HOME)/.pyenv/versions/3.*/b
 	$(wildcard /usr/bin/python3.[0-9] /usr/bin/python3.[0-9][0-9]); do \
 	[ -x "$$p" ] && "$$p" -c 'import sys; print("%d.%05d" % sys.version_info[:2], sys.argv[1])' "$$p"; \
 	done | sort -n | awk '{print $$2}'))
-# PATH without the Rust toolchain, for the test runs.
-NO_RUST_PATH := $(shell printf '%s' "$$PATH" | tr ':' '\n' | grep -v -e '/\.cargo/bin' -e '/\.rustup' | paste -sd: -)
 
 deps-python:
 	@if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then \
@@ -72,50 +71,30 @@ python-wheel-debug: deps-python
 	cd crates/fastmac-py && CARGO_TARGET_DIR=$(CURDIR)/target/maturin $(PYENV)/bin/maturin build \
 		-i $(PY) -o $(WHEEL_DEBUG_DIR)
 
-# $(1): the interpreter; $(2): pytest arguments. A fresh venv, the wheel
-# file, and pytest with no cargo or rustc on PATH (checked); fastmac must be
-# imported from the venv, not the source tree.
-define python_tests_in_fresh_venv
-	@set -e; py=$(1); \
-	version=$$($$py -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
-	venv=$(CURDIR)/target/pytest-$$version; \
-	echo "== fastmac wheel on CPython $$version ($$py), fresh venv $$venv"; \
-	rm -rf $$venv; $$py -m venv $$venv; \
-	$$venv/bin/python -m pip install $(PIP_QUIET) $(PY_TEST_PACKAGES); \
-	$$venv/bin/python -m pip install $(PIP_QUIET) --no-deps $(WHEEL_DIR)/fastmac-*.whl; \
-	cd crates/fastmac-py; \
-	env PATH="$(NO_RUST_PATH)" sh -c '! command -v cargo && ! command -v rustc' >/dev/null || \
-		{ echo "a Rust toolchain is still on the tests' PATH"; exit 1; }; \
-	env PATH="$(NO_RUST_PATH)" $$venv/bin/python -c \
-		'import fastmac, sys; assert fastmac.__file__.startswith(sys.prefix), fastmac.__file__'; \
-	env PATH="$(NO_RUST_PATH)" FASTMAC_CLI=$(CURDIR)/target/release/fastmac \
-		timeout 1500 $$venv/bin/python -m pytest -p no:cacheprovider -q $(2)
-endef
+# The tests against the wheel file, in a fresh venv of one CPython, with no
+# Rust toolchain on PATH (run-tests.sh). The differential tests call the Rust
+# CLI, test-rust's (test-cli).
+PY_RUN_TESTS = PY_TEST_PACKAGES="$(PY_TEST_PACKAGES)" FASTMAC_CLI=$(FASTMAC_TEST_CLI) \
+	$(SUITE) -- crates/fastmac-py/run-tests.sh
 
-# The differential tests call the Rust CLI (built first, with cargo). The
-# buffer race test runs again on the debug build, in a venv of its own.
-test-python: deps deps-python python-wheel python-wheel-debug
-	$(CARGO) build --release -p fastmac-cli
-	$(call python_tests_in_fresh_venv,$(PY311),tests)
-	@set -e; venv=$(CURDIR)/target/pytest-debug-build; \
-	echo "== buffer race test on the debug build, fresh venv $$venv"; \
-	rm -rf $$venv; $(PY311) -m venv $$venv; \
-	$$venv/bin/python -m pip install $(PIP_QUIET) pytest; \
-	$$venv/bin/python -m pip install $(PIP_QUIET) --no-deps $(WHEEL_DEBUG_DIR)/fastmac-*.whl; \
-	cd crates/fastmac-py; \
-	env PATH="$(NO_RUST_PATH)" timeout 600 $$venv/bin/python -m pytest -p no:cacheprovider -q tests/test_buffer_race.py
+# Every test on CPython 3.11, the oldest the abi3 wheel supports, the SSH
+# sessions included (marked ssh_session); then the buffer race test again on
+# the debug build, in a venv of its own with pytest alone.
+TEST_SUITES += test-python
+test-python: deps deps-python python-wheel python-wheel-debug test-cli
+	$(PY_RUN_TESTS) $(PY311) $(WHEEL_DIR) $(CURDIR)/target/pytest-3.11 tests
+	PY_TEST_PACKAGES=pytest $(SUITE)/debug-build-race -- crates/fastmac-py/run-tests.sh $(PY311) $(WHEEL_DEBUG_DIR) \
+		$(CURDIR)/target/pytest-debug-build tests/test_buffer_race.py
 
-test-python-abi3: deps deps-python python-wheel
-	@if [ "$$($(PY_NEWEST) -c 'import sys; print(sys.version_info[:2] > (3, 11))')" != True ]; then \
-		echo "the newest CPython here is $(PY_NEWEST), 3.11: test-python covers it"; \
+# The same wheel on the newest CPython here, when it is newer than 3.11:
+# every test but the SSH sessions, which need one CPython only (test-python).
+TEST_SUITES += test-python-abi3
+test-python-abi3: deps deps-python python-wheel test-cli
+	@if [ "$$($(PY_NEWEST) -c 'import sys; print(sys.version_info[:2] > (3, 11))')" = True ]; then \
+		$(PY_RUN_TESTS) $(PY_NEWEST) $(WHEEL_DIR) $(CURDIR)/target/pytest-newest tests -m 'not ssh_session'; \
 	else \
-		$(CARGO) build --release -p fastmac-cli && \
-		$(MAKE) --no-print-directory python-tests-newest; \
+		$(SUITE) --skip "one CPython here ($(PY_NEWEST), 3.11): test-python ran the wheel on it"; \
 	fi
-
-.PHONY: python-tests-newest
-python-tests-newest:
-	$(call python_tests_in_fresh_venv,$(PY_NEWEST),tests --ignore=tests/test_openssh.py)
 
 # Per-packet cost from Python: fastmac (ssh.MAC.compute, SequencedUMAC.tag)
 # against the PyPI umac package and the stdlib's hmac, one interleaved run;

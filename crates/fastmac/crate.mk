@@ -7,8 +7,8 @@
 #   a check that without `hmac` (with and without `alloc`) no hash crate is
 #   compiled.
 # * test-package: the .crate that `cargo package` makes, unpacked under
-#   target/ and tested there on its own (offline, its own target dir), then
-#   `cargo publish --dry-run`.
+#   target/, built there (offline) and its tests that read the package's own
+#   files run, then `cargo publish --dry-run`.
 # * test-miri: a bounded subset under Miri (nightly, installed when missing):
 #   portable NH, the nonce counter, Badger's key sampling, errors, and the C
 #   boundary's argument handling. SIMD backends are compiled out under
@@ -34,53 +34,31 @@ deps-nostd:
 		rustup target list --installed | grep -qx "$$t" || rustup target add "$$t"; \
 	done
 
-# What the feature `hmac` brings, and a UMAC-only build must not compile.
-NOSTD_HASH_CRATES := hmac|md-5|ripemd|sha1|sha2
-# The aes crate's AES-NI code does not compile unoptimized for a target
-# without SSE (LLVM cannot split its vector operations there): a debug
-# build for x86_64-unknown-none takes the crate's software AES, as the
-# crate README tells users to.
-NOSTD_DEBUG_X86_RUSTFLAGS := --cfg aes_backend="soft"
-
+TEST_SUITES += test-nostd
 test-nostd: deps-nostd
-	@set -e; checks=0; \
-	for t in $(NOSTD_TARGETS); do \
-		for profile in dev release; do \
-			rustflags=; \
-			if [ "$$t $$profile" = "x86_64-unknown-none dev" ]; then rustflags='$(NOSTD_DEBUG_X86_RUSTFLAGS)'; fi; \
-			echo "== no_std build of fastmac for $$t ($$profile) $$rustflags"; \
-			RUSTFLAGS="$$rustflags" $(CARGO) build --profile $$profile -p fastmac --no-default-features --target $$t; \
-			checks=$$((checks + 1)); \
-		done; \
-	done; \
-	echo "== no_std build of fastmac with alloc and hmac for thumbv7em-none-eabi (release)"; \
-	$(CARGO) build --release -p fastmac --no-default-features --features alloc,hmac --target thumbv7em-none-eabi; \
-	checks=$$((checks + 1)); \
-	for features in "" alloc; do \
-		echo "== dependencies of fastmac without default features, with [$$features]"; \
-		deps=$$($(CARGO) tree -p fastmac --no-default-features --features "$$features" -e normal --prefix none); \
-		echo "$$deps" | grep -q '^fastmac ' || { echo "cargo tree listed no fastmac"; exit 1; }; \
-		if echo "$$deps" | grep -E '^($(NOSTD_HASH_CRATES)) '; then \
-			echo "test-nostd: the crates above are compiled without the feature hmac"; exit 1; \
-		fi; \
-		checks=$$((checks + 1)); \
-	done; \
-	echo "test-nostd: $$checks checks passed (4 no_std builds in debug and release, 1 with alloc and hmac, 2 dependency checks)"
+	$(SUITE) -- crates/fastmac/nostd.sh thumbv7em-none-eabi $(NOSTD_TARGETS)
 
 # The version of the workspace, which the .crate file is named after.
 CRATE_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 PACKAGE_TEST := $(CURDIR)/target/package-test
 
 # --no-verify: the unpacked package's own build and tests below are the
-# verification (a stricter one: tests, not only a build). --allow-dirty: a
-# test run, not a release; a release is made from a clean checkout.
+# verification. --allow-dirty: a test run, not a release; a release is made
+# from a clean checkout. The unpacked crate builds in the workspace's target
+# dir with test-rust's flags and `test` profile (.cargo/config.toml, which
+# applies under target/ too), so that its dependencies are reused where
+# their features agree, and its tests that read the package's own files (the
+# vector files, its test sources) run from there, optimized.
+PACKAGE_FILE_TESTS := rfc4418 hmac_vectors badger_kat ssh vector_files_covered
+TEST_SUITES += test-package
 test-package: deps-nettle
 	$(CARGO) package -p fastmac --allow-dirty --no-verify
-	rm -rf $(PACKAGE_TEST) && mkdir -p $(PACKAGE_TEST)
+	rm -rf $(PACKAGE_TEST)
+	mkdir -p $(PACKAGE_TEST)
 	tar -xzf target/package/fastmac-$(CRATE_VERSION).crate -C $(PACKAGE_TEST)
 	@echo "== the packaged crate's tests, from $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION)"
-	cd $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION) && \
-		CARGO_TARGET_DIR=$(CURDIR)/target/package-build $(CARGO) test --release --offline
+	RUSTFLAGS="$(TEST_RUSTFLAGS)" CARGO_TARGET_DIR=$(CURDIR)/target $(SUITE) -- $(CARGO) test --offline \
+		--manifest-path $(PACKAGE_TEST)/fastmac-$(CRATE_VERSION)/Cargo.toml $(addprefix --test ,$(PACKAGE_FILE_TESTS))
 	$(CARGO) publish --dry-run -p fastmac --allow-dirty --no-verify
 
 NIGHTLY := nightly
@@ -96,53 +74,44 @@ deps-nightly:
 # pad cache's tests only the one that walks its logic on a few dozen blocks
 # (a run, jumps that refill one block, the counter resuming runs) runs under
 # Miri; the ones that encrypt thousands of blocks, and the SSH sequencing
-# tests, run natively only. Each run must have run tests: a filter that
-# matches nothing must not pass silently.
+# tests, run natively only. Each run must have run tests (scripts/suite.py).
 MIRI_LIB_FILTERS := nonce:: error:: badger::keys:: umac::nh::tests::portable \
 	umac::pdf::tests::jumps_refill_one_block_and_counters_resume_runs \
 	traits::tests::wrong_key_lengths
-MIRI_LOG := $(CURDIR)/target/miri.log
-
+TEST_SUITES += test-miri
 test-miri: deps-nightly
-	@set -o pipefail; \
-	$(CARGO) +$(NIGHTLY) miri test -p fastmac --lib -- $(MIRI_LIB_FILTERS) 2>&1 | tee $(MIRI_LOG); \
-	$(CARGO) +$(NIGHTLY) miri test -p fastmac-c --features openssh --test arguments 2>&1 | tee -a $(MIRI_LOG); \
-	runs=$$(grep -c '^test result: ok\. [1-9]' $(MIRI_LOG)); \
-	[ "$$runs" = 2 ] || { echo "test-miri: a Miri run ran no test"; exit 1; }
+	$(SUITE)/lib -- $(CARGO) +$(NIGHTLY) miri test -p fastmac --lib -- $(MIRI_LIB_FILTERS)
+	$(SUITE)/c-arguments -- $(CARGO) +$(NIGHTLY) miri test -p fastmac-c --features openssh --test arguments
 
-TOOLS := $(CURDIR)/target/tools
-PUBLIC_API := $(TOOLS)/bin/cargo-public-api
+# cargo-public-api, pinned, installed once per machine into cargo's own bin
+# directory, as cargo-fuzz is (fuzz/fuzz.mk): a fresh clone reuses it rather
+# than compiling it again under its target/.
+PUBLIC_API_VERSION := 0.52.0
 PUBLIC_API_BASELINE := crates/fastmac/public-api.txt
 # Default features (std): what `fastmac = "..."` gives a user.
-PUBLIC_API_RUN = $(PUBLIC_API) --manifest-path crates/fastmac/Cargo.toml -sss
+PUBLIC_API_RUN = $(CARGO) public-api --manifest-path crates/fastmac/Cargo.toml -sss
 
 deps-public-api: deps-nightly
-	@[ -x $(PUBLIC_API) ] || $(CARGO) install --locked --root $(TOOLS) cargo-public-api
+	@if [ "$$($(CARGO) public-api --version 2>/dev/null)" != "cargo-public-api $(PUBLIC_API_VERSION)" ]; then \
+		echo "installing cargo-public-api $(PUBLIC_API_VERSION) into cargo's bin directory"; \
+		$(CARGO) install --locked cargo-public-api@$(PUBLIC_API_VERSION); \
+	fi
 
+TEST_SUITES += test-public-api
 test-public-api: deps-public-api
-	@$(PUBLIC_API_RUN) > target/public-api.txt
-	@diff -u $(PUBLIC_API_BASELINE) target/public-api.txt || \
-		{ echo "the public API changed: review the diff, then 'make public-api' updates the baseline"; exit 1; }
+	$(PUBLIC_API_RUN) > target/public-api.txt
+	$(SUITE) -- scripts/check.sh \
+		"the public API is $(PUBLIC_API_BASELINE) (after an intended change, 'make public-api' updates it)" \
+		diff -u $(PUBLIC_API_BASELINE) target/public-api.txt
 
 public-api: deps-public-api
 	$(PUBLIC_API_RUN) > $(PUBLIC_API_BASELINE)
 
 RUSTDOC_CRATES := fastmac fastmac_gears fastmac_c fastmac_cli _fastmac
-# rustdoc links another crate's items only if that crate's folder exists
-# under target/doc when it starts, and otherwise leaves them as literal text
-# without a warning; while fastmac's own rustdoc runs, its folder may not.
-# So the folders are made first and the crates documented one at a time
-# (their dependencies checked in parallel before).
+TEST_SUITES += test-rustdoc
+# In make lint's build directory, whose check of the dependencies it reuses.
 test-rustdoc:
-	mkdir -p $(foreach crate,$(RUSTDOC_CRATES),target/doc/$(crate))
-	$(CARGO) check --workspace --lib
-	RUSTDOCFLAGS='-D warnings' $(CARGO) doc --no-deps --workspace --lib -j1
-	@pages=$$(for crate in $(RUSTDOC_CRATES); do find target/doc/$$crate -name index.html; done); \
-	if [ -z "$$pages" ]; then echo "rustdoc: no pages under target/doc"; exit 1; fi; \
-	if grep -lE '\[<code>[^<]*</code>\]' $$pages; then \
-		echo "rustdoc left the links above as literal [name] text"; exit 1; \
-	fi; \
-	echo "rustdoc: $$(echo "$$pages" | wc -w) crate and module pages, every link rendered"
+	CARGO_TARGET_DIR=$(LINT_TARGET) CARGO="$(CARGO)" $(SUITE) -- crates/fastmac/rustdoc.sh $(RUSTDOC_CRATES)
 
 # Mutation testing (cargo-mutants, installed under target/tools): each
 # mutant of the arithmetic's files (UMAC's layers with the portable NH,
@@ -153,8 +122,9 @@ test-rustdoc:
 # of `make test`: on two shared cores a mutant costs about ten seconds and
 # there are over a thousand; narrow it with MUTANTS_FILES (globs relative
 # to the root). cargo-mutants exits non-zero if any mutant survives; the
-# outcomes are in target/mutants/mutants.out (docs/testing.md section 4).
-MUTANTS := $(TOOLS)/bin/cargo-mutants
+# outcomes are in target/mutants/mutants.out (docs/testing.md section 8).
+MUTANTS_ROOT := $(CURDIR)/target/tools
+MUTANTS := $(MUTANTS_ROOT)/bin/cargo-mutants
 MUTANTS_VERSION := 27.1.0
 MUTANTS_FILES := crates/fastmac/src/tag.rs crates/fastmac/src/nonce.rs crates/fastmac/src/umac/kdf.rs \
 	crates/fastmac/src/umac/pdf.rs crates/fastmac/src/umac/nh/portable.rs crates/fastmac/src/umac/l1.rs \
@@ -164,7 +134,7 @@ MUTANTS_FILES := crates/fastmac/src/tag.rs crates/fastmac/src/nonce.rs crates/fa
 .PHONY: mutants deps-mutants
 
 deps-mutants:
-	@[ -x $(MUTANTS) ] || $(CARGO) install --locked --root $(TOOLS) --version $(MUTANTS_VERSION) cargo-mutants
+	@[ -x $(MUTANTS) ] || $(CARGO) install --locked --root $(MUTANTS_ROOT) --version $(MUTANTS_VERSION) cargo-mutants
 
 mutants: deps-mutants
 	$(MUTANTS) mutants -p fastmac $(foreach file,$(MUTANTS_FILES),-f '$(file)') --cargo-arg=--lib \

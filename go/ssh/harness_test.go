@@ -1,25 +1,27 @@
 // Package ssh runs SSH sessions between golang.org/x/crypto/ssh, patched to
 // speak umac-*@openssh.com through package umac, and the real OpenSSH:
-// a private sshd (own host key, config and log, a free port on 127.0.0.1)
-// and the ssh client. Every process is stopped and every step is bounded in
-// time.
+// a private sshd and the ssh client, both from the repository's one sshd
+// harness, tests/ssh/sshd_harness.py, run as a script (it writes the keys
+// and the sshd_config, starts sshd on a free port of 127.0.0.1, and reads
+// the negotiated MACs from the logs). Every process is stopped and every
+// step is bounded in time.
 package ssh
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -35,55 +37,64 @@ var umacNames = []string{
 
 const (
 	cipher      = "aes128-ctr"
-	payloadSize = 10 << 20
+	payloadSize = 4 << 20
 	stepTimeout = 120 * time.Second
+	// The harness, from this package's folder (go test's working directory).
+	// sshd and ssh re-key at its RekeyLimit (768K): 16 to 18 key exchanges
+	// for payloadSize each way, which the Go side must follow.
+	harnessPath = "../../tests/ssh/sshd_harness.py"
+	// The least number of key exchanges a session must show.
+	minKeyExchanges = 8
 )
 
-const (
-	sshdPath   = "/usr/sbin/sshd"
-	sshPath    = "/usr/bin/ssh"
-	keygenPath = "/usr/bin/ssh-keygen"
-)
-
-// keys are the test's host and client keys (ed25519) in a temp directory.
-type keys struct {
-	dir, host, client, authorized string
-	hostPublic                    ssh.PublicKey
-	clientSigner                  ssh.Signer
-	hostSigner                    ssh.Signer
-	clientPublic                  ssh.PublicKey
+// harness runs the sshd harness with args and returns its standard output
+// (one line of JSON).
+func harness(t *testing.T, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, pythonPath(t), append([]string{harnessPath}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sshd_harness.py %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
 }
 
-func requireOpenSSH(t *testing.T) {
+func pythonPath(t *testing.T) string {
 	t.Helper()
-	for _, p := range []string{sshdPath, sshPath, keygenPath} {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("%s is missing (make test-go installs openssh-server and openssh-client): %v", p, err)
-		}
+	path, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 runs tests/ssh/sshd_harness.py and is missing (make test-go installs it): %v", err)
 	}
+	return path
+}
+
+// keys are the test's host and client keys (ed25519) in a temp directory,
+// as the harness made them.
+type keys struct {
+	dir          string
+	Host         string `json:"host"`
+	Client       string `json:"client"`
+	Authorized   string `json:"authorized"`
+	KnownHosts   string `json:"known_hosts"`
+	hostPublic   ssh.PublicKey
+	clientSigner ssh.Signer
+	hostSigner   ssh.Signer
+	clientPublic ssh.PublicKey
 }
 
 func makeKeys(t *testing.T) *keys {
 	t.Helper()
-	requireOpenSSH(t)
 	k := &keys{dir: t.TempDir()}
-	k.host = filepath.Join(k.dir, "host_ed25519")
-	k.client = filepath.Join(k.dir, "client_ed25519")
-	for _, path := range []string{k.host, k.client} {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		out, err := exec.CommandContext(ctx, keygenPath, "-q", "-t", "ed25519", "-N", "", "-C", "fastmac-go-test", "-f", path).CombinedOutput()
-		cancel()
-		if err != nil {
-			t.Fatalf("ssh-keygen: %v: %s", err, out)
-		}
-	}
-	k.hostSigner = loadSigner(t, k.host)
-	k.clientSigner = loadSigner(t, k.client)
-	k.hostPublic, k.clientPublic = k.hostSigner.PublicKey(), k.clientSigner.PublicKey()
-	k.authorized = filepath.Join(k.dir, "authorized_keys")
-	if err := os.WriteFile(k.authorized, ssh.MarshalAuthorizedKey(k.clientPublic), 0o600); err != nil {
+	if err := json.Unmarshal(harness(t, "keys", k.dir), k); err != nil {
 		t.Fatal(err)
 	}
+	k.hostSigner = loadSigner(t, k.Host)
+	k.clientSigner = loadSigner(t, k.Client)
+	k.hostPublic, k.clientPublic = k.hostSigner.PublicKey(), k.clientSigner.PublicKey()
 	return k
 }
 
@@ -100,161 +111,123 @@ func loadSigner(t *testing.T, path string) ssh.Signer {
 	return signer
 }
 
-func currentUser(t *testing.T) string {
-	u, err := user.Current()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u.Username
-}
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// sshd is a private OpenSSH server offering one MAC.
+// sshd is a private OpenSSH server offering one MAC, run by the harness
+// (`sshd_harness.py serve`), which stops it, with the per-connection
+// processes it forked, when its standard input closes.
 type sshd struct {
-	cmd  *exec.Cmd
-	port int
-	log  string
+	Port  int    `json:"port"`
+	Log   string `json:"log"`
+	stdin io.WriteCloser
 }
 
-// startSshd starts `sshd -D` with its own config; readiness is its log line
-// "Server listening on 127.0.0.1 port N." (-E appends, so each has its own
-// log). The test's cleanup stops it and the per-connection sshd processes
-// it forked (those call setsid(), so a process group would miss them).
 func startSshd(t *testing.T, k *keys, mac string) *sshd {
 	t.Helper()
-	if os.Geteuid() == 0 {
-		// The privilege separation directory, which Debian's service unit
-		// creates and a test does not run.
-		if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
-			t.Fatal(err)
-		}
+	work := t.TempDir()
+	cmd := exec.Command(pythonPath(t), harnessPath, "serve", "--work", work, "--keys", k.dir, "--mac", mac)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	tag := strings.ReplaceAll(mac, "@", "_at_")
-	for attempt := 0; attempt < 3; attempt++ {
-		s := &sshd{port: freePort(t), log: filepath.Join(k.dir, "sshd-"+tag+".log")}
-		config := filepath.Join(k.dir, "sshd-"+tag+".conf")
-		lines := []string{
-			"Port " + strconv.Itoa(s.port),
-			"ListenAddress 127.0.0.1",
-			"HostKey " + k.host,
-			"PidFile " + filepath.Join(k.dir, "sshd-"+tag+".pid"),
-			"AuthorizedKeysFile " + k.authorized,
-			"StrictModes no",
-			"UsePAM no",
-			"PubkeyAuthentication yes",
-			"PasswordAuthentication no",
-			"KbdInteractiveAuthentication no",
-			"PermitRootLogin prohibit-password",
-			"AllowUsers " + currentUser(t),
-			"Ciphers " + cipher,
-			"MACs " + mac,
-			"LogLevel DEBUG1",
-			"UseDNS no",
-			"PrintMotd no",
-			"PrintLastLog no",
-			"",
-		}
-		if err := os.WriteFile(config, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command(sshdPath, "-t", "-f", config).CombinedOutput(); err != nil {
-			t.Fatalf("sshd -t: %v: %s", err, out)
-		}
-		os.WriteFile(s.log, nil, 0o600)
-		s.cmd = exec.Command(sshdPath, "-D", "-f", config, "-E", s.log)
-		if err := s.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan struct{})
-		go func() { s.cmd.Wait(); close(done) }()
-		t.Cleanup(func() { s.stop(done) })
-		if s.waitLog(fmt.Sprintf("Server listening on 127.0.0.1 port %d.", s.port), 15*time.Second, done) {
-			return s
-		}
-		s.stop(done) // the port was taken in between: try another
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("sshd did not start")
-	return nil
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	lines := make(chan []byte, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadBytes('\n')
+		lines <- line
+		io.Copy(io.Discard, stdout)
+		cmd.Wait()
+		close(done)
+	}()
+	s := &sshd{stdin: stdin}
+	select {
+	case line := <-lines:
+		if err := json.Unmarshal(line, s); err != nil || s.Port == 0 {
+			t.Fatalf("sshd_harness.py serve: %q (%v)\n%s", line, err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("sshd_harness.py serve did not report a server:\n%s", stderr.String())
+	}
+	return s
 }
 
 func (s *sshd) logText() string {
-	b, _ := os.ReadFile(s.log)
+	b, _ := os.ReadFile(s.Log)
 	return string(b)
 }
 
-func (s *sshd) waitLog(needle string, timeout time.Duration, done <-chan struct{}) bool {
+// waitLog reports whether needle appears in sshd's log within timeout.
+func (s *sshd) waitLog(needle string, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		if strings.Contains(s.logText(), needle) {
 			return true
 		}
-		select {
-		case <-done:
-			return strings.Contains(s.logText(), needle)
-		case <-time.After(50 * time.Millisecond):
-		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return false
+	return strings.Contains(s.logText(), needle)
 }
 
-func (s *sshd) stop(done <-chan struct{}) {
-	if s.cmd == nil || s.cmd.Process == nil {
-		return
-	}
-	children := descendants(s.cmd.Process.Pid)
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		s.cmd.Process.Kill()
-		<-done
-	}
-	for _, pid := range children {
-		syscall.Kill(pid, syscall.SIGTERM)
-	}
-	s.cmd = nil
+// negotiated is what the harness reads from a debug log of ssh or sshd:
+// how many key exchanges, and each direction's cipher and MAC at each.
+type negotiated struct {
+	KeyExchanges int         `json:"key_exchanges"`
+	Kex          [][3]string `json:"kex"`
 }
 
-// descendants lists the processes below pid, from /proc.
-func descendants(pid int) []int {
-	parents := map[int][]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// The fields after the command name, which is in parentheses.
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(fields) > 1 {
-			if ppid, err := strconv.Atoi(fields[1]); err == nil {
-				parents[ppid] = append(parents[ppid], child)
-			}
-		}
+func readNegotiated(t *testing.T, log string) negotiated {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, pythonPath(t), harnessPath, "negotiated", "-")
+	cmd.Stdin = strings.NewReader(log)
+	out, err := cmd.Output()
+	var n negotiated
+	if err == nil {
+		err = json.Unmarshal(out, &n)
 	}
-	var out []int
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range parents[p] {
-			out = append(out, c)
-			queue = append(queue, c)
-		}
+	if err != nil {
+		t.Fatalf("sshd_harness.py negotiated: %v", err)
 	}
-	return out
+	return n
+}
+
+// requireOnly fails the test unless log shows at least minKeyExchanges key
+// exchanges and every one of them, both directions, used cipher and mac.
+func requireOnly(t *testing.T, who, log, mac string) negotiated {
+	t.Helper()
+	n := readNegotiated(t, log)
+	directions := map[string]bool{}
+	for _, kex := range n.Kex {
+		if kex[1] != cipher || kex[2] != mac {
+			t.Fatalf("%s: %s negotiated %s/%s, not %s/%s:\n%s", mac, who, kex[1], kex[2], cipher, mac, log)
+		}
+		directions[kex[0]] = true
+	}
+	if !directions["client->server"] || !directions["server->client"] {
+		t.Fatalf("%s: %s's log shows no key exchange naming %s both ways:\n%s", mac, who, mac, log)
+	}
+	if n.KeyExchanges < minKeyExchanges {
+		t.Fatalf("%s: %s's log shows %d key exchanges, not the %d or more of a session that re-keys:\n%s",
+			mac, who, n.KeyExchanges, minKeyExchanges, log)
+	}
+	return n
 }
 
 func randomPayload(t *testing.T) []byte {
@@ -380,16 +353,20 @@ func serveConn(conn net.Conn, config *ssh.ServerConfig) {
 	}
 }
 
-// opensshClientCat runs the real ssh client against port with one MAC,
-// `cat` as the command, payload on stdin; it returns stdout and stderr
-// (with -v, which names the negotiated MAC).
-func opensshClientCat(k *keys, port int, mac string, payload []byte) (stdout []byte, stderr string, err error) {
+// opensshClientCat runs the real ssh client, as the harness invokes it
+// (the test's key, the host key checked, one cipher and one MAC), against
+// port with `cat` as the command and payload on stdin; it returns stdout and
+// stderr (the -v debug log, which names the negotiated MAC).
+func opensshClientCat(t *testing.T, k *keys, port int, mac string, payload []byte) (stdout []byte, stderr string, err error) {
+	t.Helper()
+	var argv []string
+	if err := json.Unmarshal(harness(t, "client-argv", "--keys", k.dir, "--port", strconv.Itoa(port),
+		"--mac", mac, "--", "cat"), &argv); err != nil || len(argv) == 0 {
+		t.Fatalf("sshd_harness.py client-argv: %v", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), stepTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, sshPath, "-F", "/dev/null", "-v",
-		"-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-		"-o", "ConnectTimeout=20", "-o", "Ciphers="+cipher, "-o", "MACs="+mac,
-		"-i", k.client, "-p", strconv.Itoa(port), userName()+"@127.0.0.1", "cat")
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = bytes.NewReader(payload)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -398,15 +375,15 @@ func opensshClientCat(k *keys, port int, mac string, payload []byte) (stdout []b
 }
 
 // report prints one row of the session table.
-func report(t *testing.T, direction, mac string, sent, got []byte) {
+func report(t *testing.T, direction, mac string, sent, got []byte, keyExchanges int) {
 	t.Helper()
 	a, b := sha256.Sum256(sent), sha256.Sum256(got)
 	match := "yes"
 	if a != b {
 		match = "NO"
 	}
-	fmt.Printf("| %-30s | %-26s | %9d up, %9d down | SHA-256 %x... match: %s |\n",
-		direction, mac, len(sent), len(got), a[:6], match)
+	fmt.Printf("| %-30s | %-26s | %9d up, %9d down | SHA-256 %x... match: %s | %3d key exchanges |\n",
+		direction, mac, len(sent), len(got), a[:6], match, keyExchanges)
 	if a != b {
 		t.Fatalf("%s with %s: %d bytes sent, %d came back, SHA-256 differs", direction, mac, len(sent), len(got))
 	}

@@ -16,11 +16,11 @@ func TestOpenSSHServerRefusesAFlippedTag(t *testing.T) {
 	k := makeKeys(t)
 	for _, mac := range umacNames {
 		s := startSshd(t, k, mac)
-		_, err := goClientCat(k, s.port, mac, []byte("hello"))
+		_, err := goClientCat(k, s.Port, mac, []byte("hello"))
 		if err == nil {
 			t.Fatalf("%s: the session succeeded with flipped tags", mac)
 		}
-		if !s.waitLog("Corrupted MAC on input", 10*time.Second, nil) {
+		if !s.waitLog("Corrupted MAC on input", 10*time.Second) {
 			t.Fatalf("%s: sshd did not report a corrupted MAC (client error %v):\n%s", mac, err, s.logText())
 		}
 		t.Logf("%s: refused by sshd (\"Corrupted MAC on input\"), client saw: %v", mac, err)
@@ -31,7 +31,7 @@ func TestOpenSSHClientRefusesAFlippedTag(t *testing.T) {
 	k := makeKeys(t)
 	for _, mac := range umacNames {
 		s := startGoServer(t, k, mac)
-		_, stderr, err := opensshClientCat(k, s.port, mac, []byte("hello"))
+		_, stderr, err := opensshClientCat(t, k, s.port, mac, []byte("hello"))
 		if err == nil {
 			t.Fatalf("%s: ssh succeeded with flipped tags", mac)
 		}

@@ -21,8 +21,9 @@ From Python (add this folder to sys.path):
         offset = sshd.log_size()
         argv = ssh_command("/usr/bin/ssh", sshd.port, keys, "umac-64@openssh.com",
                            remote="cat", rekey_limit="768K", log=work / "ssh.log")
-        ...                                   # run argv
+        ...                                   # run argv (or run_ssh(...): the same, run)
         key_exchanges(sshd.log_since(offset)) # [Kex("client->server", "aes128-ctr", mac), ...]
+    assert leftover_servers(under=work) == [] # every sshd of the test is gone
 
 From any other language, as a script (each prints one line of JSON):
 
@@ -375,9 +376,29 @@ def ssh_command(
     return argv
 
 
-def leftover_servers(binary: str | None = None) -> list[tuple[int, list[str]]]:
-    """Every running sshd started with a harness config (`sshd-*.conf`),
-    optionally only those of `binary`: what a test run must not leave."""
+def run_ssh(
+    port: int,
+    keys: Keys,
+    mac: str,
+    remote: str | list[str],
+    stdin: bytes = b"",
+    *,
+    ssh: str = SSH,
+    timeout: float = 120,
+    cipher: str = CIPHER,
+    rekey_limit: str | None = REKEY_LIMIT,
+) -> subprocess.CompletedProcess:
+    """Runs `ssh_command(...)` with `stdin`, bounded by `timeout` seconds;
+    the result's stderr holds the client's debug log."""
+    argv = ssh_command(ssh, port, keys, mac, remote, cipher=cipher, rekey_limit=rekey_limit)
+    return subprocess.run(argv, input=stdin, capture_output=True, timeout=timeout)
+
+
+def leftover_servers(under: Path) -> list[tuple[int, list[str]]]:
+    """Every running sshd started with a harness config (`sshd-*.conf`) in
+    the folder `under` or below it: what a test run must not leave (other
+    runs on the machine have their own folders)."""
+    prefix = str(Path(under).resolve()) + os.sep
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -386,13 +407,11 @@ def leftover_servers(binary: str | None = None) -> list[tuple[int, list[str]]]:
             argv = [a.decode(errors="replace") for a in (entry / "cmdline").read_bytes().split(b"\0") if a]
         except OSError:
             continue
-        if not argv or (binary is not None and argv[0] != binary):
-            continue
         try:
             config = argv[argv.index("-f") + 1]
         except (ValueError, IndexError):
             continue
-        if re.search(r"/sshd-[^/]*\.conf$", config):
+        if config.startswith(prefix) and re.search(r"/sshd-[^/]*\.conf$", config):
             found.append((int(entry.name), argv))
     return found
 

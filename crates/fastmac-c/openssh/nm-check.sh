@@ -12,40 +12,52 @@
 # fastmac::umac) and no nh_aux, and a program that does not must hold
 # neither. MUST_COMPUTE names the programs that are known to compute MACs
 # (the client and the server processes that carry a connection): each must
-# be found so, or the check fails.
+# be found so, or the check fails. The stock build is the control that
+# shows each check can fail. Prints a table, one line per check and
+# "N passed, N failed, N skipped" (scripts/checks.sh).
 set -euo pipefail
 fastmac=$1
 stock=$2
 shift 2
-UMAC_H="umac_new umac_update umac_final umac_delete umac128_new umac128_update umac128_final umac128_delete"
+source "$(dirname "$0")/../../../scripts/checks.sh"
+UMAC_FUNCTIONS=(umac_new umac_update umac_final umac_delete umac128_new umac128_update umac128_final umac128_delete)
 
-has_umac_c() { grep -q ' t nh_aux$' <<< "$1"; }
-has_fastmac() { grep -q '7fastmac4umac' <<< "$1"; }
+# (grep reads nm's whole output from a variable: `nm | grep -q` under
+# pipefail fails with SIGPIPE when grep stops at its first match.)
+defines() { grep -q " T $2\$" <<< "$(nm "$1")"; }
+has_fastmac_umac() { grep -q '7fastmac4umac' <<< "$(nm "$1")"; }
+has_umac_c() { grep -q ' t nh_aux$' <<< "$(nm "$1")"; }
 
 computing=()
-printf '| program | stock build links umac.c | fastmac build: the 8 umac.h functions, fastmac::umac, no umac.c |\n|---|---|---|\n'
+rows=()
 for path in "$stock"/*; do
-	prog=$(basename "$path")
-	stock_syms=$(nm "$path")
-	if [ ! -x "$fastmac/$prog" ]; then echo "nm: $fastmac/$prog is missing"; exit 1; fi
-	syms=$(nm "$fastmac/$prog")
-	if has_fastmac "$stock_syms"; then echo "nm: control: stock $prog holds fastmac's code"; exit 1; fi
-	if has_umac_c "$syms"; then echo "nm: fastmac $prog still holds umac.c"; exit 1; fi
-	if ! has_umac_c "$stock_syms"; then
-		if has_fastmac "$syms"; then echo "nm: $prog computes no MAC in its stock build, yet links fastmac"; exit 1; fi
-		printf '| %s | no | (computes no MAC) |\n' "$prog"
+	program=$(basename "$path")
+	failed_before=$CHECKS_FAILED
+	check "fastmac build has $program" test -x "$fastmac/$program"
+	refuse "control: stock $program carries fastmac::umac code" has_fastmac_umac "$path"
+	refuse "fastmac $program carries umac.c (nh_aux)" has_umac_c "$fastmac/$program"
+	if ! has_umac_c "$path"; then
+		refuse "$program computes no MAC in its stock build, yet its fastmac build carries fastmac::umac code" \
+			has_fastmac_umac "$fastmac/$program"
+		rows+=("| $program | no | (computes no MAC) |")
 		continue
 	fi
-	for s in $UMAC_H; do
-		if ! grep -q " T $s\$" <<< "$syms"; then echo "nm: fastmac $prog lacks $s"; exit 1; fi
+	for function in "${UMAC_FUNCTIONS[@]}"; do
+		check "fastmac $program defines $function" defines "$fastmac/$program" "$function"
 	done
-	if ! has_fastmac "$syms"; then echo "nm: fastmac $prog has no fastmac::umac code"; exit 1; fi
-	computing+=("$prog")
-	printf '| %s | yes | yes |\n' "$prog"
-done
-for prog in "$@"; do
-	if ! grep -qx -- "$prog" < <(printf '%s\n' "${computing[@]}"); then
-		echo "nm: $prog was expected to compute MACs, but its stock build holds no umac.c"; exit 1
+	check "fastmac $program carries fastmac::umac code" has_fastmac_umac "$fastmac/$program"
+	computing+=("$program")
+	if [ "$CHECKS_FAILED" -eq "$failed_before" ]; then
+		rows+=("| $program | yes | yes |")
+	else
+		rows+=("| $program | yes | NO |")
 	fi
 done
+computes() { grep -qx -- "$1" < <(printf '%s\n' "${computing[@]}"); }
+for program in "$@"; do
+	check "$program computes MACs (its stock build holds umac.c)" computes "$program"
+done
+printf '| program | stock build links umac.c | fastmac build: the 8 umac.h functions, fastmac::umac, no umac.c |\n|---|---|---|\n'
+printf '%s\n' "${rows[@]}"
 echo "nm: ${#computing[@]} programs compute MACs, each with fastmac's UMAC: ${computing[*]}"
+checks_done

@@ -9,7 +9,10 @@
 #                        documentation's steps are packager.sh's, runs the
 #                        sessions (sessions.py) and OpenSSH's own regression
 #                        tests try-ciphers and integrity (on 10.x: see
-#                        OSSH_T_EXEC_SUITES)
+#                        OSSH_T_EXEC_SUITES). make test runs these as suites
+#                        of their own: openssh-docs, then per Debian suite S
+#                        openssh-nm-S and openssh-sessions-S, and
+#                        openssh-t-exec-trixie
 #   make c-bench         also runs bench-openssh-umac: OpenSSH's umac.c (the
 #                        objects its build compiled) against the drop-in
 #   make bench-openssh-e2e   MB/s of 1 GiB over ssh, stock vs fastmac builds
@@ -88,6 +91,13 @@ endef
 # "trixie: openssh_10.0p1-7+deb13u4": $(1) suite.
 ossh_package = $(1): $$(basename $$(ls $(OSSH_DIR)/$(1)/src/*.dsc) .dsc)
 
+# The steps docs/openssh.md gives (its code block after "<!-- packager.sh
+# -->") are packager.sh's, line for line: the script make test runs is what
+# the documentation says (docs-check.sh).
+TEST_SUITES += openssh-docs
+openssh-docs:
+	$(SUITE) -- $(OSSH_SCRIPTS)/docs-check.sh docs/openssh.md $(OSSH_SCRIPTS)/packager.sh
+
 # Per suite: the source (source.sh: its deb-src entries stay in src/apt),
 # the tree packager.sh builds with the drop-in, the three builds, the nm
 # check, and OpenSSH's regression tests.
@@ -111,33 +121,26 @@ openssh-builds-$(1): deps-openssh openssh-prefix $(OSSH_DIR)/$(1)/.tree $(OSSH_D
 	$$(call ossh_link,$(1),flip,peers,$$(OSSH_FLIP_LIBS))
 	$$(call ossh_link,$(1),fastmac,all)
 
+TEST_SUITES += openssh-nm-$(1)
 openssh-nm-$(1): openssh-builds-$(1)
 	@echo "nm: $$(call ossh_package,$(1))"
-	$(OSSH_SCRIPTS)/nm-check.sh $(OSSH_DIR)/$(1)/fastmac $(OSSH_DIR)/$(1)/stock $(OSSH_MUST_COMPUTE_$(1))
+	$$(SUITE) -- $(OSSH_SCRIPTS)/nm-check.sh $(OSSH_DIR)/$(1)/fastmac $(OSSH_DIR)/$(1)/stock \
+		$(OSSH_MUST_COMPUTE_$(1))
 
+TEST_SUITES += openssh-sessions-$(1)
 openssh-sessions-$(1): openssh-builds-$(1) deps-python
-	timeout 900 $(PY) $(OSSH_SCRIPTS)/sessions.py --label "$$(call ossh_package,$(1))" \
+	$$(SUITE) -- timeout 900 $(PY) $(OSSH_SCRIPTS)/sessions.py --label "$$(call ossh_package,$(1))" \
 		--fastmac $(OSSH_DIR)/$(1)/fastmac --flip $(OSSH_DIR)/$(1)/flip --stock $(OSSH_DIR)/$(1)/stock \
 		--work $(OSSH_DIR)/$(1)/run
 
-# OpenSSH's own regression tests that exercise the MACs. `make t-exec`
-# links every program the builds moved out of the tree again, with the
-# Makefile's own UMAC_LIBS (the drop-in); the check then finds fastmac's
-# code in each program a session runs. Each test must report "ok", none may
-# be skipped.
+# OpenSSH's own regression tests that exercise the MACs (t-exec.sh): `make
+# t-exec` links every program the builds moved out of the tree again, with
+# the Makefile's own UMAC_LIBS (the drop-in); each test must report "ok",
+# none may be skipped, and each program a session runs must carry fastmac's
+# code.
 openssh-t-exec-$(1): openssh-builds-$(1)
-	set -o pipefail; cd $(OSSH_DIR)/$(1)/tree && timeout 900 $(MAKE) -s t-exec LTESTS="$(OSSH_LTESTS)" \
-		SKIP_LTESTS= 2>&1 | tee $(CURDIR)/$(OSSH_DIR)/$(1)/t-exec.log
-	@log=$(OSSH_DIR)/$(1)/t-exec.log; \
-	if grep -qi 'skip' $$$$log; then echo "t-exec: a test was skipped"; exit 1; fi; \
-	for t in $(OSSH_LTESTS); do \
-		if ! grep -q "^ok .*$$$$(echo $$$$t | tr - ' ')" $$$$log; then echo "t-exec: $$$$t did not pass"; exit 1; fi; \
-	done; \
-	for p in $(OSSH_MUST_COMPUTE_$(1)); do \
-		if ! nm $(OSSH_DIR)/$(1)/tree/$$$$p | grep -q '7fastmac4umac'; then \
-			echo "t-exec: the tree's $$$$p holds no fastmac code"; exit 1; fi; \
-	done; \
-	echo "t-exec: $(OSSH_LTESTS) passed on $(1)'s OpenSSH with fastmac ($(OSSH_MUST_COMPUTE_$(1)))"
+	$$(SUITE) -- $(OSSH_SCRIPTS)/t-exec.sh $(OSSH_DIR)/$(1)/tree $(OSSH_DIR)/$(1)/t-exec.log \
+		"$(OSSH_MUST_COMPUTE_$(1))" $(OSSH_LTESTS)
 endef
 OSSH_LTESTS := try-ciphers integrity
 $(foreach s,$(OSSH_SUITES),$(eval $(call ossh_suite,$(s))))
@@ -149,21 +152,8 @@ openssh-nm: $(foreach s,$(OSSH_SUITES),openssh-nm-$(s))
 # tree, whose sshd-session and sshd-auth are what is new;
 # openssh-t-exec-bookworm runs it on 9.2p1.
 OSSH_T_EXEC_SUITES ?= trixie
+TEST_SUITES += $(foreach s,$(OSSH_T_EXEC_SUITES),openssh-t-exec-$(s))
 openssh-t-exec: $(foreach s,$(OSSH_T_EXEC_SUITES),openssh-t-exec-$(s))
-
-# The steps docs/openssh.md gives (its code block after "<!-- packager.sh
-# -->") are packager.sh's, line for line: the script make test runs is what
-# the documentation says.
-openssh-docs:
-	@doc=$$(sed -n '/^<!-- packager.sh -->$$/,/^```$$/p' docs/openssh.md | sed '1,2d;$$d'); \
-	script=$$(sed -n '/^# --- docs\/openssh.md: steps ---$$/,/^# --- end of steps ---$$/p' \
-		$(OSSH_SCRIPTS)/packager.sh | sed '1d;$$d'); \
-	if [ -z "$$script" ]; then echo "openssh-docs: packager.sh has no marked steps"; exit 1; fi; \
-	if [ "$$doc" != "$$script" ]; then \
-		echo "openssh-docs: docs/openssh.md's steps differ from packager.sh's:"; \
-		diff <(echo "$$doc") <(echo "$$script"); exit 1; \
-	fi; \
-	echo "openssh-docs: docs/openssh.md gives packager.sh's steps ($$(echo "$$script" | wc -l) lines)"
 
 openssh-sessions: $(foreach s,$(OSSH_SUITES),openssh-sessions-$(s))
 

@@ -59,6 +59,14 @@ mod sender;
 pub mod table;
 pub mod wire;
 
+// The T8 forgery-rate test: T8 exists only in this unit-test build, so its
+// test lives here, with the UDP helpers of tests/gears_net, which name the
+// crate as a dependent does.
+#[cfg(test)]
+extern crate self as fastmac_gears;
+#[cfg(test)]
+mod t8_forgery_rate;
+
 pub use check::Check;
 pub use control::{ControlReceiver, ControlSender};
 pub use cost::CostModel;

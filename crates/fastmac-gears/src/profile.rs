@@ -43,8 +43,9 @@ impl SampleRate {
 ///
 /// Codes (docs/gears.md section 6.5): 0x10 U128, 0x11 U128+H128, 0x12 U96,
 /// 0x13 U64, 0x14 U32, 0x20 + log2(L) for S-L (0x23, 0x26, 0x29), 0x35
-/// Badger-160 (0x30 + trees), 0xFE T8 (only in test builds with the cfg
-/// `fastmac_gears_t8`; without it the code is unknown).
+/// Badger-160 (0x30 + trees), 0xFE T8 (only in this crate's unit-test
+/// build; every other build, a dependent's included, does not know the
+/// code).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Profile {
     /// The 16-byte UMAC-128 field.
@@ -63,9 +64,9 @@ pub enum Profile {
     /// One Badger-160 tag: five independent 32-bit trees, of which a
     /// receiver checks the first `w` (verifier-selectable assurance).
     Badger160,
-    /// Test only: the 1-byte prefix, so that forgeries succeed often enough
-    /// to be counted.
-    #[cfg(fastmac_gears_t8)]
+    /// Test only (this crate's unit tests): the 1-byte prefix, so that
+    /// forgeries succeed often enough to be counted (src/t8_forgery_rate.rs).
+    #[cfg(test)]
     T8,
 }
 
@@ -75,7 +76,7 @@ impl Profile {
         let mut all = vec![Profile::U128, Profile::U128H128, Profile::U96, Profile::U64, Profile::U32];
         all.extend(SampleRate::ALL.map(Profile::Sample));
         all.push(Profile::Badger160);
-        #[cfg(fastmac_gears_t8)]
+        #[cfg(test)]
         all.push(Profile::T8);
         all
     }
@@ -90,7 +91,7 @@ impl Profile {
             Profile::U32 => 0x14,
             Profile::Sample(rate) => 0x20 + rate.log2(),
             Profile::Badger160 => 0x35,
-            #[cfg(fastmac_gears_t8)]
+            #[cfg(test)]
             Profile::T8 => 0xFE,
         }
     }
@@ -109,7 +110,7 @@ impl Profile {
             Profile::U64 | Profile::Sample(_) => 8,
             Profile::U32 => 4,
             Profile::Badger160 => 20,
-            #[cfg(fastmac_gears_t8)]
+            #[cfg(test)]
             Profile::T8 => 1,
         }
     }
@@ -139,7 +140,7 @@ impl Profile {
             Profile::U96 => Check::U96,
             Profile::U64 | Profile::Sample(_) => Check::U64,
             Profile::U32 => Check::U32,
-            #[cfg(fastmac_gears_t8)]
+            #[cfg(test)]
             Profile::T8 => Check::T8,
         }
     }
@@ -178,7 +179,7 @@ impl Profile {
             Profile::Sample(SampleRate::L64) => "s-64",
             Profile::Sample(SampleRate::L512) => "s-512",
             Profile::Badger160 => "b160",
-            #[cfg(fastmac_gears_t8)]
+            #[cfg(test)]
             Profile::T8 => "t8",
         }
     }

@@ -50,6 +50,23 @@ fn truncated_gears_datagrams_are_errors() {
     }
 }
 
+/// T8 (1-byte tags) exists only in the crate's own unit-test build: the
+/// build a dependent gets knows no T8 check, profile or gear, and refuses a
+/// sealed datagram whose profile byte is T8's 0xFE.
+#[test]
+fn a_dependent_build_has_no_t8() {
+    assert!(Check::all().iter().all(|check| check.umac_bytes() >= 4), "{:?}", Check::all());
+    assert!(Profile::all().iter().all(|profile| profile.code() != 0xFE), "{:?}", Profile::all());
+    assert_eq!(Profile::from_code(0xFE), None);
+    assert!(fastmac_gears::table::gears().iter().all(|gear| gear.name != "T8"));
+    let mut sender =
+        Sender::new(SessionSecret::new(&[SECRET_BYTE; 32]).unwrap(), SenderConfig::new(Profile::U32), T).unwrap();
+    let mut datagram = sender.seal(T, b"payload").unwrap();
+    datagram[1] = 0xFE;
+    let err = Error::from(wire::parse(&datagram).unwrap_err());
+    assert_eq!(err.to_string(), "malformed gears datagram: unknown profile 0xfe");
+}
+
 /// Every kind of refusal a sender or a control channel gives is typed, and
 /// its message carries no secret or tag byte.
 #[test]

@@ -1,5 +1,5 @@
 """asyncssh's side of the real-OpenSSH tests: a client connection to
-``Sshd`` and a server the ``ssh`` client connects to, both offering exactly
+``Sshd`` (tests/ssh/sshd_harness.py) and a server the ``ssh`` client connects to, both offering exactly
 one MAC, and the one-bit tag corruption of the negative controls.
 
 The caller must have run ``fastmac.asyncssh.install()`` before importing
@@ -11,12 +11,11 @@ from __future__ import annotations
 import asyncio
 import getpass
 import hashlib
-from pathlib import Path
 
 import asyncssh
 
 import fastmac.asyncssh
-from sshd_harness import CIPHER, REKEY_LIMIT, Sshd, pattern
+from sshd_harness import CIPHER, REKEY_LIMIT, Keys, Sshd, pattern
 
 #: asyncssh rekeys after this many bytes too (as the sshd and ssh sides).
 REKEY_BYTES = REKEY_LIMIT
@@ -72,7 +71,7 @@ async def connect(sshd: Sshd) -> asyncssh.SSHClientConnection:
         "127.0.0.1",
         sshd.port,
         username=getpass.getuser(),
-        client_keys=[str(sshd.keys["client"])],
+        client_keys=[str(sshd.keys.client)],
         known_hosts=None,
         config=None,
         agent_path=None,
@@ -91,7 +90,7 @@ class Server:
     ``corrupt`` (flips one bit of the next tag it sends, then writes).
     Connections are kept in ``connections``; errors in ``errors``."""
 
-    def __init__(self, keys: dict[str, Path], mac: str) -> None:
+    def __init__(self, keys: Keys, mac: str) -> None:
         self.keys = keys
         self.mac = mac
         self.connections: list[asyncssh.SSHServerConnection] = []
@@ -103,8 +102,8 @@ class Server:
         self.server = await asyncssh.listen(
             "127.0.0.1",
             0,
-            server_host_keys=[str(self.keys["host"])],
-            authorized_client_keys=str(self.keys["authorized"]),
+            server_host_keys=[str(self.keys.host)],
+            authorized_client_keys=str(self.keys.authorized),
             config=None,
             encryption_algs=[CIPHER],
             mac_algs=[self.mac],

@@ -1,13 +1,23 @@
-"""Shared helpers of the Python tests: the repository's vector files."""
+"""Shared helpers of the Python tests: the repository's vector files, and
+its one sshd harness (tests/ssh/sshd_harness.py) on the import path."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
 VECTORS = REPO / "tests" / "vectors"
+sys.path.insert(0, str(REPO / "tests" / "ssh"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "ssh_session: a session with the real OpenSSH server or client (make test runs these on one CPython)",
+    )
 
 
 def rfc4418_vectors():

@@ -141,11 +141,14 @@ mod x86 {
     mod tests {
         use super::*;
 
+        /// Only a CPU with AVX-512 runs it: ignored by a plain `cargo test`,
+        /// so that elsewhere it shows as a skip, not a pass; `make test` runs
+        /// it where the CPU has AVX-512 (scripts/test-backends.sh), as does
+        /// `cargo test -- --ignored avx512`.
         #[test]
+        #[ignore = "needs AVX-512 F (make test runs it where the CPU has it: test-backends/avx512-only)"]
         fn avx512_subtrees_equal_the_portable_form() {
-            if !std::is_x86_feature_detected!("avx512f") {
-                return;
-            }
+            assert!(std::is_x86_feature_detected!("avx512f"), "this CPU lacks AVX-512 F: run it where it is");
             let keys: Vec<u64> = (0..11u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xFFFF_FFFF).collect();
             let blocks: Vec<u8> = (0..16384u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
             for height in 1..=11 {

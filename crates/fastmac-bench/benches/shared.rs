@@ -7,7 +7,7 @@
 //! numbers: the cache's best case, so the ratio is the most the shared
 //! path costs.
 //!
-//! `cargo bench -p fastmac --bench shared`
+//! `cargo bench -p fastmac-bench --bench shared`
 //! (`-- ROUNDS` for another number of rounds than 21).
 
 mod common;

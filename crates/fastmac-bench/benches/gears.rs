@@ -1,6 +1,6 @@
 //! The gears' cost figures (docs/gears.md section 6.2): the 16-byte field
 //! against UMAC-128 alone, and verification at depths 1-4 (and U128+H128)
-//! at 1500 bytes. Run: `cargo bench -p fastmac-gears --bench gears`.
+//! at 1500 bytes. Run: `cargo bench -p fastmac-bench --bench gears`.
 
 use std::hint::black_box;
 

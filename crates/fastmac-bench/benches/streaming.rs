@@ -6,7 +6,7 @@
 //! (a shared one) moves both alike. Counter nonces, as SSH's sequence
 //! numbers.
 //!
-//! `cargo bench -p fastmac --bench streaming`
+//! `cargo bench -p fastmac-bench --bench streaming`
 //! (`-- ROUNDS` for another number of rounds than 21).
 
 mod common;

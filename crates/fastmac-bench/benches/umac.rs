@@ -3,12 +3,12 @@
 //! sequence numbers). `fastmac bench` is the cross-implementation report;
 //! these track the library itself between commits.
 //!
-//! `cargo bench -p fastmac --bench umac [-- FILTER]`; with
+//! `cargo bench -p fastmac-bench --bench umac [-- FILTER]`; with
 //! `--features parallel`, sizes of 1 MiB and more use all cores.
 //!
 //! The `streaming` groups time `update` then `finalize_reset` beside the
 //! one-shot `mac` of the same bytes, UMAC-64 and UMAC-128, on the backend
-//! this CPU picks; `cargo bench -p fastmac --bench streaming` prints the
+//! this CPU picks; `cargo bench -p fastmac-bench --bench streaming` prints the
 //! same comparison as interleaved ratios, which a shared machine moves less.
 
 use std::hint::black_box;

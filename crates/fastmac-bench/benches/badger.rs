@@ -2,7 +2,7 @@
 //! byte, finalization with and without IV setup), and Badger-64 against
 //! UMAC-64 per message size.
 //!
-//! `cargo bench -p fastmac --bench badger`. Criterion reports ns; this VM has
+//! `cargo bench -p fastmac-bench --bench badger`. Criterion reports ns; this VM has
 //! no cycle counter and its TSC is not the core clock, so the bench first
 //! prints the core clock measured in-process (a dependent chain of 64-bit
 //! `imul`, 3 cycles each on Zen 5; docs/performance.md section 2): cycles = ns x GHz.
