@@ -266,24 +266,55 @@ mod tests {
         let mut any = AnyBadger::new(&KEY, N, MAX_LEVELS).unwrap();
         let fixed = Badger::<N>::new(&KEY);
         assert_eq!(any.tag_len(), N);
+        assert_eq!(any.max_message_len(), fixed.max_message_len());
+        assert_eq!(
+            AnyBadger::new(&KEY, N, 20).unwrap().max_message_len(),
+            Badger::<N>::with_levels(&KEY, 20).unwrap().max_message_len()
+        );
         let tag = any.mac(&nonce, b"message").unwrap();
         assert_eq!(tag.as_slice(), fixed.mac(&nonce, b"message").unwrap());
         any.verify_prefix(&nonce, b"message", tag.as_slice(), N / 4).unwrap();
+        let mut consumed = fixed.clone();
+        consumed.update(b"message");
+        assert_eq!(&consumed.finalize(&nonce).unwrap()[..], tag.as_slice());
+        let mut bad = tag.as_slice().to_vec();
+        bad[0] ^= 1;
+        assert_eq!(any.verify_prefix(&nonce, b"message", &bad, 1), Err(Error::InvalidTag));
+        any.update(b"message");
+        assert_eq!(any.verify_prefix_reset(&nonce, &bad, 1), Err(Error::InvalidTag));
+        // Reset discards what was streamed: the tag is of what follows.
+        any.update(b"discarded");
+        any.reset();
         any.update(b"mess");
         any.update(b"age");
         assert_eq!(any.finalize_reset(&nonce).unwrap(), tag);
         let mut sender = AnyBadgerSender::new(&KEY, N, 20).unwrap();
         let mut receiver = AnyBadgerReceiver::new(&KEY, N, 20).unwrap();
+        assert_eq!((sender.tag_len(), receiver.tag_len()), (N, N));
         let mut fixed_sender = BadgerSender::<N>::with_levels(&KEY, 20).unwrap();
+        let max_len = Badger::<N>::with_levels(&KEY, 20).unwrap().max_message_len();
+        assert_eq!(fixed_sender.max_message_len(), max_len);
+        assert_eq!(BadgerReceiver::<N>::with_levels(&KEY, 20).unwrap().max_message_len(), max_len);
         let tag = sender.tag(b"first").unwrap();
         assert_eq!(tag.as_slice(), fixed_sender.tag(b"first").unwrap());
         receiver.verify_prefix(b"first", tag.as_slice(), N / 4).unwrap();
+        sender.update(b"discarded");
+        sender.reset();
         sender.update(b"sec");
         sender.update(b"ond");
         let tag = sender.finalize_reset().unwrap();
+        assert_eq!(tag.as_slice(), fixed_sender.tag(b"second").unwrap());
+        receiver.update(b"discarded");
+        receiver.reset();
         receiver.update(b"second");
         receiver.verify_prefix_reset(tag.as_slice(), 1).unwrap();
         assert_eq!((sender.position(), receiver.position()), (2, 2));
+        // Debug names the type and shows no key.
+        let bits = 8 * N;
+        assert_eq!(format!("{any:?}"), format!("Badger{bits} {{ .. }}"));
+        assert_eq!(format!("{fixed:?}"), format!("Badger{bits} {{ .. }}"));
+        assert_eq!(format!("{sender:?}"), format!("BadgerSender{bits} {{ position: 2 }}"));
+        assert_eq!(format!("{receiver:?}"), format!("BadgerReceiver{bits} {{ position: 2 }}"));
     }
 
     #[test]

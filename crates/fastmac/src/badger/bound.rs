@@ -43,4 +43,17 @@ mod tests {
         assert_eq!(rounded(forgery_bound_log2(5, 8)), -155.0);
         assert_eq!(rounded(forgery_bound_log2(5, (1 << 61) - 1)), -130.6);
     }
+
+    /// `v'` counts `ceil(log2(8 * max_len))`: a length whose bit count is
+    /// a power of two needs no more levels than one byte less, and one
+    /// byte more needs one more level (a bound about 2^-32 worse).
+    #[test]
+    fn levels_step_just_past_each_power_of_two() {
+        for log2_len in 4..61 {
+            let len = 1u64 << log2_len;
+            let at = forgery_bound_log2(1, len);
+            assert_eq!(at, forgery_bound_log2(1, len - 1), "{len} bytes");
+            assert!(forgery_bound_log2(1, len + 1) > at, "{len} + 1 bytes");
+        }
+    }
 }

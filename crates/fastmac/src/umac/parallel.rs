@@ -269,6 +269,33 @@ mod tests {
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool").install(f)
     }
 
+    /// The multi-core UHASH, taken whatever the threshold, equals one
+    /// core's at every iteration count: within POLY64's range (one
+    /// [`Poly64Map`] per task, the last task short) and past it (the
+    /// batches), whole from the start and after a head that is not on a
+    /// chunk boundary.
+    #[test]
+    fn all_cores_equal_one_core() {
+        fn check<const ITERS: usize>(msg: &[u8]) {
+            let key = UhashKey::derive(&Aes128::new(&[0x6b; 16].into()), ITERS, Backend::detect());
+            for len in [TASK_CHUNKS * L1_CHUNK + 1, 5 * TASK_CHUNKS * L1_CHUNK / 2 + 77, msg.len()] {
+                let msg = &msg[..len];
+                let expect = uhash::uhash::<ITERS>(&key, msg);
+                assert_eq!(in_pool(3, || uhash::<ITERS>(&key, msg)), expect, "{ITERS} iterations, {len} bytes");
+                let mut state = UhashState::default();
+                state.update::<ITERS>(&key, &msg[..100]);
+                in_pool(2, || update::<ITERS>(&key, &mut state, &msg[100..]));
+                assert_eq!(state.finalize::<ITERS>(&key), expect, "{ITERS} iterations, {len} bytes after a head");
+            }
+        }
+        // Past 16 MiB, where POLY64's range ends.
+        let msg: Vec<u8> = (0..(16 << 20) + 3000u32).map(|i| (i.wrapping_mul(0x9e37_79b9) >> 11) as u8).collect();
+        check::<1>(&msg);
+        check::<2>(&msg);
+        check::<3>(&msg);
+        check::<4>(&msg);
+    }
+
     #[test]
     fn the_threshold_scales_with_the_iterations() {
         const MIB: usize = 1 << 20;

@@ -259,6 +259,50 @@ mod tests {
         }
     }
 
+    /// The pad is RFC 4418 section 3.3 word for word: the nonce, for 4- and
+    /// 8-byte tags with its low bits (`str2uint(Nonce) mod (16/taglen)`,
+    /// the index) cleared, zero-padded to a block and encrypted under
+    /// `K' = KDF(K, 0, 16)`; the pad is bytes `index * taglen ..` of it.
+    /// Nonces of every length 1 to 16, as the RFC allows.
+    #[test]
+    fn pads_are_the_rfc_text_for_every_nonce_length() {
+        let cipher = Aes128::new(&Array::from(*b"abcdefghijklmnop"));
+        let mut k_prime = [0u8; 16];
+        kdf(&cipher, 0, &mut k_prime);
+        let pdf_aes = Aes128::new(&Array::from(k_prime));
+        for len in MIN_NONCE_LEN..=MAX_NONCE_LEN {
+            for seed in [0u8, 0x5a, 0xff] {
+                let nonce: Vec<u8> = (0..len).map(|i| seed ^ (37u8.wrapping_mul(i as u8) + 1)).collect();
+                for tag_len in [4usize, 8, 12, 16] {
+                    let mut block = [0u8; 16];
+                    block[..len].copy_from_slice(&nonce);
+                    let index = if tag_len <= 8 {
+                        let index = usize::from(nonce[len - 1]) % (16 / tag_len);
+                        block[len - 1] -= index as u8;
+                        index
+                    } else {
+                        0
+                    };
+                    let mut t = Array::from(block);
+                    pdf_aes.encrypt_block(&mut t);
+                    let expect = &t[index * tag_len..][..tag_len];
+                    let pad = Pdf::new(&cipher).pad(&nonce, tag_len).to_be_bytes();
+                    assert_eq!(&pad[..tag_len], expect, "nonce {nonce:02x?}, tag_len {tag_len}");
+                    assert_eq!(nonce_block(&nonce), u128::from_be_bytes(padded(&nonce)), "nonce {nonce:02x?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nonces_of_1_to_16_bytes_are_accepted_and_no_other() {
+        for len in 0..=17 {
+            let expect =
+                if (1..=16).contains(&len) { Ok(()) } else { Err(Error::NonceLength { min: 1, max: 16, got: len }) };
+            assert_eq!(check_nonce(&vec![0; len]), expect, "{len} bytes");
+        }
+    }
+
     /// Counts the AES refills a run of counter nonces costs: RFC 4418
     /// section 3.3 puts 4 pads per block for UMAC-32 and 2 for UMAC-64, and
     /// each refill encrypts `AHEAD` consecutive blocks.

@@ -328,3 +328,60 @@ fn copy_short(dst: &mut [u8; BLOCK], src: &[u8]) {
         _ => dst[0] = src[0],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use aes::cipher::KeyInit;
+
+    use super::super::AnyUmac;
+    use super::*;
+
+    /// RFC 4418's `'a'` vectors (tests/vectors/rfc4418.txt), the longest
+    /// of which (2^25 bytes) runs past the 16 MiB where L2-HASH moves from
+    /// POLY64 to POLY128 (section 5.3.2), so its end is [`tail`]'s POLY128
+    /// branch; each one-shot and streamed in pieces of 1000 bytes.
+    #[test]
+    fn the_rfc_vectors_one_shot_and_streamed() {
+        let vectors = include_str!("../../tests/vectors/rfc4418.txt");
+        for row in vectors.lines().filter(|line| line.starts_with("a ")) {
+            let mut fields = row.split_whitespace().skip(1);
+            let len: usize = fields.next().unwrap().parse().unwrap();
+            let msg = vec![b'a'; len];
+            for (tag_len, tag) in [4, 8, 12, 16].into_iter().zip(fields) {
+                let mut mac = AnyUmac::new(b"abcdefghijklmnop", tag_len).unwrap();
+                let one_shot = mac.mac(b"bcdefghi", &msg).unwrap();
+                assert_eq!(hex::encode_upper(one_shot.as_slice()), tag, "{len} bytes, {tag_len}-byte tag");
+                for piece in msg.chunks(1000) {
+                    mac.update(piece);
+                }
+                assert_eq!(mac.finalize_reset(b"bcdefghi").unwrap(), one_shot, "{len} bytes streamed");
+            }
+        }
+    }
+
+    /// The streaming state equals the one-shot UHASH however a message is
+    /// cut: lengths at and next to block (32 bytes) and chunk (1024 bytes)
+    /// boundaries, in equal pieces of 1 byte to past two chunks, and in a
+    /// short first piece followed by long ones (a partial block, then
+    /// input that crosses chunks).
+    #[test]
+    fn streaming_equals_one_shot_however_the_message_is_cut() {
+        let key = UhashKey::derive(&Aes128::new(&[0x3c; 16].into()), 2, Backend::detect());
+        let msg: Vec<u8> = (0..5000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+        for len in [0, 1, 31, 32, 33, 1023, 1024, 1025, 2047, 2048, 2049, 3072, 3073, 4100] {
+            let msg = &msg[..len];
+            let expect = uhash::<2>(&key, msg);
+            for first in [0, 5, 32] {
+                for piece in [1, 7, 31, 32, 33, 500, 1023, 1024, 1025, 2049] {
+                    let (head, rest) = msg.split_at(first.min(len));
+                    let mut state = UhashState::default();
+                    state.update::<2>(&key, head);
+                    for part in rest.chunks(piece) {
+                        state.update::<2>(&key, part);
+                    }
+                    assert_eq!(state.finalize::<2>(&key), expect, "{len} bytes: {first}, then pieces of {piece}");
+                }
+            }
+        }
+    }
+}

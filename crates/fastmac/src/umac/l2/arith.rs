@@ -93,13 +93,15 @@ pub(super) fn mul_add_p128(k: u128, y: u128, a: u128) -> u128 {
     let s0 = (p00 & limb) + (a & limb) + (h0 & limb);
     let s1 = (mid & limb) + (a >> 64) + (h0 >> 64) + (h1 & limb) + (s0 >> 64);
     let s2 = (h1 >> 64) + (s1 >> 64); // below 2^9
-    // Fold s2 (s2 * 159 < 2^17); a carry out of that is folded once more,
-    // onto a low limb then below 2^17, which cannot carry again.
+    // Fold s2 (s2 * 159 < 2^17); a carry out of that is folded once more.
+    // t1 carries only when t0 did, which leaves t0's low limb below 2^17:
+    // r0 is then below 2^17 + 159, and otherwise below 2^64, so it never
+    // carries into the high limb.
     let t0 = (s0 & limb) + s2 * 159;
     let t1 = (s1 & limb) + (t0 >> 64);
     let r0 = (t0 & limb) + (t1 >> 64) * 159;
-    let r1 = (t1 & limb) + (r0 >> 64);
-    (r1 << 64) | (r0 & limb)
+    debug_assert!(r0 <= limb);
+    ((t1 & limb) << 64) + r0
 }
 
 /// The canonical residue mod p128 of a lazily reduced `y`: `y - p` when `y
