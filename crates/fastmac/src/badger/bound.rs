@@ -46,7 +46,8 @@ mod tests {
 
     /// `v'` counts `ceil(log2(8 * max_len))`: a length whose bit count is
     /// a power of two needs no more levels than one byte less, and one
-    /// byte more needs one more level (a bound about 2^-32 worse).
+    /// byte more needs one more level, so a larger bound (2^-32 more per
+    /// tree).
     #[test]
     fn levels_step_just_past_each_power_of_two() {
         for log2_len in 4..61 {
