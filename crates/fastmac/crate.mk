@@ -144,9 +144,11 @@ deps-mutants:
 mutants: mutants-umac mutants-badger
 
 mutants-umac: deps-mutants
+	mkdir -p target/mutants/umac
 	$(MUTANTS_RUN) $(foreach file,$(MUTANTS_UMAC_FILES),-f '$(file)') --features parallel --cargo-arg=--lib \
 		-o target/mutants/umac
 
 mutants-badger: deps-mutants
+	mkdir -p target/mutants/badger
 	$(MUTANTS_RUN) $(foreach file,$(MUTANTS_BADGER_FILES),-f '$(file)') --cargo-arg=--lib \
 		--cargo-arg=--test=badger --cargo-arg=--test=badger_kat --cargo-arg=--test=bad_input -o target/mutants/badger
