@@ -52,6 +52,18 @@ pub(crate) fn l1_hash<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; IT
     key.sums::<ITERS>(0, data, [add_bit_length(0, chunk.len()); ITERS])
 }
 
+/// L1-HASH of whole chunks (none of them a message's last, which may be
+/// shorter), each chunk's outputs handed to `take` in order, a few chunks
+/// per NH call ([`NhKey::chunk_runs`]).
+#[inline(always)]
+pub(crate) fn l1_hash_chunks<const ITERS: usize>(
+    key: &NhKey,
+    chunks: &[[u8; L1_CHUNK]],
+    take: impl FnMut([u64; ITERS]),
+) {
+    key.chunk_runs::<ITERS>(chunks, add_bit_length(0, L1_CHUNK), take);
+}
+
 #[cfg(test)]
 mod tests {
     use aes::cipher::{Array, KeyInit};

@@ -36,7 +36,7 @@ use super::backend::Backend;
 #[cfg(feature = "parallel")]
 use super::iters::{MAX_ITERS, with_iters};
 #[cfg(feature = "parallel")]
-use super::l1::{L1_CHUNK, l1_hash};
+use super::l1::{L1_CHUNK, l1_hash_chunks};
 #[cfg(feature = "parallel")]
 use super::l2::{L2Hash, Poly64Map};
 #[cfg(feature = "parallel")]
@@ -218,9 +218,7 @@ fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8
         .par_chunks(TASK_CHUNKS * L1_CHUNK)
         .map(|task| {
             let mut map = Poly64Map::default();
-            for chunk in task.as_chunks::<L1_CHUNK>().0 {
-                map.absorb(&key.l2, l1_hash(&key.l1, chunk));
-            }
+            l1_hash_chunks::<ITERS>(&key.l1, task.as_chunks::<L1_CHUNK>().0, |word| map.absorb(&key.l2, word));
             map
         })
         .collect();
@@ -244,7 +242,7 @@ fn absorb_in_batches<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: 
     for batch in data.chunks(BATCH_CHUNKS * L1_CHUNK) {
         let outputs = &mut current[..batch.len() / L1_CHUNK];
         let done = &previous[..previous_len];
-        rayon::join(|| l2.absorb_run(&key.l2, done.iter().copied()), || l1_hash_chunks(key, batch, outputs));
+        rayon::join(|| l2.absorb_run(&key.l2, done.iter().copied()), || l1_outputs_in_tasks(key, batch, outputs));
         previous_len = outputs.len();
         core::mem::swap(&mut current, &mut previous);
     }
@@ -253,11 +251,14 @@ fn absorb_in_batches<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: 
 
 /// The L1 outputs of each whole chunk of `data`, in rayon tasks.
 #[cfg(feature = "parallel")]
-fn l1_hash_chunks<const ITERS: usize>(key: &UhashKey, data: &[u8], outputs: &mut [[u64; ITERS]]) {
+fn l1_outputs_in_tasks<const ITERS: usize>(key: &UhashKey, data: &[u8], outputs: &mut [[u64; ITERS]]) {
     outputs.par_chunks_mut(TASK_CHUNKS).zip(data.par_chunks(TASK_CHUNKS * L1_CHUNK)).for_each(|(outs, chunks)| {
-        for (out, chunk) in outs.iter_mut().zip(chunks.chunks_exact(L1_CHUNK)) {
-            *out = l1_hash(&key.l1, chunk);
-        }
+        let mut outs = outs.iter_mut();
+        l1_hash_chunks::<ITERS>(&key.l1, chunks.as_chunks::<L1_CHUNK>().0, |word| {
+            if let Some(out) = outs.next() {
+                *out = word;
+            }
+        });
     });
 }
 

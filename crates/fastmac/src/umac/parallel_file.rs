@@ -16,7 +16,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use zeroize::Zeroize;
 
-use super::l1::{L1_CHUNK, l1_hash};
+use super::l1::{L1_CHUNK, l1_hash_chunks};
 use super::parallel::PARALLEL_MIN;
 use super::uhash::{UhashKey, UhashState};
 use crate::file::{self, ReadBuf};
@@ -90,7 +90,7 @@ fn l1_from_file<const ITERS: usize>(
             let at = unit * UNIT;
             outputs.clear();
             let read = file::read_span(file, offset + at, UNIT.min(len - at), &mut buf, |piece| {
-                outputs.extend(piece.chunks_exact(L1_CHUNK).map(|chunk| l1_hash::<ITERS>(&key.l1, chunk)));
+                l1_hash_chunks::<ITERS>(&key.l1, piece.as_chunks::<L1_CHUNK>().0, |word| outputs.push(word));
             });
             match read {
                 Ok(()) => order.finish_unit(unit, outputs),
@@ -244,6 +244,7 @@ mod tests {
 
     use super::*;
     use crate::umac::backend::Backend;
+    use crate::umac::l1::l1_hash;
 
     fn key() -> UhashKey {
         UhashKey::derive(&Aes128::new(&[9; 16].into()), 2, Backend::detect())

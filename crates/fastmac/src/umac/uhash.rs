@@ -25,7 +25,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::backend::Backend;
 use super::iters::MAX_ITERS;
-use super::l1::{L1_CHUNK, add_bit_length, l1_hash, l1_key};
+use super::l1::{L1_CHUNK, add_bit_length, l1_hash, l1_hash_chunks, l1_key};
 use super::l2::{L2Hash, L2Key};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
 use super::nh::{BLOCK, NhKey};
@@ -63,15 +63,50 @@ impl UhashKey {
 }
 
 /// L1-HASH of `chunks` (whole 1024-byte chunks, none of them the message's
-/// last) absorbed into `l2` in order, as one run: within POLY64's range
-/// (16 MiB of message) the L2 state stays in registers across the chunk
-/// loop, so one chunk's L2 step overlaps the next chunk's NH.
+/// last) absorbed into `l2` in order. One chunk at a time, the L2 state in
+/// registers across the chunk loop within POLY64's range (16 MiB of
+/// message), so that one chunk's L2 step overlaps the next chunk's NH; or,
+/// where NH hashes a run several chunks per call ([`NhKey::batches`]), the
+/// run past POLY64's first two words that way, L2's steps between the
+/// calls' chunks ([`l1_hash_chunks`]).
+///
+/// [`NhKey::batches`]: super::nh::NhKey::batches
 #[inline(always)]
 pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[u8]) {
     debug_assert_eq!(chunks.len() % L1_CHUNK, 0);
     // Chunks as arrays: their length a constant where NH is called.
     let (chunks, _) = chunks.as_chunks::<L1_CHUNK>();
+    let (first, rest) = chunks.split_at(l2.words_before_steps().min(chunks.len()));
+    let stepped = l2.poly64_room().saturating_sub(first.len()).min(rest.len());
+    if key.l1.batches::<ITERS>(stepped) {
+        absorb_in_batches::<ITERS>(key, l2, first, rest.split_at(stepped));
+    } else {
+        absorb_one_by_one::<ITERS>(key, l2, chunks);
+    }
+}
+
+/// [`absorb_chunks`] one chunk at a time.
+#[inline(always)]
+fn absorb_one_by_one<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[[u8; L1_CHUNK]]) {
     l2.absorb_run(&key.l2, chunks.iter().map(|chunk| l1_hash::<ITERS>(&key.l1, chunk)));
+}
+
+/// [`absorb_chunks`] where NH batches the run `stepped`: POLY64's first
+/// words one at a time, then `stepped` with L2's steps between NH's chunks,
+/// then the chunks `past` POLY64's range one at a time. Out of line, so
+/// that the one-at-a-time loop keeps its registers.
+#[inline(never)]
+fn absorb_in_batches<const ITERS: usize>(
+    key: &UhashKey,
+    l2: &mut L2Hash,
+    first: &[[u8; L1_CHUNK]],
+    (stepped, past): (&[[u8; L1_CHUNK]], &[[u8; L1_CHUNK]]),
+) {
+    absorb_one_by_one::<ITERS>(key, l2, first);
+    let mut steps = l2.poly64_steps::<ITERS>(&key.l2);
+    l1_hash_chunks::<ITERS>(&key.l1, stepped, |word| steps.step(word));
+    l2.end_poly64_steps(steps);
+    absorb_one_by_one::<ITERS>(key, l2, past);
 }
 
 /// The end of UHASH (section 5.1) from the L1 outputs of the message's last
@@ -89,6 +124,14 @@ pub(crate) fn tail<const ITERS: usize>(key: &UhashKey, l2: &L2Hash, last: [u64; 
         let wide = l2.clone().finish_poly128(&key.l2, last);
         return (0..ITERS).fold(0, |hash, i| hash | placed(i, l3_hash(&key.l3.k1[i], key.l3.k2[i], wide[i])));
     };
+    l3_short::<ITERS>(key, words)
+}
+
+/// L3-HASH (section 5.4) of each iteration's L2-HASH output below 2^64
+/// (POLY64's, or the zero-extended L1 output of a message of one chunk at
+/// most), placed as [`placed`] says.
+#[inline(always)]
+fn l3_short<const ITERS: usize>(key: &UhashKey, words: [u64; ITERS]) -> u128 {
     // A loop, not a `fold`: LLVM leaves a `fold` over four iterations out of
     // line, a call per message with the words handed over through memory.
     let mut hash = 0;
@@ -124,9 +167,23 @@ pub(crate) fn output_bytes<const N: usize>(hash: u128) -> [u8; N] {
 pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     if msg.len() <= L1_CHUNK {
         tail::<ITERS>(key, &L2Hash::default(), l1_hash(&key.l1, msg))
+    } else if msg.len() <= 2 * L1_CHUNK {
+        uhash_two_chunks::<ITERS>(key, msg)
     } else {
         uhash_long::<ITERS>(key, msg)
     }
+}
+
+/// [`uhash`] of a message of two chunks (1025 to 2048 bytes, a common
+/// packet size): both chunks' NH, POLY64 of the two words, L3-HASH, with
+/// no L2 state between them. Its own function, as [`uhash_long`] is, so
+/// that the step past one chunk costs about a short message.
+#[inline(never)]
+fn uhash_two_chunks<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
+    debug_assert!(msg.len() > L1_CHUNK && msg.len() <= 2 * L1_CHUNK);
+    let (first, last) = msg.split_at(L1_CHUNK);
+    let words = L2Hash::two_words(&key.l2, l1_hash(&key.l1, first), l1_hash(&key.l1, last));
+    l3_short::<ITERS>(key, words)
 }
 
 /// [`uhash`] of a message longer than one chunk: every chunk NH-hashed
@@ -357,6 +414,36 @@ mod tests {
                 assert_eq!(mac.finalize_reset(b"bcdefghi").unwrap(), one_shot, "{len} bytes streamed");
             }
         }
+    }
+
+    /// Runs of whole chunks long enough for NH to batch them (32 and more
+    /// under AVX-512), one-shot and streamed, equal the portable backend,
+    /// which never batches.
+    #[test]
+    fn long_runs_equal_the_portable_backend_one_shot_and_streamed() {
+        // Runs started after zero, one and two L2 words, with chunks left
+        // over after the last whole batch or none.
+        fn check<const ITERS: usize>(msg: &[u8]) {
+            let cipher = Aes128::new(&[0x5e; 16].into());
+            let fast = UhashKey::derive(&cipher, ITERS, Backend::detect());
+            let portable = UhashKey::derive(&cipher, ITERS, Backend::Portable);
+            for len in [34 * L1_CHUNK, 35 * L1_CHUNK + 1, 41 * L1_CHUNK + 500, 97 * L1_CHUNK] {
+                let msg = &msg[..len];
+                let expect = uhash::<ITERS>(&portable, msg);
+                assert_eq!(uhash::<ITERS>(&fast, msg), expect, "{ITERS} iterations, {len} bytes");
+                for head in [1, L1_CHUNK, L1_CHUNK + 1, 2 * L1_CHUNK] {
+                    let mut state = UhashState::default();
+                    state.update::<ITERS>(&fast, &msg[..head]);
+                    state.update::<ITERS>(&fast, &msg[head..]);
+                    assert_eq!(state.finalize::<ITERS>(&fast), expect, "{ITERS} iterations, {len} bytes, head {head}");
+                }
+            }
+        }
+        let msg: Vec<u8> = (0..97 * L1_CHUNK as u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+        check::<1>(&msg);
+        check::<2>(&msg);
+        check::<3>(&msg);
+        check::<4>(&msg);
     }
 
     /// The streaming state equals the one-shot UHASH however a message is

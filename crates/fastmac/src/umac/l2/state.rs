@@ -114,13 +114,13 @@ impl L2Hash {
             let mut y: [u64; ITERS] = core::array::from_fn(|i| self.y64[i]);
             if self.words <= 1 && steps > 0 {
                 let second = words.next().expect("a word in the run");
-                y = core::array::from_fn(|i| {
+                y = per_iteration(|i| {
                     poly64_step(k[i], k_squared[i], poly64_first(k[i], k_squared[i], self.first[i]), second[i])
                 });
                 steps -= 1;
             }
             for word in words.by_ref().take(steps) {
-                y = core::array::from_fn(|i| poly64_step(k[i], k_squared[i], y[i], word[i]));
+                y = per_iteration(|i| poly64_step(k[i], k_squared[i], y[i], word[i]));
             }
             self.y64[..ITERS].copy_from_slice(&y);
             self.words += in_poly64 as u64;
@@ -130,6 +130,33 @@ impl L2Hash {
             // registers leaves the inlined code.
             *self = self.clone().absorb_poly128(key, words);
         }
+    }
+
+    /// Words the state takes one at a time before [`L2Hash::poly64_steps`]
+    /// can: POLY64's first two (its first step waits for the second).
+    #[inline(always)]
+    pub(crate) fn words_before_steps(&self) -> usize {
+        2usize.saturating_sub(self.words as usize)
+    }
+
+    /// POLY64's accumulators, for a loop that absorbs words one at a time
+    /// between other work ([`Poly64Steps::step`]) and then hands them back
+    /// ([`L2Hash::end_poly64_steps`]): for a state past its first two words
+    /// ([`L2Hash::words_before_steps`]), stepped at most
+    /// [`L2Hash::poly64_room`] times.
+    #[inline(always)]
+    pub(crate) fn poly64_steps<'k, const ITERS: usize>(&self, key: &'k L2Key) -> Poly64Steps<'k, ITERS> {
+        debug_assert!(self.words >= 2 && self.ends_in_poly64());
+        Poly64Steps { key, y: core::array::from_fn(|i| self.y64[i]), taken: 0 }
+    }
+
+    /// Takes back the accumulators of [`L2Hash::poly64_steps`] and the count
+    /// of words they absorbed.
+    #[inline(always)]
+    pub(crate) fn end_poly64_steps<const ITERS: usize>(&mut self, steps: Poly64Steps<'_, ITERS>) {
+        debug_assert!(steps.taken <= self.poly64_room() as u64);
+        self.y64[..ITERS].copy_from_slice(&steps.y);
+        self.words += steps.taken;
     }
 
     /// A run given as its POLY64 map (within POLY64's range): the state's
@@ -198,10 +225,19 @@ impl L2Hash {
         debug_assert!(!self.is_empty() && self.ends_in_poly64());
         let (k, k_squared) = (&key.k64, &key.k64_squared);
         if self.words == 1 {
-            core::array::from_fn(|i| poly64_two(k[i], k_squared[i], &key.two_words[i], self.first[i], last[i]))
+            L2Hash::two_words(key, core::array::from_fn(|i| self.first[i]), last)
         } else {
-            core::array::from_fn(|i| poly64_last(k[i], k_squared[i], self.y64[i], last[i]))
+            per_iteration(|i| poly64_last(k[i], k_squared[i], self.y64[i], last[i]))
         }
+    }
+
+    /// Each iteration's L2-HASH output for a message of exactly two chunks,
+    /// whose L1 outputs are `first` and `last`: POLY64 of two words
+    /// ([`poly64_two`]), no state needed.
+    #[inline(always)]
+    pub(crate) fn two_words<const ITERS: usize>(key: &L2Key, first: [u64; ITERS], last: [u64; ITERS]) -> [u64; ITERS] {
+        let (k, k_squared) = (&key.k64, &key.k64_squared);
+        per_iteration(|i| poly64_two(k[i], k_squared[i], &key.two_words[i], first[i], last[i]))
     }
 
     /// Each iteration's L2-HASH output, POLY128's result (canonical), once
@@ -219,6 +255,43 @@ impl L2Hash {
             poly128_end(key.k128[i], key.k128_squared[i], poly128.y[i], half)
         })
     }
+}
+
+/// POLY64's accumulators taken out of an [`L2Hash`] (see
+/// [`L2Hash::poly64_steps`]), one multiply-add per word and iteration.
+pub(crate) struct Poly64Steps<'k, const ITERS: usize> {
+    key: &'k L2Key,
+    y: [u64; ITERS],
+    taken: u64,
+}
+
+impl<const ITERS: usize> Poly64Steps<'_, ITERS> {
+    /// Absorbs the next word: one chunk's L1 outputs.
+    #[inline(always)]
+    pub(crate) fn step(&mut self, word: [u64; ITERS]) {
+        let (k, k_squared) = (&self.key.k64, &self.key.k64_squared);
+        self.y = per_iteration(|i| poly64_step(k[i], k_squared[i], self.y[i], word[i]));
+        self.taken += 1;
+    }
+}
+
+impl<const ITERS: usize> Drop for Poly64Steps<'_, ITERS> {
+    /// The accumulators are as secret as the key.
+    fn drop(&mut self) {
+        self.y.zeroize();
+    }
+}
+
+/// One POLY64 value per iteration, `f(i)` for iteration `i`: a loop, where
+/// `core::array::from_fn` over four POLY64 steps can be left out of line
+/// by LLVM (a call per chunk, the words handed over through memory).
+#[inline(always)]
+fn per_iteration<const ITERS: usize>(mut f: impl FnMut(usize) -> u64) -> [u64; ITERS] {
+    let mut words = [0; ITERS];
+    for (i, word) in words.iter_mut().enumerate() {
+        *word = f(i);
+    }
+    words
 }
 
 /// A run of words that [`L2Hash::absorb_run`] takes: any exact-size

@@ -18,12 +18,13 @@
 use core::arch::x86_64::{
     __m512i, __mmask8, _MM_PERM_BADC, _MM_PERM_DDBB, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8,
     _mm512_add_epi32, _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_extracti32x4_epi32,
-    _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32, _mm512_reduce_add_epi64,
-    _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_shuffle_i64x2,
+    _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32, _mm512_permutexvar_epi64,
+    _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_shuffle_epi32,
+    _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 
 use super::avx2::xy_keys;
-use super::block::BLOCK;
+use super::block::{BLOCK, CHUNK_BYTES};
 use super::key::NhKey;
 
 /// AVX-512 NH; see [`NhKey::sums`].
@@ -47,6 +48,33 @@ pub(super) unsafe fn iteration_parallel<const T: usize>(
     data: &[u8],
     acc: &mut [u64; T],
 ) {
+    // SAFETY: the caller's guarantees are `zt4_total`'s.
+    let total = unsafe { zt4_total(key, first_block, data) };
+    // 128-bit lane t (qwords 2t, 2t + 1) holds iteration t: add the qwords
+    // swapped, then take each lane's low qword out with `movq` (a vector
+    // stored and read back as words would stall on store forwarding).
+    let totals = _mm512_add_epi64(total, _mm512_shuffle_epi32(total, _MM_PERM_BADC));
+    for (t, sum) in acc.iter_mut().enumerate() {
+        let lane = match t {
+            0 => _mm512_castsi512_si128(totals),
+            1 => _mm512_extracti32x4_epi32::<1>(totals),
+            2 => _mm512_extracti32x4_epi32::<2>(totals),
+            _ => _mm512_extracti32x4_epi32::<3>(totals),
+        };
+        *sum = sum.wrapping_add(_mm_cvtsi128_si64(lane) as u64);
+    }
+}
+
+/// NH of `data` for all four iterations, not yet summed across: 128-bit
+/// lane `t` holds iteration `t`'s sum in two halves (qwords `2t` and
+/// `2t + 1`).
+///
+/// # Safety
+/// AVX-512 F/BW/VL; `data` starts at block `first_block` of a chunk and
+/// ends inside it.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn zt4_total(key: &NhKey, first_block: usize, data: &[u8]) -> __m512i {
     // Two accumulator sets (alternate blocks) times even/odd products: four
     // independent add chains hide the 2-cycle `vpaddq` latency.
     let mut sums = [_mm512_setzero_si512(); 4];
@@ -82,20 +110,7 @@ pub(super) unsafe fn iteration_parallel<const T: usize>(
             }
         }
     }
-    let total = _mm512_add_epi64(_mm512_add_epi64(sums[0], sums[1]), _mm512_add_epi64(sums[2], sums[3]));
-    // 128-bit lane t (qwords 2t, 2t + 1) holds iteration t: add the qwords
-    // swapped, then take each lane's low qword out with `movq` (a vector
-    // stored and read back as words would stall on store forwarding).
-    let totals = _mm512_add_epi64(total, _mm512_shuffle_epi32(total, _MM_PERM_BADC));
-    for (t, sum) in acc.iter_mut().enumerate() {
-        let lane = match t {
-            0 => _mm512_castsi512_si128(totals),
-            1 => _mm512_extracti32x4_epi32::<1>(totals),
-            2 => _mm512_extracti32x4_epi32::<2>(totals),
-            _ => _mm512_extracti32x4_epi32::<3>(totals),
-        };
-        *sum = sum.wrapping_add(_mm_cvtsi128_si64(lane) as u64);
-    }
+    _mm512_add_epi64(_mm512_add_epi64(sums[0], sums[1]), _mm512_add_epi64(sums[2], sums[3]))
 }
 
 /// A block's low and high quads, each broadcast to all four lanes.
@@ -155,6 +170,22 @@ unsafe fn zt4_block(words: *const u32, (low, high): (__m512i, __m512i), sums: &m
 /// AVX-512 F/BW/VL; `T` is 1 to 3 (any T works).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+    // SAFETY: the caller's guarantees are `xy_vectors`'.
+    let vectors = unsafe { xy_vectors::<T>(key, first_block, data) };
+    for t in 0..T {
+        acc[t] = acc[t].wrapping_add(_mm512_reduce_add_epi64(vectors[t]) as u64);
+    }
+}
+
+/// NH of `data` for `T` iterations, not yet summed across: iteration `t`'s
+/// sum is the sum of the eight qwords of vector `t`.
+///
+/// # Safety
+/// AVX-512 F/BW/VL; `data` starts at block `first_block` of a chunk and
+/// ends inside it.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn xy_vectors<const T: usize>(key: &NhKey, first_block: usize, data: &[u8]) -> [__m512i; T] {
     let mut even = [_mm512_setzero_si512(); T];
     let mut odd = [_mm512_setzero_si512(); T];
     let ptr = data.as_ptr();
@@ -182,9 +213,75 @@ unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: 
         // SAFETY: as above.
         unsafe { xy_group(key, first_block + 4 * groups, a, c, lanes, &mut even, &mut odd) };
     }
+    let mut vectors = [_mm512_setzero_si512(); T];
     for t in 0..T {
-        acc[t] = acc[t].wrapping_add(_mm512_reduce_add_epi64(_mm512_add_epi64(even[t], odd[t])) as u64);
+        vectors[t] = _mm512_add_epi64(even[t], odd[t]);
     }
+    vectors
+}
+
+/// NH of `N` whole chunks for `T` iterations, `N * T` at most 8 (for
+/// [`NhKey::chunk_runs`](super::NhKey::chunk_runs)): word `c * T + t`
+/// of the result is chunk `c`'s sum for iteration `t`, plus `init`;
+/// `between(c)` runs after chunk `c`'s NH. The chunks' vectors are summed
+/// across together ([`sum_across`]), where one chunk at a time would take
+/// each sum out of its own register.
+///
+/// # Safety
+/// AVX-512 F/BW/VL; `N * T` is at most 8.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(super) unsafe fn chunk_batch<const T: usize, const N: usize>(
+    key: &NhKey,
+    chunks: &[[u8; CHUNK_BYTES]; N],
+    init: u64,
+    mut between: impl FnMut(usize),
+) -> [u64; 8] {
+    debug_assert!(N * T <= 8);
+    let mut vectors = [_mm512_setzero_si512(); 8];
+    let sums = if T == 4 {
+        for (c, chunk) in chunks.iter().enumerate() {
+            // SAFETY: a whole chunk from block 0.
+            vectors[c] = unsafe { zt4_total(key, 0, chunk) };
+            between(c);
+        }
+        // Lane t of a chunk's total holds iteration t's two halves: added
+        // across with the next chunk's, qword 2t + c is chunk c's sum for
+        // iteration t; the permutation puts it at 4c + t.
+        let pairs = _mm512_add_epi64(
+            _mm512_unpacklo_epi64(vectors[0], vectors[1]),
+            _mm512_unpackhi_epi64(vectors[0], vectors[1]),
+        );
+        _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), pairs)
+    } else {
+        for (c, chunk) in chunks.iter().enumerate() {
+            // SAFETY: a whole chunk from block 0.
+            let chunk_vectors = unsafe { xy_vectors::<T>(key, 0, chunk) };
+            vectors[c * T..c * T + T].copy_from_slice(&chunk_vectors);
+            between(c);
+        }
+        sum_across(&vectors)
+    };
+    let mut words = [0u64; 8];
+    // SAFETY: `words` is 64 writable bytes.
+    unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), _mm512_add_epi64(sums, _mm512_set1_epi64(init as i64))) };
+    words
+}
+
+/// The eight qwords of each of eight vectors summed, as one vector whose
+/// qword `j` is vector `j`'s sum: three levels of pairwise additions, each
+/// halving the vectors and doubling the sums each holds.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+fn sum_across(v: &[__m512i; 8]) -> __m512i {
+    // 128-bit lane l of pair(a, b): [a's qwords 2l + 2l+1, b's].
+    let pair = |a, b| _mm512_add_epi64(_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b));
+    // Lanes 0 and 2 of each plus lanes 1 and 3: from [ab, ab, ab, ab] and
+    // [cd, cd, cd, cd] to [ab, ab, cd, cd], each lane half the lanes' sum.
+    let fold = |x, y| {
+        _mm512_add_epi64(_mm512_shuffle_i64x2::<0b10_00_10_00>(x, y), _mm512_shuffle_i64x2::<0b11_01_11_01>(x, y))
+    };
+    let (ab, cd, ef, gh) = (pair(v[0], v[1]), pair(v[2], v[3]), pair(v[4], v[5]), pair(v[6], v[7]));
+    fold(fold(ab, cd), fold(ef, gh))
 }
 
 /// Four blocks (`a` = blocks 0-1, `c` = blocks 2-3) at block `b`, adding

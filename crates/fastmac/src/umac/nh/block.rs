@@ -6,6 +6,8 @@
 pub(crate) const BLOCK: usize = 32;
 /// Blocks in one 1024-byte L1 chunk.
 pub(crate) const CHUNK_BLOCKS: usize = 32;
+/// Bytes in one L1 chunk.
+pub(crate) const CHUNK_BYTES: usize = CHUNK_BLOCKS * BLOCK;
 /// Copies the last partial block of `data` (if any) into a zeroed block.
 /// Returns the whole blocks of `data` and the padded tail, if there is one.
 #[inline]

@@ -33,12 +33,31 @@ mod neon;
 mod sse2;
 
 use super::backend::Backend;
-pub(crate) use block::BLOCK;
+pub(crate) use block::{BLOCK, CHUNK_BYTES};
 pub(crate) use key::{KEY_WORDS, NhKey};
 
 #[cfg(test)]
 use super::iters::with_iters;
 use block::CHUNK_BLOCKS;
+
+/// Whole chunks per AVX-512 NH call for `t` iterations in a long run
+/// ([`NhKey::chunk_runs`]): as many as fill one 512-bit register with their
+/// sums for one and four iterations, 8 and 2; none (one chunk per call)
+/// for two and three, where batches measured slower (`docs/performance.md`
+/// section 16).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+const fn batch_chunks(t: usize) -> usize {
+    match t {
+        1 => 8,
+        4 => 2,
+        _ => 0,
+    }
+}
+
+/// Chunks a run needs before batches pay: the last batch's outputs are
+/// handed on after its NH is done, with no NH left to overlap them.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+const BATCHED_RUN_MIN: usize = 32;
 
 impl NhKey {
     /// `sums` plus `NH(K, data)` for each of the `T` (1 to 4) iterations.
@@ -84,6 +103,84 @@ impl NhKey {
             _ => unreachable!("a key is only laid out for a supported backend"),
         }
         acc
+    }
+
+    /// Whether [`NhKey::chunk_runs`] hashes a run of `chunks` whole chunks
+    /// for `T` iterations several chunks per call: under an AVX-512 key,
+    /// for the iteration counts where that measured faster
+    /// ([`batch_chunks`]), and for runs of at least [`BATCHED_RUN_MIN`]
+    /// chunks.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    pub(crate) fn batches<const T: usize>(&self, chunks: usize) -> bool {
+        batch_chunks(T) > 0 && chunks >= BATCHED_RUN_MIN && self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512
+    }
+
+    /// Off x86-64 no backend batches chunks.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[inline(always)]
+    pub(crate) fn batches<const T: usize>(&self, _chunks: usize) -> bool {
+        false
+    }
+
+    /// NH of whole `chunks` for `T` iterations, each chunk's sums from
+    /// `init`, handed to `take` in order: several chunks per call where
+    /// [`NhKey::batches`] says so, else one by one.
+    #[inline(always)]
+    pub(crate) fn chunk_runs<const T: usize>(
+        &self,
+        chunks: &[[u8; CHUNK_BYTES]],
+        init: u64,
+        mut take: impl FnMut([u64; T]),
+    ) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if self.batches::<T>(chunks.len()) {
+            match T {
+                1 => self.batched::<T, { batch_chunks(1) }>(chunks, init, &mut take),
+                _ => self.batched::<T, { batch_chunks(4) }>(chunks, init, &mut take),
+            }
+            return;
+        }
+        for chunk in chunks {
+            take(self.sums::<T>(0, chunk, [init; T]));
+        }
+    }
+
+    /// [`NhKey::chunk_runs`] in AVX-512 batches of `N` chunks, pipelined:
+    /// each output of a batch is handed on between two chunks of the next
+    /// batch's NH, so that the caller's work on it (L2-HASH's steps, a
+    /// chain of multiplications) overlaps NH as it does one chunk at a
+    /// time. The chunks past the last whole batch go one by one.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    #[allow(unsafe_code)] // calls into the AVX-512 backend
+    fn batched<const T: usize, const N: usize>(
+        &self,
+        chunks: &[[u8; CHUNK_BYTES]],
+        init: u64,
+        take: &mut impl FnMut([u64; T]),
+    ) {
+        debug_assert!(N * T <= 8 && self.batches::<T>(chunks.len()));
+        let (batches, rest) = chunks.as_chunks::<N>();
+        let mut previous: Option<[u64; 8]> = None;
+        for batch in batches {
+            let hand_on = |c: usize| {
+                if let Some(words) = &previous {
+                    take(core::array::from_fn(|t| words[c * T + t]));
+                }
+            };
+            // SAFETY: `batches` saw an AVX-512 key, laid out only after
+            // AVX-512 F/BW/VL were detected; N * T <= 8.
+            previous = Some(unsafe { avx512::chunk_batch::<T, N>(self, batch, init, hand_on) });
+        }
+        if let Some(words) = previous {
+            for c in 0..N {
+                take(core::array::from_fn(|t| words[c * T + t]));
+            }
+        }
+        for chunk in rest {
+            take(self.sums::<T>(0, chunk, [init; T]));
+        }
     }
 
     /// [`NhKey::sums`] into `acc`, for an iteration count known at run

@@ -119,3 +119,39 @@ fn both_avx512_layouts_for_four_iterations_equal_portable() {
         }
     }
 }
+
+/// Whole chunks through `chunk_runs` (several per call where the backend
+/// batches them: runs of 32 chunks and more under AVX-512) equal portable
+/// NH chunk by chunk, in order, for every iteration count: runs just below,
+/// at and past the batching threshold, with and without chunks left over
+/// after the last whole batch.
+#[test]
+fn chunk_runs_equal_portable_chunk_by_chunk() {
+    let words = key_words(13);
+    let data = bytes(14, 64 * 1024);
+    let (chunks, _) = data.as_chunks::<1024>();
+    let init = 0x0123_4567_89ab_cdef;
+    for count in [0, 1, 31, 32, 33, 34, 35, 41, 64] {
+        let run = &chunks[..count];
+        for backend in Backend::supported() {
+            let key = NhKey::new(&words, backend);
+            check_runs::<1>(&key, &words, run, init);
+            check_runs::<2>(&key, &words, run, init);
+            check_runs::<3>(&key, &words, run, init);
+            check_runs::<4>(&key, &words, run, init);
+        }
+    }
+}
+
+fn check_runs<const T: usize>(key: &NhKey, words: &[u32; KEY_WORDS], run: &[[u8; 1024]], init: u64) {
+    let mut got = Vec::new();
+    key.chunk_runs::<T>(run, init, |sums| got.push(sums));
+    let expect: Vec<[u64; T]> = run
+        .iter()
+        .map(|chunk| {
+            let key = NhKey::new(words, Backend::Portable);
+            key.sums::<T>(0, chunk, [init; T])
+        })
+        .collect();
+    assert_eq!(got, expect, "{} T={T} {} chunks", key.backend(), run.len());
+}
