@@ -68,7 +68,7 @@ const CALIBRATION_SIZES: [usize; 5] = [1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 <<
 #[cfg(feature = "parallel")]
 const CALIBRATION_MARGIN: f64 = 1.25;
 /// Alternating timed runs of each path per size and iteration count (the
-/// fastest of each counts).
+/// median of each counts).
 #[cfg(feature = "parallel")]
 const CALIBRATION_ROUNDS: usize = 5;
 
@@ -165,8 +165,11 @@ fn calibrate_at(sizes: &[usize], rounds: usize) -> [Option<usize>; MAX_ITERS] {
     chosen
 }
 
-/// One core's time over all cores' for UHASH of `msg`: the fastest of
-/// `rounds` alternating runs of each path.
+/// One core's time over all cores' for UHASH of `msg`: the median of
+/// `rounds` alternating runs of each path. The median, not the fastest: a
+/// pool whose idle threads sometimes wake late (a virtual machine's idle
+/// cores can take milliseconds) has fast runs that its typical input does
+/// not see, and the path is chosen for the typical input.
 #[cfg(feature = "parallel")]
 fn speedup<const ITERS: usize>(key: &UhashKey, msg: &[u8], rounds: usize) -> f64 {
     let time = |f: &dyn Fn() -> u128| {
@@ -174,12 +177,19 @@ fn speedup<const ITERS: usize>(key: &UhashKey, msg: &[u8], rounds: usize) -> f64
         core::hint::black_box(f());
         start.elapsed().as_secs_f64()
     };
-    let (mut one, mut all) = (f64::MAX, f64::MAX);
+    let (mut one, mut all) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
     for _ in 0..rounds {
-        one = one.min(time(&|| uhash::uhash::<ITERS>(key, core::hint::black_box(msg))));
-        all = all.min(time(&|| uhash::<ITERS>(key, core::hint::black_box(msg))));
+        one.push(time(&|| uhash::uhash::<ITERS>(key, core::hint::black_box(msg))));
+        all.push(time(&|| uhash::<ITERS>(key, core::hint::black_box(msg))));
     }
-    one / all
+    median(&mut one) / median(&mut all)
+}
+
+/// The median of `times` (the upper one of an even count), sorting them.
+#[cfg(feature = "parallel")]
+fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
 }
 
 /// UHASH of a whole message, its chunks on all cores.
