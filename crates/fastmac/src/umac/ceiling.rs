@@ -43,24 +43,41 @@ impl NhCeiling {
     }
 
     /// The NH sums of every chunk of `msg`, added up per iteration and
-    /// folded to one word (so the work cannot be optimized away). Whole
-    /// chunks are hashed as UMAC hashes them, several per call where the
-    /// backend does that for a run this long.
+    /// folded to one word (so the work cannot be optimized away). Each
+    /// chunk's sums start from zero, as UMAC's start from the chunk's
+    /// length, and whole chunks are hashed as UMAC hashes them, several per
+    /// call where the backend does that for a run this long.
     pub fn pass(&self, msg: &[u8]) -> u64 {
         with_iters!(self.iters, ITERS => self.pass_iters::<ITERS>(msg))
     }
 
     fn pass_iters<const ITERS: usize>(&self, msg: &[u8]) -> u64 {
-        let mut sums = [0u64; ITERS];
         let (whole, last) = msg.as_chunks::<L1_CHUNK>();
-        self.key.chunk_runs::<ITERS>(whole, 0, |chunk| {
-            sums = core::array::from_fn(|t| sums[t].wrapping_add(chunk[t]));
-        });
+        let mut sums = if self.key.batches::<ITERS>(whole.len()) {
+            self.batched::<ITERS>(whole)
+        } else {
+            whole.iter().fold([0; ITERS], |sums, chunk| added(sums, self.key.sums(0, chunk, [0; ITERS])))
+        };
         if !last.is_empty() {
-            sums = self.key.sums(0, last, sums);
+            sums = added(sums, self.key.sums(0, last, [0; ITERS]));
         }
         sums.iter().fold(0, |a, &s| a ^ s)
     }
+
+    /// The sums of a run of whole chunks that NH batches. Out of line, so
+    /// that a short message pays nothing for it.
+    #[inline(never)]
+    fn batched<const ITERS: usize>(&self, whole: &[[u8; L1_CHUNK]]) -> [u64; ITERS] {
+        let mut sums = [0u64; ITERS];
+        self.key.chunk_runs::<ITERS>(whole, 0, |chunk| sums = added(sums, chunk));
+        sums
+    }
+}
+
+/// Two sets of sums added per iteration.
+#[inline(always)]
+fn added<const ITERS: usize>(a: [u64; ITERS], b: [u64; ITERS]) -> [u64; ITERS] {
+    core::array::from_fn(|t| a[t].wrapping_add(b[t]))
 }
 
 impl core::fmt::Debug for NhCeiling {
