@@ -6,13 +6,14 @@
 //! Three steps make every path, each generic in the iteration count:
 //!
 //! * [`absorb_chunks`]: whole 1024-byte chunks, none of them the message's
-//!   last, through NH and into the L2 state as one run (the accumulators in
-//!   registers across chunks);
+//!   last, through NH and into the L2 state, L2's step for one chunk
+//!   overlapping the next chunks' NH;
 //! * [`l1_hash`] of the last chunk (at most 1024 bytes, maybe empty);
 //! * [`tail`]: L2-HASH's last step on it (or none, for one chunk) and
 //!   L3-HASH.
 //!
-//! [`uhash`] is a whole message in one call. [`UhashState`] is the same
+//! [`uhash`] is a whole message in one call (a message of two chunks in a
+//! shorter form of these steps). [`UhashState`] is the same
 //! steps on a message that arrives in pieces: it NH-hashes input as it
 //! comes, straight from the caller's buffer (a trailing partial block
 //! zero-padded, as the one-shot path's last chunk), so no message is ever
@@ -176,8 +177,8 @@ pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
 
 /// [`uhash`] of a message of two chunks (1025 to 2048 bytes, a common
 /// packet size): both chunks' NH, POLY64 of the two words, L3-HASH, with
-/// no L2 state between them. Its own function, as [`uhash_long`] is, so
-/// that the step past one chunk costs about a short message.
+/// no L2 state between them (whose bookkeeping cost such a message about
+/// 3 ns: `docs/performance.md` section 16).
 #[inline(never)]
 fn uhash_two_chunks<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() > L1_CHUNK && msg.len() <= 2 * L1_CHUNK);
