@@ -11,8 +11,8 @@ use super::backend::Backend;
 use super::kdf::kdf;
 use super::nh::{self, NhKey};
 
-/// L1-HASH chunk: 1024 bytes of message.
-pub(crate) const L1_CHUNK: usize = 1024;
+/// L1-HASH chunk: 1024 bytes of message, NH's 32 blocks.
+pub(crate) const L1_CHUNK: usize = nh::CHUNK_BYTES;
 
 /// `L1Key = KDF(K, 1, 1024 + (iters - 1) * 16)` (section 5.1), read as
 /// big-endian words (section 5.2.2) and laid out for `backend`, which the

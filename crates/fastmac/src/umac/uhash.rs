@@ -177,8 +177,8 @@ pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
 
 /// [`uhash`] of a message of two chunks (1025 to 2048 bytes, a common
 /// packet size): both chunks' NH, POLY64 of the two words, L3-HASH, with
-/// no L2 state between them (whose bookkeeping cost such a message about
-/// 3 ns: `docs/performance.md` section 16).
+/// no L2 state between them (whose bookkeeping cost a UMAC-64 message of
+/// this size about 3 ns: `docs/performance.md` section 16).
 #[inline(never)]
 fn uhash_two_chunks<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() > L1_CHUNK && msg.len() <= 2 * L1_CHUNK);
@@ -187,7 +187,7 @@ fn uhash_two_chunks<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     l3_short::<ITERS>(key, words)
 }
 
-/// [`uhash`] of a message longer than one chunk: every chunk NH-hashed
+/// [`uhash`] of a message longer than two chunks: every chunk NH-hashed
 /// straight from `msg` (the last one zero-padded by the backend), the L2
 /// state on the stack. Kept out of line, so that the short path, inlined
 /// into its callers, is not shaped by this one's registers and stack.

@@ -5,7 +5,7 @@ use aes::Aes128;
 use zeroize::Zeroize;
 
 use super::arith::{canonical_p128, mul_add_p128, reduce_p64};
-use super::poly64::two_word_offsets;
+use super::poly64::TwoWordKey;
 use crate::umac::iters::MAX_ITERS;
 use crate::umac::kdf::kdf;
 
@@ -18,7 +18,7 @@ pub(crate) struct L2Key {
     /// `k64^2 mod p64`: the multiplier of a marked word.
     pub(super) k64_squared: [u64; MAX_ITERS],
     /// The two-word step's constants (`super::poly64::poly64_two`).
-    pub(super) two_words: [[u64; 4]; MAX_ITERS],
+    pub(super) two_words: [TwoWordKey; MAX_ITERS],
     /// POLY128's key, `k128` of section 5.3.1 (below 2^121).
     pub(super) k128: [u128; MAX_ITERS],
     /// `k128^2 mod p128`: the multiplier of a marked 16-byte word.
@@ -32,7 +32,7 @@ impl L2Key {
         let mut key = L2Key {
             k64: [0; MAX_ITERS],
             k64_squared: [0; MAX_ITERS],
-            two_words: [[0; 4]; MAX_ITERS],
+            two_words: [TwoWordKey::default(); MAX_ITERS],
             k128: [0; MAX_ITERS],
             k128_squared: [0; MAX_ITERS],
         };
@@ -43,7 +43,7 @@ impl L2Key {
             let k64_squared = reduce_p64(u128::from(k64) * u128::from(k64));
             key.k64[i] = k64;
             key.k64_squared[i] = k64_squared;
-            key.two_words[i] = two_word_offsets(k64, k64_squared);
+            key.two_words[i] = TwoWordKey::new(k64, k64_squared);
             let k128 = u128::from_be_bytes(bytes[8..24].try_into().expect("16 bytes"))
                 & 0x01ff_ffff_01ff_ffff_01ff_ffff_01ff_ffff;
             key.k128[i] = k128;

@@ -5,7 +5,9 @@
 //! (`reference.rs`); the tests below check it at the marker boundaries,
 //! next to p64 and at every carry.
 
-use super::arith::{fold_p64, reduce_p64, top_range_mask_64};
+use zeroize::Zeroize;
+
+use super::arith::{P64, fold_p64, reduce_p64, top_range_mask_64};
 
 /// One word `m` as the map `y -> mult * y + add (mod p64)` that POLY applies
 /// for it, `(mult, add)`. A word in the top range is hashed as the marker
@@ -48,31 +50,58 @@ pub(super) fn poly64_last(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
     reduce_p64(u128::from(mult) * u128::from(y) + u128::from(add))
 }
 
-/// The constants of [`poly64_two`] for one key: `mult2 * d1 mod p64` at
-/// index `2 * marked2 + marked1`, where `d1` is `k` (`m1` plain) or `k^2 -
-/// 59 - k` (`m1` marked) and `mult2` is `k` or `k^2`.
-pub(super) fn two_word_offsets(k: u64, k_squared: u64) -> [u64; 4] {
-    let first_offset = [k, reduce_p64(u128::from(k_squared) + u128::from(super::arith::P64 - 59 - k))];
-    let mult = [k, k_squared];
-    core::array::from_fn(|c| reduce_p64(u128::from(mult[c / 2]) * u128::from(first_offset[c % 2])))
+/// What POLY64's two-word step ([`poly64_two`]) needs of one key, derived
+/// once. From `y = 1`, a first word `m1` leaves `m1 + d1`, where `d1` is
+/// `k` (`m1` plain) or `k^2 - 59 - k` (`m1` marked); a second word `m2`
+/// then leaves `mult2 * (m1 + d1) + m2 - s2`, where `mult2` is `k` and `s2`
+/// is 0 (`m2` plain) or `k^2` and `59 + k` (`m2` marked). So the result is
+/// `mult2 * m1 + m2 + c`, with `c = mult2 * d1 - s2 mod p64` one of four
+/// values per key, stored so that the markers select them with a mask each
+/// (`a ^ (flip & mask)`).
+#[derive(Clone, Copy, Default, Zeroize)]
+pub(super) struct TwoWordKey {
+    /// `k`: the second word's multiplier when it is plain.
+    k: u64,
+    /// `k ^ (k^2 mod p64)`: XORed into `k`, a marked second word's multiplier.
+    marked_second: u64,
+    /// `c` for both words plain.
+    plain: u64,
+    /// XORed into `plain`: `c` for the first word marked.
+    marked_first: u64,
+    /// `c` for the second word marked.
+    second_marked: u64,
+    /// XORed into `second_marked`: `c` for both words marked.
+    both_marked: u64,
 }
 
-/// POLY64 of exactly two words, the canonical result: the two-chunk step.
-/// From `y = 1`, the first word leaves `m1 + d1` and the second `mult2 *
-/// (m1 + d1) + add2 = mult2 * m1 + (mult2 * d1 + add2)`, where `mult2 * d1`
-/// is one of four values per key ([`two_word_offsets`]). So `m1` (the first
-/// chunk's NH, the late input when the second chunk is short) meets one
-/// multiplication and one reduction on its way to L3-HASH.
+impl TwoWordKey {
+    pub(super) fn new(k: u64, k_squared: u64) -> Self {
+        let d1 = [k, reduce_p64(u128::from(k_squared) + u128::from(P64 - 59 - k))];
+        let c = |mult2: u64, s2: u64, d1: u64| reduce_p64(u128::from(mult2) * u128::from(d1) + u128::from(P64 - s2));
+        let (plain, first_marked) = (c(k, 0, d1[0]), c(k, 0, d1[1]));
+        let (second_marked, both_marked) = (c(k_squared, 59 + k, d1[0]), c(k_squared, 59 + k, d1[1]));
+        TwoWordKey {
+            k,
+            marked_second: k ^ k_squared,
+            plain,
+            marked_first: plain ^ first_marked,
+            second_marked,
+            both_marked: second_marked ^ both_marked,
+        }
+    }
+}
+
+/// POLY64 of exactly two words, the canonical result: the two-chunk step,
+/// one multiplication and one reduction ([`TwoWordKey`] says how).
 #[inline(always)]
-pub(super) fn poly64_two(k: u64, k_squared: u64, offsets: &[u64; 4], m1: u64, m2: u64) -> u64 {
+pub(super) fn poly64_two(key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
     let (top1, top2) = (top_range_mask_64(m1), top_range_mask_64(m2));
-    let (mult2, add2) = poly64_word(k, k_squared, m2);
-    let [plain, first_marked, second_marked, both_marked] = *offsets;
-    let if_plain2 = plain ^ ((plain ^ first_marked) & top1);
-    let if_marked2 = second_marked ^ ((second_marked ^ both_marked) & top1);
-    let offset = if_plain2 ^ ((if_plain2 ^ if_marked2) & top2);
+    let mult2 = key.k ^ (key.marked_second & top2);
+    let if_plain2 = key.plain ^ (key.marked_first & top1);
+    let if_marked2 = key.second_marked ^ (key.both_marked & top1);
+    let c = if_plain2 ^ ((if_plain2 ^ if_marked2) & top2);
     // Below 2^128: mult2 < p and m1 < 2^64, and the two addends are below 2^65.
-    reduce_p64(u128::from(mult2) * u128::from(m1) + u128::from(offset) + u128::from(add2))
+    reduce_p64(u128::from(mult2) * u128::from(m1) + u128::from(c) + u128::from(m2))
 }
 
 #[cfg(test)]
@@ -152,11 +181,11 @@ mod tests {
     #[test]
     fn the_two_word_step_equals_the_rfc_for_every_pair_of_markers() {
         for k in KEYS {
-            let offsets = two_word_offsets(k, square(k));
+            let two = TwoWordKey::new(k, square(k));
             for m1 in WORDS {
                 for m2 in WORDS {
                     let expect = poly(64, k.into(), &[m1.into(), m2.into()]) as u64;
-                    let got = poly64_two(k, square(k), &offsets, m1, m2);
+                    let got = poly64_two(&two, m1, m2);
                     assert_eq!(got, expect, "k={k:x} m1={m1:x} m2={m2:x}");
                     let stepwise = poly64_last(k, square(k), poly64_first(k, square(k), m1), m2);
                     assert_eq!(stepwise, expect, "first then last: k={k:x} m1={m1:x} m2={m2:x}");

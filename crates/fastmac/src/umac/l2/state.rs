@@ -236,8 +236,7 @@ impl L2Hash {
     /// ([`poly64_two`]), no state needed.
     #[inline(always)]
     pub(crate) fn two_words<const ITERS: usize>(key: &L2Key, first: [u64; ITERS], last: [u64; ITERS]) -> [u64; ITERS] {
-        let (k, k_squared) = (&key.k64, &key.k64_squared);
-        per_iteration(|i| poly64_two(k[i], k_squared[i], &key.two_words[i], first[i], last[i]))
+        per_iteration(|i| poly64_two(&key.two_words[i], first[i], last[i]))
     }
 
     /// Each iteration's L2-HASH output, POLY128's result (canonical), once

@@ -273,7 +273,7 @@ pub(super) unsafe fn chunk_batch<const T: usize, const N: usize>(
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 fn sum_across(v: &[__m512i; 8]) -> __m512i {
-    // 128-bit lane l of pair(a, b): [a's qwords 2l + 2l+1, b's].
+    // 128-bit lane l of pair(a, b): [a's qwords 2l and 2l + 1 added, b's].
     let pair = |a, b| _mm512_add_epi64(_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b));
     // Lanes 0 and 2 of each plus lanes 1 and 3: from [ab, ab, ab, ab] and
     // [cd, cd, cd, cd] to [ab, ab, cd, cd], each lane half the lanes' sum.
