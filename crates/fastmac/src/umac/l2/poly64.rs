@@ -63,15 +63,15 @@ pub(super) struct TwoWordKey {
     /// `k`: the second word's multiplier when it is plain.
     k: u64,
     /// `k ^ (k^2 mod p64)`: XORed into `k`, a marked second word's multiplier.
-    marked_second: u64,
+    marked_multiplier_flip: u64,
     /// `c` for both words plain.
     plain: u64,
     /// XORed into `plain`: `c` for the first word marked.
-    marked_first: u64,
+    first_marked_flip: u64,
     /// `c` for the second word marked.
     second_marked: u64,
     /// XORed into `second_marked`: `c` for both words marked.
-    both_marked: u64,
+    both_marked_flip: u64,
 }
 
 impl TwoWordKey {
@@ -82,11 +82,11 @@ impl TwoWordKey {
         let (second_marked, both_marked) = (c(k_squared, 59 + k, d1[0]), c(k_squared, 59 + k, d1[1]));
         TwoWordKey {
             k,
-            marked_second: k ^ k_squared,
+            marked_multiplier_flip: k ^ k_squared,
             plain,
-            marked_first: plain ^ first_marked,
+            first_marked_flip: plain ^ first_marked,
             second_marked,
-            both_marked: second_marked ^ both_marked,
+            both_marked_flip: second_marked ^ both_marked,
         }
     }
 }
@@ -96,9 +96,9 @@ impl TwoWordKey {
 #[inline(always)]
 pub(super) fn poly64_two(key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
     let (top1, top2) = (top_range_mask_64(m1), top_range_mask_64(m2));
-    let mult2 = key.k ^ (key.marked_second & top2);
-    let if_plain2 = key.plain ^ (key.marked_first & top1);
-    let if_marked2 = key.second_marked ^ (key.both_marked & top1);
+    let mult2 = key.k ^ (key.marked_multiplier_flip & top2);
+    let if_plain2 = key.plain ^ (key.first_marked_flip & top1);
+    let if_marked2 = key.second_marked ^ (key.both_marked_flip & top1);
     let c = if_plain2 ^ ((if_plain2 ^ if_marked2) & top2);
     // Below 2^128: mult2 < p and m1 < 2^64, and the two addends are below 2^65.
     reduce_p64(u128::from(mult2) * u128::from(m1) + u128::from(c) + u128::from(m2))
