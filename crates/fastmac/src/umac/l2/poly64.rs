@@ -60,8 +60,6 @@ pub(super) fn poly64_last(k: u64, k_squared: u64, y: u64, m: u64) -> u64 {
 /// (`a ^ (flip & mask)`).
 #[derive(Clone, Copy, Default, Zeroize)]
 pub(super) struct TwoWordKey {
-    /// `k`: the second word's multiplier when it is plain.
-    k: u64,
     /// `k ^ (k^2 mod p64)`: XORed into `k`, a marked second word's multiplier.
     marked_multiplier_flip: u64,
     /// `c` for both words plain.
@@ -81,7 +79,6 @@ impl TwoWordKey {
         let (plain, first_marked) = (c(k, 0, d1[0]), c(k, 0, d1[1]));
         let (second_marked, both_marked) = (c(k_squared, 59 + k, d1[0]), c(k_squared, 59 + k, d1[1]));
         TwoWordKey {
-            k,
             marked_multiplier_flip: k ^ k_squared,
             plain,
             first_marked_flip: plain ^ first_marked,
@@ -91,12 +88,13 @@ impl TwoWordKey {
     }
 }
 
-/// POLY64 of exactly two words, the canonical result: the two-chunk step,
-/// one multiplication and one reduction ([`TwoWordKey`] says how).
+/// POLY64 under the key `k` of exactly two words, the canonical result:
+/// the two-chunk step, one multiplication and one reduction ([`TwoWordKey`]
+/// says how).
 #[inline(always)]
-pub(super) fn poly64_two(key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
+pub(super) fn poly64_two(k: u64, key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
     let (top1, top2) = (top_range_mask_64(m1), top_range_mask_64(m2));
-    let mult2 = key.k ^ (key.marked_multiplier_flip & top2);
+    let mult2 = k ^ (key.marked_multiplier_flip & top2);
     let if_plain2 = key.plain ^ (key.first_marked_flip & top1);
     let if_marked2 = key.second_marked ^ (key.both_marked_flip & top1);
     let c = if_plain2 ^ ((if_plain2 ^ if_marked2) & top2);
@@ -185,7 +183,7 @@ mod tests {
             for m1 in WORDS {
                 for m2 in WORDS {
                     let expect = poly(64, k.into(), &[m1.into(), m2.into()]) as u64;
-                    let got = poly64_two(&two, m1, m2);
+                    let got = poly64_two(k, &two, m1, m2);
                     assert_eq!(got, expect, "k={k:x} m1={m1:x} m2={m2:x}");
                     let stepwise = poly64_last(k, square(k), poly64_first(k, square(k), m1), m2);
                     assert_eq!(stepwise, expect, "first then last: k={k:x} m1={m1:x} m2={m2:x}");

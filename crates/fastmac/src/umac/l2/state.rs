@@ -147,16 +147,16 @@ impl L2Hash {
     #[inline(always)]
     pub(crate) fn poly64_steps<'k, const ITERS: usize>(&self, key: &'k L2Key) -> Poly64Steps<'k, ITERS> {
         debug_assert!(self.words >= 2 && self.ends_in_poly64());
-        Poly64Steps { key, y: core::array::from_fn(|i| self.y64[i]), taken: 0 }
+        Poly64Steps { key, y: core::array::from_fn(|i| self.y64[i]) }
     }
 
-    /// Takes back the accumulators of [`L2Hash::poly64_steps`] and the count
-    /// of words they absorbed.
+    /// Takes back the accumulators of [`L2Hash::poly64_steps`], stepped
+    /// once for each of `words` words.
     #[inline(always)]
-    pub(crate) fn end_poly64_steps<const ITERS: usize>(&mut self, steps: Poly64Steps<'_, ITERS>) {
-        debug_assert!(steps.taken <= self.poly64_room() as u64);
+    pub(crate) fn end_poly64_steps<const ITERS: usize>(&mut self, steps: Poly64Steps<'_, ITERS>, words: usize) {
+        debug_assert!(words <= self.poly64_room());
         self.y64[..ITERS].copy_from_slice(&steps.y);
-        self.words += steps.taken;
+        self.words += words as u64;
     }
 
     /// A run given as its POLY64 map (within POLY64's range): the state's
@@ -236,7 +236,7 @@ impl L2Hash {
     /// ([`poly64_two`]), no state needed.
     #[inline(always)]
     pub(crate) fn two_words<const ITERS: usize>(key: &L2Key, first: [u64; ITERS], last: [u64; ITERS]) -> [u64; ITERS] {
-        per_iteration(|i| poly64_two(&key.two_words[i], first[i], last[i]))
+        per_iteration(|i| poly64_two(key.k64[i], &key.two_words[i], first[i], last[i]))
     }
 
     /// Each iteration's L2-HASH output, POLY128's result (canonical), once
@@ -261,7 +261,6 @@ impl L2Hash {
 pub(crate) struct Poly64Steps<'k, const ITERS: usize> {
     key: &'k L2Key,
     y: [u64; ITERS],
-    taken: u64,
 }
 
 impl<const ITERS: usize> Poly64Steps<'_, ITERS> {
@@ -270,7 +269,6 @@ impl<const ITERS: usize> Poly64Steps<'_, ITERS> {
     pub(crate) fn step(&mut self, word: [u64; ITERS]) {
         let (k, k_squared) = (&self.key.k64, &self.key.k64_squared);
         self.y = per_iteration(|i| poly64_step(k[i], k_squared[i], self.y[i], word[i]));
-        self.taken += 1;
     }
 }
 
