@@ -178,14 +178,26 @@ pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
 /// [`uhash`] of a message of two chunks (1025 to 2048 bytes, a common
 /// packet size): both chunks' NH, POLY64 of the two words, L3-HASH, with
 /// no L2 state between them (whose bookkeeping cost a UMAC-64 message of
-/// this size about 3 ns: `docs/performance.md` section 16).
+/// this size about 3 ns: `docs/performance.md` section 16). POLY64 takes
+/// the form that leaves the least work after the later of the two words:
+/// the last chunk's, unless that chunk is a block or two (section 17).
 #[inline(never)]
 fn uhash_two_chunks<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() > L1_CHUNK && msg.len() <= 2 * L1_CHUNK);
     let (first, last) = msg.split_at(L1_CHUNK);
-    let words = L2Hash::two_words(&key.l2, l1_hash(&key.l1, first), l1_hash(&key.l1, last));
+    let last_is_late = last.len() > LAST_CHUNK_READY_FIRST;
+    let (first, last) = (l1_hash(&key.l1, first), l1_hash(&key.l1, last));
+    let words = if last_is_late {
+        L2Hash::two_words_last_late(&key.l2, first, last)
+    } else {
+        L2Hash::two_words(&key.l2, first, last)
+    };
     l3_short::<ITERS>(key, words)
 }
+
+/// The longest last chunk whose NH ends before the whole first chunk's:
+/// two blocks (measured, `docs/performance.md` section 17).
+const LAST_CHUNK_READY_FIRST: usize = 2 * BLOCK;
 
 /// [`uhash`] of a message longer than two chunks: every chunk NH-hashed
 /// straight from `msg` (the last one zero-padded by the backend), the L2

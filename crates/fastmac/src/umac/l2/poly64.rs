@@ -7,7 +7,7 @@
 
 use zeroize::Zeroize;
 
-use super::arith::{P64, fold_p64, reduce_p64, top_range_mask_64};
+use super::arith::{P64, canonical_p64, fold_p64, reduce_p64, top_range_mask_64};
 
 /// One word `m` as the map `y -> mult * y + add (mod p64)` that POLY applies
 /// for it, `(mult, add)`. A word in the top range is hashed as the marker
@@ -102,9 +102,30 @@ pub(super) fn poly64_two(k: u64, key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
     reduce_p64(u128::from(mult2) * u128::from(m1) + u128::from(c) + u128::from(m2))
 }
 
+/// [`poly64_two`] for a second word that is ready well after the first (a
+/// second chunk longer than a block or two, whose NH runs after the
+/// first's). Both of the second word's cases, `mult2 * m1 + c` with `m2`
+/// plain and marked, are multiplied and reduced from the first word alone;
+/// what waits for the second word is a select, an addition and the
+/// canonical residue, where [`poly64_two`] has a multiplication and a
+/// reduction wait for it.
+#[inline(always)]
+pub(super) fn poly64_two_second_late(k: u64, key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
+    let top1 = top_range_mask_64(m1);
+    let k_squared = k ^ key.marked_multiplier_flip;
+    let c_if_plain2 = key.plain ^ (key.first_marked_flip & top1);
+    let c_if_marked2 = key.second_marked ^ (key.both_marked_flip & top1);
+    let if_plain2 = reduce_p64(u128::from(k) * u128::from(m1) + u128::from(c_if_plain2));
+    let if_marked2 = reduce_p64(u128::from(k_squared) * u128::from(m1) + u128::from(c_if_marked2));
+    let before_m2 = if_plain2 ^ ((if_plain2 ^ if_marked2) & top_range_mask_64(m2));
+    // Below p, so a carried sum is below p too, and adding 59 cannot carry.
+    let (sum, carry) = before_m2.overflowing_add(m2);
+    canonical_p64(sum + 59 * u64::from(carry))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::arith::{P64, canonical_p64};
+    use super::super::arith::P64;
     use super::super::reference::{mul_add, poly, poly_from};
     use super::*;
 
@@ -185,6 +206,8 @@ mod tests {
                     let expect = poly(64, k.into(), &[m1.into(), m2.into()]) as u64;
                     let got = poly64_two(k, &two, m1, m2);
                     assert_eq!(got, expect, "k={k:x} m1={m1:x} m2={m2:x}");
+                    let got = poly64_two_second_late(k, &two, m1, m2);
+                    assert_eq!(got, expect, "second word late: k={k:x} m1={m1:x} m2={m2:x}");
                     let stepwise = poly64_last(k, square(k), poly64_first(k, square(k), m1), m2);
                     assert_eq!(stepwise, expect, "first then last: k={k:x} m1={m1:x} m2={m2:x}");
                 }

@@ -12,7 +12,7 @@ use super::arith::fold_p64;
 use super::key::L2Key;
 #[cfg(feature = "parallel")]
 use super::map::Poly64Map;
-use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two};
+use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two, poly64_two_second_late};
 use super::poly128::{pair_word, poly128_end, poly128_pairs, poly128_start, poly128_step};
 use crate::umac::iters::MAX_ITERS;
 
@@ -237,6 +237,17 @@ impl L2Hash {
     #[inline(always)]
     pub(crate) fn two_words<const ITERS: usize>(key: &L2Key, first: [u64; ITERS], last: [u64; ITERS]) -> [u64; ITERS] {
         per_iteration(|i| poly64_two(key.k64[i], &key.two_words[i], first[i], last[i]))
+    }
+
+    /// [`L2Hash::two_words`] for `last` ready well after `first`
+    /// ([`poly64_two_second_late`]).
+    #[inline(always)]
+    pub(crate) fn two_words_last_late<const ITERS: usize>(
+        key: &L2Key,
+        first: [u64; ITERS],
+        last: [u64; ITERS],
+    ) -> [u64; ITERS] {
+        per_iteration(|i| poly64_two_second_late(key.k64[i], &key.two_words[i], first[i], last[i]))
     }
 
     /// Each iteration's L2-HASH output, POLY128's result (canonical), once
