@@ -60,11 +60,13 @@ static const char *const SSH_MACS[] = {
     "umac-128-etm@openssh.com", "hmac-sha2-256", "hmac-sha1-etm@openssh.com",
 };
 
-/* Short messages (empty, within one NH block, across L1 blocks and L2's
- * first and later POLY blocks) and, for UMAC, one of 16 MiB + 5000 bytes:
- * past 2^14 L1 outputs, where L2 switches from POLY64 to POLY128
- * (RFC 4418 section 5.3.2), a branch on the *count*, which is public. */
-static const size_t SHORT_LENGTHS[] = {0, 1, 31, 33, 1024, 1025, 5000, 70000};
+/* Short messages (empty, within one NH block, across L1 blocks, two
+ * chunks with a short and a long second one (the two forms of POLY64's
+ * two-word step), L2's first and later POLY blocks) and, for UMAC, one of
+ * 16 MiB + 5000 bytes: past 2^14 L1 outputs, where L2 switches from POLY64
+ * to POLY128 (RFC 4418 section 5.3.2), a branch on the *count*, which is
+ * public. */
+static const size_t SHORT_LENGTHS[] = {0, 1, 31, 33, 1024, 1025, 1500, 5000, 70000};
 #define LONG_LENGTH ((size_t)16 * 1024 * 1024 + 5000)
 
 static uint8_t *message;
