@@ -1,8 +1,9 @@
 //! The multi-core path (feature `parallel`) equals the sequential one and
 //! (under `--cfg fastmac_nettle`, as the root Makefile's test runs set it)
 //! GNU Nettle, at lengths around its thresholds (1, 2 and 4 MiB: it starts
-//! later for fewer iterations) and its batches (multiples of 1 MiB), the
-//! 1 KiB chunks inside them, and past 2^24 bytes (POLY128).
+//! later for fewer iterations) and its batches past 2^24 bytes (POLY128;
+//! an eighth of the rest, at least 1 MiB), and the 1 KiB chunks inside
+//! them.
 //!
 //! The sequential reference streams the message in 64 KiB pieces, which
 //! never reach the 1 MiB threshold of the parallel path. Everything runs in
@@ -39,7 +40,9 @@ fn check<const N: usize>(msg: &[u8], key: &[u8; 16]) {
 #[test]
 fn parallel_equals_sequential_around_chunk_and_batch_boundaries() {
     let mut rng = StdRng::seed_from_u64(17);
-    let mut buf = vec![0u8; (1 << 24) + 3 * MIB];
+    // Past POLY64's 16 MiB, batches are an eighth of the rest, at least
+    // 1 MiB: 10 MiB past it makes batches of 1.25 MiB.
+    let mut buf = vec![0u8; (1 << 24) + 10 * MIB];
     rng.fill(&mut buf[..]);
     let key: [u8; 16] = rng.random();
     let mut lengths = vec![];
@@ -48,7 +51,7 @@ fn parallel_equals_sequential_around_chunk_and_batch_boundaries() {
             lengths.push((base as i64 + delta) as usize);
         }
     }
-    lengths.extend([(1 << 24) + 2 * MIB + 12_345, buf.len()]);
+    lengths.extend([(1 << 24) + 2 * MIB + 12_345, (1 << 24) + 9 * MIB + 12_345, buf.len()]);
     in_pool(|| {
         for len in lengths {
             check::<4>(&buf[..len], &key);

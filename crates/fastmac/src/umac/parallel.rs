@@ -67,10 +67,14 @@ const CALIBRATION_SIZES: [usize; 5] = [1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 <<
 /// machine shared with other work.
 #[cfg(feature = "parallel")]
 const CALIBRATION_MARGIN: f64 = 1.25;
-/// Alternating timed runs of each path per size and iteration count (the
-/// median of each counts).
+/// Rounds of timed runs of each path per size and iteration count, the
+/// paths alternating (the median of each path's runs counts).
 #[cfg(feature = "parallel")]
 const CALIBRATION_ROUNDS: usize = 5;
+/// Consecutive runs of one path per round: the first all-core run of a
+/// round wakes the pool, the later ones find it awake ([`speedup`]).
+#[cfg(feature = "parallel")]
+const CALIBRATION_BURST: usize = 3;
 
 /// The thresholds of the last calibration, per iteration count (index
 /// `ITERS - 1`): the smallest input in bytes that goes to all cores,
@@ -82,11 +86,16 @@ static CALIBRATED_MIN: [AtomicUsize; MAX_ITERS] = [const { AtomicUsize::new(0) }
 #[cfg(feature = "parallel")]
 static CALIBRATED_THREADS: AtomicUsize = AtomicUsize::new(0);
 
-/// Chunks per batch: 1 MiB of message, at most 32 KiB of L1 outputs (small
-/// enough for the allocator to reuse heap memory rather than map fresh
-/// pages).
+/// Chunks per batch ([`absorb_in_batches`]) of an input of `chunks`
+/// chunks: an eighth of it, from 1 MiB to 16 MiB of message. The last
+/// batch's L2 steps run with no NH beside them, so that batch is a small
+/// part of the input; and every batch ends in a join where the threads
+/// wait for each other, so a large input's batches are long
+/// (`docs/performance.md` section 17 has the measurements).
 #[cfg(feature = "parallel")]
-const BATCH_CHUNKS: usize = 1024;
+fn batch_chunks(chunks: usize) -> usize {
+    (chunks / 8).clamp(1 << 10, 16 << 10)
+}
 /// Chunks per rayon task: 64 KiB, long enough to amortize a steal.
 #[cfg(feature = "parallel")]
 const TASK_CHUNKS: usize = 64;
@@ -166,10 +175,14 @@ fn calibrate_at(sizes: &[usize], rounds: usize) -> [Option<usize>; MAX_ITERS] {
 }
 
 /// One core's time over all cores' for UHASH of `msg`: the median of
-/// `rounds` alternating runs of each path. The median, not the fastest: a
-/// pool whose idle threads sometimes wake late (a virtual machine's idle
-/// cores can take milliseconds) has fast runs that its typical input does
-/// not see, and the path is chosen for the typical input.
+/// `rounds` rounds of [`CALIBRATION_BURST`] consecutive runs of each path,
+/// the paths alternating. A pool's other threads go to sleep while one
+/// core hashes alone, and in a virtual machine waking them can take
+/// milliseconds; so the first run of each all-core burst is the cold one,
+/// and the later ones see them awake, as an application that hashes one
+/// input after another on all cores does (and the benchmark's loops). The
+/// median of the runs is then a warm one, where the fastest would be a
+/// run that the typical input does not see.
 #[cfg(feature = "parallel")]
 fn speedup<const ITERS: usize>(key: &UhashKey, msg: &[u8], rounds: usize) -> f64 {
     let time = |f: &dyn Fn() -> u128| {
@@ -177,10 +190,15 @@ fn speedup<const ITERS: usize>(key: &UhashKey, msg: &[u8], rounds: usize) -> f64
         core::hint::black_box(f());
         start.elapsed().as_secs_f64()
     };
-    let (mut one, mut all) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    let runs = rounds * CALIBRATION_BURST;
+    let (mut one, mut all) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
     for _ in 0..rounds {
-        one.push(time(&|| uhash::uhash::<ITERS>(key, core::hint::black_box(msg))));
-        all.push(time(&|| uhash::<ITERS>(key, core::hint::black_box(msg))));
+        for _ in 0..CALIBRATION_BURST {
+            one.push(time(&|| uhash::uhash::<ITERS>(key, core::hint::black_box(msg))));
+        }
+        for _ in 0..CALIBRATION_BURST {
+            all.push(time(&|| uhash::<ITERS>(key, core::hint::black_box(msg))));
+        }
     }
     median(&mut one) / median(&mut all)
 }
@@ -246,10 +264,11 @@ fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8
 /// buffers are dropped.
 #[cfg(feature = "parallel")]
 fn absorb_in_batches<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
-    let mut current = Zeroizing::new(vec![[0u64; ITERS]; BATCH_CHUNKS]);
-    let mut previous = Zeroizing::new(vec![[0u64; ITERS]; BATCH_CHUNKS]);
+    let batch_chunks = batch_chunks(data.len() / L1_CHUNK);
+    let mut current = Zeroizing::new(vec![[0u64; ITERS]; batch_chunks]);
+    let mut previous = Zeroizing::new(vec![[0u64; ITERS]; batch_chunks]);
     let mut previous_len = 0;
-    for batch in data.chunks(BATCH_CHUNKS * L1_CHUNK) {
+    for batch in data.chunks(batch_chunks * L1_CHUNK) {
         let outputs = &mut current[..batch.len() / L1_CHUNK];
         let done = &previous[..previous_len];
         rayon::join(|| l2.absorb_run(&key.l2, done.iter().copied()), || l1_outputs_in_tasks(key, batch, outputs));
