@@ -227,11 +227,31 @@ fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, St
         if threads < 2 {
             return Err("one CPU: no parallel path to measure".to_owned());
         }
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+        let pool = pinned_pool(threads)?;
         subject.imp = Imp::FastmacParallel;
         subject.pool = Some((pool, fastmac::umac::PARALLEL_MIN));
     }
     Ok(subject)
+}
+
+/// A pool of `threads` workers, worker `i` kept on the `i`-th CPU this
+/// process may run on. Unpinned, the two workers of a 2-vCPU virtual
+/// machine were left on one vCPU after the benchmark's thread had run
+/// alone or slept, for tens of milliseconds, and the multi-core path ran
+/// at 0.8x one core (`docs/performance.md` section 17): the rows would time
+/// the scheduler's placement, not the hashing. A worker without a CPU of
+/// its own (more workers than CPUs) is left unpinned.
+fn pinned_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    let cpus = core_affinity::get_core_ids().unwrap_or_default();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .start_handler(move |i| {
+            if let Some(&cpu) = cpus.get(i) {
+                core_affinity::set_for_current(cpu);
+            }
+        })
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 /// Where the parallel rows' pool takes the multi-core path, per UMAC tag
