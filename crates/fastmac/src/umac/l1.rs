@@ -52,6 +52,13 @@ pub(crate) fn l1_hash<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; IT
     key.sums::<ITERS>(0, data, [add_bit_length(0, chunk.len()); ITERS])
 }
 
+/// [`l1_hash`] of a whole chunk that more of the message follows: NH may
+/// ask for the next chunks' lines as it goes ([`NhKey::run_chunk_sums`]).
+#[inline(always)]
+pub(crate) fn l1_hash_in_run<const ITERS: usize>(key: &NhKey, chunk: &[u8; L1_CHUNK]) -> [u64; ITERS] {
+    key.run_chunk_sums::<ITERS>(chunk, add_bit_length(0, L1_CHUNK))
+}
+
 /// L1-HASH of whole chunks (none of them a message's last, which may be
 /// shorter), each chunk's outputs handed to `take` in order, a few chunks
 /// per NH call ([`NhKey::chunk_runs`]).

@@ -26,7 +26,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::backend::Backend;
 use super::iters::MAX_ITERS;
-use super::l1::{L1_CHUNK, add_bit_length, l1_hash, l1_hash_chunks, l1_key};
+use super::l1::{L1_CHUNK, add_bit_length, l1_hash, l1_hash_chunks, l1_hash_in_run, l1_key};
 use super::l2::{L2Hash, L2Key};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
 use super::nh::{BLOCK, NhKey};
@@ -89,7 +89,7 @@ pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash,
 /// [`absorb_chunks`] one chunk at a time.
 #[inline(always)]
 fn absorb_one_by_one<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[[u8; L1_CHUNK]]) {
-    l2.absorb_run(&key.l2, chunks.iter().map(|chunk| l1_hash::<ITERS>(&key.l1, chunk)));
+    l2.absorb_run(&key.l2, chunks.iter().map(|chunk| l1_hash_in_run::<ITERS>(&key.l1, chunk)));
 }
 
 /// [`absorb_chunks`] where NH batches the run `stepped`: POLY64's first

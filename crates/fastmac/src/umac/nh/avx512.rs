@@ -16,7 +16,7 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __m512i, __mmask8, _MM_PERM_BADC, _MM_PERM_DDBB, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8,
+    _MM_HINT_T0, __m512i, __mmask8, _MM_PERM_BADC, _mm_prefetch, _MM_PERM_DDBB, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8,
     _mm512_add_epi32, _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_extracti32x4_epi32,
     _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32, _mm512_permutexvar_epi64,
     _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_shuffle_epi32,
@@ -35,21 +35,62 @@ use super::key::NhKey;
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     // SAFETY: the features both layouts need are enabled here.
     unsafe {
-        if T == 4 { iteration_parallel::<T>(key, first_block, data, acc) } else { xy::<T>(key, first_block, data, acc) }
+        if T == 4 {
+            iteration_parallel::<T, 0>(key, first_block, data, acc)
+        } else {
+            xy::<T, 0>(key, first_block, data, acc)
+        }
+    }
+}
+
+/// [`nh`] of a whole chunk inside a run of chunks ([`NhKey::chunk_runs`](super::NhKey::chunk_runs)),
+/// asking for the message's lines [`RUN_AHEAD`] bytes ahead of those it
+/// reads.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VL.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(super) unsafe fn run_chunk<const T: usize>(key: &NhKey, chunk: &[u8; CHUNK_BYTES], acc: &mut [u64; T]) {
+    // SAFETY: the features both layouts need are enabled here.
+    unsafe {
+        if T == 4 {
+            iteration_parallel::<T, RUN_AHEAD>(key, 0, chunk, acc)
+        } else {
+            xy::<T, RUN_AHEAD>(key, 0, chunk, acc)
+        }
+    }
+}
+
+/// How far ahead of its loads NH asks for the message's cache lines inside
+/// a run of chunks: two chunks. Past the caches, this core's hardware did
+/// not fetch ahead of AVX-512 NH fast enough (`docs/performance.md` section
+/// 17). A request past the run's end is a hint that is dropped or wasted,
+/// never a fault; outside runs (a message's last chunk, a short message)
+/// nothing is requested.
+const RUN_AHEAD: usize = 2 * CHUNK_BYTES;
+
+/// Asks for the cache line at `at` (`AHEAD` bytes past a load), if `AHEAD`
+/// is not 0.
+#[inline(always)]
+fn fetch_ahead<const AHEAD: usize>(at: *const u8) {
+    if AHEAD > 0 {
+        // SAFETY: a prefetch is a hint: it reads nothing the program sees
+        // and never faults, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast()) };
     }
 }
 
 /// # Safety
 /// AVX-512 F/BW/VL; `T` is 4.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(super) unsafe fn iteration_parallel<const T: usize>(
+pub(super) unsafe fn iteration_parallel<const T: usize, const AHEAD: usize>(
     key: &NhKey,
     first_block: usize,
     data: &[u8],
     acc: &mut [u64; T],
 ) {
     // SAFETY: the caller's guarantees are `zt4_total`'s.
-    let total = unsafe { zt4_total(key, first_block, data) };
+    let total = unsafe { zt4_total::<AHEAD>(key, first_block, data) };
     // 128-bit lane t (qwords 2t, 2t + 1) holds iteration t: add the qwords
     // swapped, then take each lane's low qword out with `movq` (a vector
     // stored and read back as words would stall on store forwarding).
@@ -74,7 +115,7 @@ pub(super) unsafe fn iteration_parallel<const T: usize>(
 /// ends inside it.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-unsafe fn zt4_total(key: &NhKey, first_block: usize, data: &[u8]) -> __m512i {
+unsafe fn zt4_total<const AHEAD: usize>(key: &NhKey, first_block: usize, data: &[u8]) -> __m512i {
     // Two accumulator sets (alternate blocks) times even/odd products: four
     // independent add chains hide the 2-cycle `vpaddq` latency.
     let mut sums = [_mm512_setzero_si512(); 4];
@@ -83,6 +124,7 @@ unsafe fn zt4_total(key: &NhKey, first_block: usize, data: &[u8]) -> __m512i {
     let words = key.words.as_ptr();
     let mut i = 0;
     while i + 2 <= whole {
+        fetch_ahead::<AHEAD>(ptr.wrapping_add(BLOCK * i + AHEAD));
         // SAFETY: blocks i and i + 1 are inside `data`; key words up to
         // 8 * 31 + 4 + 16 = 268 < KEY_WORDS + 4.
         unsafe {
@@ -169,9 +211,9 @@ unsafe fn zt4_block(words: *const u32, (low, high): (__m512i, __m512i), sums: &m
 /// # Safety
 /// AVX-512 F/BW/VL; `T` is 1 to 3 (any T works).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     // SAFETY: the caller's guarantees are `xy_vectors`'.
-    let vectors = unsafe { xy_vectors::<T>(key, first_block, data) };
+    let vectors = unsafe { xy_vectors::<T, AHEAD>(key, first_block, data) };
     for t in 0..T {
         acc[t] = acc[t].wrapping_add(_mm512_reduce_add_epi64(vectors[t]) as u64);
     }
@@ -185,12 +227,18 @@ unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: 
 /// ends inside it.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-unsafe fn xy_vectors<const T: usize>(key: &NhKey, first_block: usize, data: &[u8]) -> [__m512i; T] {
+unsafe fn xy_vectors<const T: usize, const AHEAD: usize>(
+    key: &NhKey,
+    first_block: usize,
+    data: &[u8],
+) -> [__m512i; T] {
     let mut even = [_mm512_setzero_si512(); T];
     let mut odd = [_mm512_setzero_si512(); T];
     let ptr = data.as_ptr();
     let groups = data.len() / (4 * BLOCK);
     for g in 0..groups {
+        fetch_ahead::<AHEAD>(ptr.wrapping_add(128 * g + AHEAD));
+        fetch_ahead::<AHEAD>(ptr.wrapping_add(128 * g + 64 + AHEAD));
         // SAFETY: 128 bytes at 128 * g are inside `data`.
         let (a, c) =
             unsafe { (_mm512_loadu_si512(ptr.add(128 * g).cast()), _mm512_loadu_si512(ptr.add(128 * g + 64).cast())) };
@@ -241,7 +289,7 @@ pub(super) unsafe fn chunk_batch<const T: usize, const N: usize>(
     let sums = if T == 4 {
         for (c, chunk) in chunks.iter().enumerate() {
             // SAFETY: a whole chunk from block 0.
-            vectors[c] = unsafe { zt4_total(key, 0, chunk) };
+            vectors[c] = unsafe { zt4_total::<RUN_AHEAD>(key, 0, chunk) };
             between(c);
         }
         // Lane t of a chunk's total holds iteration t's two halves: added
@@ -255,7 +303,7 @@ pub(super) unsafe fn chunk_batch<const T: usize, const N: usize>(
     } else {
         for (c, chunk) in chunks.iter().enumerate() {
             // SAFETY: a whole chunk from block 0.
-            let chunk_vectors = unsafe { xy_vectors::<T>(key, 0, chunk) };
+            let chunk_vectors = unsafe { xy_vectors::<T, RUN_AHEAD>(key, 0, chunk) };
             vectors[c * T..c * T + T].copy_from_slice(&chunk_vectors);
             between(c);
         }

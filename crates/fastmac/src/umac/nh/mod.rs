@@ -142,8 +142,25 @@ impl NhKey {
             return;
         }
         for chunk in chunks {
-            take(self.sums::<T>(0, chunk, [init; T]));
+            take(self.run_chunk_sums::<T>(chunk, init));
         }
+    }
+
+    /// NH of one whole chunk of a run (more of the message follows it), its
+    /// sums from `init`: [`NhKey::sums`], but an AVX-512 kernel asks for
+    /// the lines of the chunks ahead as it goes (`avx512::run_chunk`).
+    #[inline(always)]
+    #[allow(unsafe_code)] // calls into the AVX-512 backend
+    pub(crate) fn run_chunk_sums<const T: usize>(&self, chunk: &[u8; CHUNK_BYTES], init: u64) -> [u64; T] {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512 {
+            let mut acc = [init; T];
+            // SAFETY: an AVX-512 kernel is chosen only for a key laid out
+            // after AVX-512 F/BW/VL were detected.
+            unsafe { avx512::run_chunk::<T>(self, chunk, &mut acc) };
+            return acc;
+        }
+        self.sums::<T>(0, chunk, [init; T])
     }
 
     /// [`NhKey::chunk_runs`] in AVX-512 batches of `N` chunks, pipelined:
@@ -179,7 +196,7 @@ impl NhKey {
             }
         }
         for chunk in rest {
-            take(self.sums::<T>(0, chunk, [init; T]));
+            take(self.run_chunk_sums::<T>(chunk, init));
         }
     }
 

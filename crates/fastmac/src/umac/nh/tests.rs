@@ -110,7 +110,7 @@ fn both_avx512_layouts_for_four_iterations_equal_portable() {
                 let (mut wide, mut halves) = ([0u64; 4], [0u64; 4]);
                 // SAFETY: AVX-512 F/BW/VL, which imply AVX2, were detected above.
                 unsafe {
-                    super::avx512::iteration_parallel::<4>(&key, first_block, msg, &mut wide);
+                    super::avx512::iteration_parallel::<4, 0>(&key, first_block, msg, &mut wide);
                     super::avx2::iteration_parallel::<4>(&key, first_block, msg, &mut halves);
                 }
                 assert_eq!(wide, expect, "512-bit layout, start block {first_block} len {len} offset {offset}");
