@@ -11,13 +11,13 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm_unpackhi_epi64,
-    _mm_unpacklo_epi64, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256, _mm256_setzero_si256,
-    _mm256_shuffle_epi32,
+    __m128i, __m256i, _MM_HINT_T0, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm_prefetch,
+    _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256,
+    _mm256_setzero_si256, _mm256_shuffle_epi32,
 };
 
-use super::block::BLOCK;
+use super::block::{BLOCK, CHUNK_BYTES, RUN_AHEAD};
 use super::key::NhKey;
 use super::sse2::tail_quads;
 
@@ -32,17 +32,46 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
     // SAFETY: AVX2 is enabled here, as both layouts need.
     unsafe {
         if T.is_multiple_of(2) {
-            iteration_parallel::<T>(key, first_block, data, acc)
+            iteration_parallel::<T, 0>(key, first_block, data, acc)
         } else {
-            xy::<T>(key, first_block, data, acc)
+            xy::<T, 0>(key, first_block, data, acc)
         }
+    }
+}
+
+/// [`nh`] of a whole chunk inside a run of chunks, asking for the
+/// message's lines [`RUN_AHEAD`] bytes ahead of those it reads, as
+/// `avx512::run_chunk` does.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn run_chunk<const T: usize>(key: &NhKey, chunk: &[u8; CHUNK_BYTES], acc: &mut [u64; T]) {
+    // SAFETY: AVX2 is enabled here, as both layouts need.
+    unsafe {
+        if T.is_multiple_of(2) {
+            iteration_parallel::<T, RUN_AHEAD>(key, 0, chunk, acc)
+        } else {
+            xy::<T, RUN_AHEAD>(key, 0, chunk, acc)
+        }
+    }
+}
+
+/// Asks for the cache line at `at` (`AHEAD` bytes past a load), if `AHEAD`
+/// is not 0.
+#[inline(always)]
+pub(super) fn fetch_ahead<const AHEAD: usize>(at: *const u8) {
+    if AHEAD > 0 {
+        // SAFETY: a prefetch is a hint: it reads nothing the program sees
+        // and never faults, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast()) };
     }
 }
 
 /// # Safety
 /// AVX2; `T` is 2 or 4.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn iteration_parallel<const T: usize>(
+pub(super) unsafe fn iteration_parallel<const T: usize, const AHEAD: usize>(
     key: &NhKey,
     first_block: usize,
     data: &[u8],
@@ -54,6 +83,10 @@ pub(super) unsafe fn iteration_parallel<const T: usize>(
     let mut sums = [[_mm256_setzero_si256(); 2]; 2];
     let mut index = first_block;
     for block in blocks {
+        if index.is_multiple_of(2) {
+            // One request per 64-byte line: two blocks.
+            fetch_ahead::<AHEAD>(block.as_ptr().wrapping_add(AHEAD));
+        }
         // SAFETY: `block` is 32 readable bytes; `index` is below 32.
         unsafe {
             let (low, high) = (_mm_loadu_si128(block.as_ptr().cast()), _mm_loadu_si128(block.as_ptr().add(16).cast()));
@@ -110,12 +143,13 @@ unsafe fn pair_block<const T: usize>(
 /// # Safety
 /// AVX2; `T` is 1 or 3 (any T works, the others are slower than above).
 #[target_feature(enable = "avx2")]
-unsafe fn xy<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     let mut even = [_mm256_setzero_si256(); T];
     let mut odd = [_mm256_setzero_si256(); T];
     let pairs = data.len() / (2 * BLOCK);
     let ptr = data.as_ptr();
     for pair in 0..pairs {
+        fetch_ahead::<AHEAD>(ptr.wrapping_add(64 * pair + AHEAD));
         let b = first_block + 2 * pair;
         // SAFETY: 64 bytes at 64 * pair are inside `blocks`; the tables hold
         // quads b + 2 + 1 < TABLE_QUADS for b <= 30.

@@ -16,15 +16,15 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    _MM_HINT_T0, __m512i, __mmask8, _MM_PERM_BADC, _mm_prefetch, _MM_PERM_DDBB, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8,
+    __m512i, __mmask8, _MM_PERM_BADC, _MM_PERM_DDBB, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_maskz_loadu_epi8,
     _mm512_add_epi32, _mm512_add_epi64, _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_extracti32x4_epi32,
     _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_maskz_loadu_epi8, _mm512_mul_epu32, _mm512_permutexvar_epi64,
     _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_shuffle_epi32,
     _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 
-use super::avx2::xy_keys;
-use super::block::{BLOCK, CHUNK_BYTES};
+use super::avx2::{fetch_ahead, xy_keys};
+use super::block::{BLOCK, CHUNK_BYTES, RUN_AHEAD};
 use super::key::NhKey;
 
 /// AVX-512 NH; see [`NhKey::sums`].
@@ -58,25 +58,6 @@ pub(super) unsafe fn run_chunk<const T: usize>(key: &NhKey, chunk: &[u8; CHUNK_B
         } else {
             xy::<T, RUN_AHEAD>(key, 0, chunk, acc)
         }
-    }
-}
-
-/// How far ahead of its loads NH asks for the message's cache lines inside
-/// a run of chunks: two chunks. Past the caches, this core's hardware did
-/// not fetch ahead of AVX-512 NH fast enough (`docs/performance.md` section
-/// 17). A request past the run's end is a hint that is dropped or wasted,
-/// never a fault; outside runs (a message's last chunk, a short message)
-/// nothing is requested.
-const RUN_AHEAD: usize = 2 * CHUNK_BYTES;
-
-/// Asks for the cache line at `at` (`AHEAD` bytes past a load), if `AHEAD`
-/// is not 0.
-#[inline(always)]
-fn fetch_ahead<const AHEAD: usize>(at: *const u8) {
-    if AHEAD > 0 {
-        // SAFETY: a prefetch is a hint: it reads nothing the program sees
-        // and never faults, whatever the address.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast()) };
     }
 }
 
@@ -227,11 +208,7 @@ unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize
 /// ends inside it.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-unsafe fn xy_vectors<const T: usize, const AHEAD: usize>(
-    key: &NhKey,
-    first_block: usize,
-    data: &[u8],
-) -> [__m512i; T] {
+unsafe fn xy_vectors<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize, data: &[u8]) -> [__m512i; T] {
     let mut even = [_mm512_setzero_si512(); T];
     let mut odd = [_mm512_setzero_si512(); T];
     let ptr = data.as_ptr();

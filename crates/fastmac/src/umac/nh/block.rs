@@ -8,6 +8,14 @@ pub(crate) const BLOCK: usize = 32;
 pub(crate) const CHUNK_BLOCKS: usize = 32;
 /// Bytes in one L1 chunk.
 pub(crate) const CHUNK_BYTES: usize = CHUNK_BLOCKS * BLOCK;
+/// How far ahead of its loads the AVX2 and AVX-512 NH ask for the
+/// message's cache lines inside a run of chunks: two chunks. Past the
+/// caches, the hardware of the Intel Xeon in `docs/performance.md` section
+/// 17 did not fetch ahead of them fast enough. A request past a run's end
+/// is a hint that goes unused, never a fault; outside runs (a message's
+/// last chunk, a short message) they request nothing.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(super) const RUN_AHEAD: usize = 2 * CHUNK_BYTES;
 /// Copies the last partial block of `data` (if any) into a zeroed block.
 /// Returns the whole blocks of `data` and the padded tail, if there is one.
 #[inline]

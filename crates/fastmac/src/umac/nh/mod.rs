@@ -147,19 +147,24 @@ impl NhKey {
     }
 
     /// NH of one whole chunk of a run (more of the message follows it), its
-    /// sums from `init`: [`NhKey::sums`], but an AVX-512 kernel asks for
-    /// the lines of the chunks ahead as it goes (`avx512::run_chunk`).
+    /// sums from `init`: [`NhKey::sums`], but the AVX2 and AVX-512 kernels
+    /// ask for the lines of the chunks ahead as they go (`run_chunk`).
     #[inline(always)]
-    #[allow(unsafe_code)] // calls into the AVX-512 backend
+    #[allow(unsafe_code)] // calls into the SIMD backends
     pub(crate) fn run_chunk_sums<const T: usize>(&self, chunk: &[u8; CHUNK_BYTES], init: u64) -> [u64; T] {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        if self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512 {
+        {
             let mut acc = [init; T];
-            // SAFETY: an AVX-512 kernel is chosen only for a key laid out
-            // after AVX-512 F/BW/VL were detected.
-            unsafe { avx512::run_chunk::<T>(self, chunk, &mut acc) };
-            return acc;
+            match self.kernels.kernel::<T>(CHUNK_BYTES) {
+                // SAFETY: as in `NhKey::sums`: AVX2 was detected.
+                Backend::Avx2 => unsafe { avx2::run_chunk::<T>(self, chunk, &mut acc) },
+                // SAFETY: as in `NhKey::sums`: AVX-512 F/BW/VL were detected.
+                Backend::Avx512 => unsafe { avx512::run_chunk::<T>(self, chunk, &mut acc) },
+                _ => return self.sums::<T>(0, chunk, acc),
+            }
+            acc
         }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         self.sums::<T>(0, chunk, [init; T])
     }
 

@@ -111,7 +111,7 @@ fn both_avx512_layouts_for_four_iterations_equal_portable() {
                 // SAFETY: AVX-512 F/BW/VL, which imply AVX2, were detected above.
                 unsafe {
                     super::avx512::iteration_parallel::<4, 0>(&key, first_block, msg, &mut wide);
-                    super::avx2::iteration_parallel::<4>(&key, first_block, msg, &mut halves);
+                    super::avx2::iteration_parallel::<4, 0>(&key, first_block, msg, &mut halves);
                 }
                 assert_eq!(wide, expect, "512-bit layout, start block {first_block} len {len} offset {offset}");
                 assert_eq!(halves, expect, "256-bit layout, start block {first_block} len {len} offset {offset}");
