@@ -131,10 +131,18 @@ pub(crate) fn worth_it<const ITERS: usize>(len: usize) -> bool {
 /// Returns the thresholds in bytes for UMAC-32, UMAC-64, UMAC-96 and
 /// UMAC-128 (`None`: one core at every size). The choice is the
 /// application's to make, once, under the load it expects: it takes about
-/// 0.1 to 0.5 s and 16 MiB of memory, and it changes which cores hash an
-/// input, never a tag. Files read through
+/// 0.2 s on two cores of a recent server (more where a core is slower) and
+/// 16 MiB of memory, and it changes which cores hash an input, never a
+/// tag. Files read through
 /// [`DynMac::update_from_file`](crate::DynMac::update_from_file) keep their
 /// own reader.
+///
+/// The calibration, like the path, uses the pool as the operating system
+/// places its threads. On a virtual machine, a pool whose workers were not
+/// pinned was found with two of them on one vCPU for tens of milliseconds,
+/// slower than one core (`docs/performance.md` section 17 of the
+/// repository); pinning each worker to a CPU of its own (rayon's
+/// `ThreadPoolBuilder::start_handler`) avoids that.
 #[cfg(feature = "parallel")]
 pub fn calibrate_parallel() -> [Option<usize>; MAX_ITERS] {
     calibrate_at(&CALIBRATION_SIZES, CALIBRATION_ROUNDS)
