@@ -1,4 +1,14 @@
 #![doc = include_str!("../README.md")]
+// In a build without their features, the README's links to feature-gated
+// items lead to its list of features, which says what turns them on. (The
+// comment ends the README's last paragraph: a link definition cannot.)
+#![cfg_attr(
+    not(all(feature = "hmac", feature = "std")),
+    doc = "<!-- Links to items of features this build leaves out. -->\n"
+)]
+#![cfg_attr(not(feature = "hmac"), doc = "[`hmac`]: #features-and-no_std\n[`hmac::Hmac`]: #features-and-no_std")]
+#![cfg_attr(not(feature = "std"), doc = "[`DynMac::update_from_file`]: #features-and-no_std")]
+#![cfg_attr(not(feature = "alloc"), doc = "[`Algorithm::new_mac`]: #features-and-no_std")]
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "alloc")]
