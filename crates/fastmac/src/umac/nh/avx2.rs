@@ -39,9 +39,9 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
     }
 }
 
-/// [`nh`] of a whole chunk inside a run of chunks, asking for the
-/// message's lines [`RUN_AHEAD`] bytes ahead of those it reads, as
-/// `avx512::run_chunk` does.
+/// [`nh`] of a whole chunk inside a run of chunks
+/// ([`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums)), asking for
+/// the message's lines [`RUN_AHEAD`] bytes ahead of those it reads.
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -68,6 +68,9 @@ pub(super) fn fetch_ahead<const AHEAD: usize>(at: *const u8) {
     }
 }
 
+/// The iteration-parallel layout; `AHEAD` bytes past its loads it asks for
+/// the message's lines (0: it asks for none).
+///
 /// # Safety
 /// AVX2; `T` is 2 or 4.
 #[target_feature(enable = "avx2")]
@@ -140,6 +143,8 @@ unsafe fn pair_block<const T: usize>(
     }
 }
 
+/// The X/Y layout; `AHEAD` as in [`iteration_parallel`].
+///
 /// # Safety
 /// AVX2; `T` is 1 or 3 (any T works, the others are slower than above).
 #[target_feature(enable = "avx2")]

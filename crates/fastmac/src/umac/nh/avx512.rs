@@ -43,9 +43,9 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
     }
 }
 
-/// [`nh`] of a whole chunk inside a run of chunks ([`NhKey::chunk_runs`](super::NhKey::chunk_runs)),
-/// asking for the message's lines [`RUN_AHEAD`] bytes ahead of those it
-/// reads.
+/// [`nh`] of a whole chunk inside a run of chunks
+/// ([`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums)), asking for
+/// the message's lines [`RUN_AHEAD`] bytes ahead of those it reads.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VL.
@@ -61,6 +61,9 @@ pub(super) unsafe fn run_chunk<const T: usize>(key: &NhKey, chunk: &[u8; CHUNK_B
     }
 }
 
+/// The four-iteration layout; `AHEAD` bytes past its loads it asks for the
+/// message's lines (0: it asks for none).
+///
 /// # Safety
 /// AVX-512 F/BW/VL; `T` is 4.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
@@ -189,6 +192,8 @@ unsafe fn zt4_block(words: *const u32, (low, high): (__m512i, __m512i), sums: &m
     }
 }
 
+/// The X/Y layout; `AHEAD` as in [`iteration_parallel`].
+///
 /// # Safety
 /// AVX-512 F/BW/VL; `T` is 1 to 3 (any T works).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
