@@ -86,6 +86,16 @@ impl TwoWordKey {
             both_marked_flip: second_marked ^ both_marked,
         }
     }
+
+    /// `c` for a plain and for a marked second word, the first word's
+    /// marker given as its mask.
+    #[inline(always)]
+    fn constants(&self, first_marked: u64) -> (u64, u64) {
+        (
+            self.plain ^ (self.first_marked_flip & first_marked),
+            self.second_marked ^ (self.both_marked_flip & first_marked),
+        )
+    }
 }
 
 /// POLY64 under the key `k` of exactly two words, the canonical result:
@@ -95,8 +105,7 @@ impl TwoWordKey {
 pub(super) fn poly64_two(k: u64, key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
     let (top1, top2) = (top_range_mask_64(m1), top_range_mask_64(m2));
     let mult2 = k ^ (key.marked_multiplier_flip & top2);
-    let if_plain2 = key.plain ^ (key.first_marked_flip & top1);
-    let if_marked2 = key.second_marked ^ (key.both_marked_flip & top1);
+    let (if_plain2, if_marked2) = key.constants(top1);
     let c = if_plain2 ^ ((if_plain2 ^ if_marked2) & top2);
     // Below 2^128: mult2 < p and m1 < 2^64, and the two addends are below 2^65.
     reduce_p64(u128::from(mult2) * u128::from(m1) + u128::from(c) + u128::from(m2))
@@ -111,10 +120,8 @@ pub(super) fn poly64_two(k: u64, key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
 /// reduction wait for it.
 #[inline(always)]
 pub(super) fn poly64_two_second_late(k: u64, key: &TwoWordKey, m1: u64, m2: u64) -> u64 {
-    let top1 = top_range_mask_64(m1);
     let k_squared = k ^ key.marked_multiplier_flip;
-    let c_if_plain2 = key.plain ^ (key.first_marked_flip & top1);
-    let c_if_marked2 = key.second_marked ^ (key.both_marked_flip & top1);
+    let (c_if_plain2, c_if_marked2) = key.constants(top_range_mask_64(m1));
     let if_plain2 = reduce_p64(u128::from(k) * u128::from(m1) + u128::from(c_if_plain2));
     let if_marked2 = reduce_p64(u128::from(k_squared) * u128::from(m1) + u128::from(c_if_marked2));
     let before_m2 = if_plain2 ^ ((if_plain2 ^ if_marked2) & top_range_mask_64(m2));

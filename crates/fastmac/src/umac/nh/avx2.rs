@@ -17,42 +17,32 @@ use core::arch::x86_64::{
     _mm256_setzero_si256, _mm256_shuffle_epi32,
 };
 
-use super::block::{BLOCK, CHUNK_BYTES, RUN_AHEAD};
+use super::block::BLOCK;
 use super::key::NhKey;
 use super::sse2::tail_quads;
 
 const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
-/// AVX2 NH; see [`NhKey::sums`].
+/// AVX2 NH; see [`NhKey::sums`]. `AHEAD` bytes past its loads it asks for
+/// the message's lines (0: none; [`RUN_AHEAD`](super::block::RUN_AHEAD)
+/// for a whole chunk inside a run,
+/// [`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums)).
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+pub(super) unsafe fn nh<const T: usize, const AHEAD: usize>(
+    key: &NhKey,
+    first_block: usize,
+    data: &[u8],
+    acc: &mut [u64; T],
+) {
     // SAFETY: AVX2 is enabled here, as both layouts need.
     unsafe {
         if T.is_multiple_of(2) {
-            iteration_parallel::<T, 0>(key, first_block, data, acc)
+            iteration_parallel::<T, AHEAD>(key, first_block, data, acc)
         } else {
-            xy::<T, 0>(key, first_block, data, acc)
-        }
-    }
-}
-
-/// [`nh`] of a whole chunk inside a run of chunks
-/// ([`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums)), asking for
-/// the message's lines [`RUN_AHEAD`] bytes ahead of those it reads.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn run_chunk<const T: usize>(key: &NhKey, chunk: &[u8; CHUNK_BYTES], acc: &mut [u64; T]) {
-    // SAFETY: AVX2 is enabled here, as both layouts need.
-    unsafe {
-        if T.is_multiple_of(2) {
-            iteration_parallel::<T, RUN_AHEAD>(key, 0, chunk, acc)
-        } else {
-            xy::<T, RUN_AHEAD>(key, 0, chunk, acc)
+            xy::<T, AHEAD>(key, first_block, data, acc)
         }
     }
 }
@@ -68,8 +58,7 @@ pub(super) fn fetch_ahead<const AHEAD: usize>(at: *const u8) {
     }
 }
 
-/// The iteration-parallel layout; `AHEAD` bytes past its loads it asks for
-/// the message's lines (0: it asks for none).
+/// The iteration-parallel layout; `AHEAD` as in [`nh`].
 ///
 /// # Safety
 /// AVX2; `T` is 2 or 4.

@@ -27,42 +27,30 @@ use super::avx2::{fetch_ahead, xy_keys};
 use super::block::{BLOCK, CHUNK_BYTES, RUN_AHEAD};
 use super::key::NhKey;
 
-/// AVX-512 NH; see [`NhKey::sums`].
+/// AVX-512 NH; see [`NhKey::sums`]. `AHEAD` bytes past its loads it asks
+/// for the message's lines (0: none; [`RUN_AHEAD`] for a whole chunk inside
+/// a run, [`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums)).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VL.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+pub(super) unsafe fn nh<const T: usize, const AHEAD: usize>(
+    key: &NhKey,
+    first_block: usize,
+    data: &[u8],
+    acc: &mut [u64; T],
+) {
     // SAFETY: the features both layouts need are enabled here.
     unsafe {
         if T == 4 {
-            iteration_parallel::<T, 0>(key, first_block, data, acc)
+            iteration_parallel::<T, AHEAD>(key, first_block, data, acc)
         } else {
-            xy::<T, 0>(key, first_block, data, acc)
+            xy::<T, AHEAD>(key, first_block, data, acc)
         }
     }
 }
 
-/// [`nh`] of a whole chunk inside a run of chunks
-/// ([`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums)), asking for
-/// the message's lines [`RUN_AHEAD`] bytes ahead of those it reads.
-///
-/// # Safety
-/// The CPU must support AVX-512 F, BW and VL.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(super) unsafe fn run_chunk<const T: usize>(key: &NhKey, chunk: &[u8; CHUNK_BYTES], acc: &mut [u64; T]) {
-    // SAFETY: the features both layouts need are enabled here.
-    unsafe {
-        if T == 4 {
-            iteration_parallel::<T, RUN_AHEAD>(key, 0, chunk, acc)
-        } else {
-            xy::<T, RUN_AHEAD>(key, 0, chunk, acc)
-        }
-    }
-}
-
-/// The four-iteration layout; `AHEAD` bytes past its loads it asks for the
-/// message's lines (0: it asks for none).
+/// The four-iteration layout; `AHEAD` as in [`nh`].
 ///
 /// # Safety
 /// AVX-512 F/BW/VL; `T` is 4.

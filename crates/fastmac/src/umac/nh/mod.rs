@@ -39,6 +39,8 @@ pub(crate) use key::{KEY_WORDS, NhKey};
 #[cfg(test)]
 use super::iters::with_iters;
 use block::CHUNK_BLOCKS;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use block::RUN_AHEAD;
 
 /// Whole chunks per AVX-512 NH call for `t` iterations in a long run
 /// ([`NhKey::chunk_runs`]): as many as fill one 512-bit register with their
@@ -92,10 +94,10 @@ impl NhKey {
             // `NhKey::new` keeps a SIMD backend only after
             // `Backend::is_supported` confirmed it on this CPU (AVX-512 F
             // implies AVX2).
-            Backend::Avx2 => unsafe { avx2::nh::<T>(self, first_block, data, &mut acc) },
+            Backend::Avx2 => unsafe { avx2::nh::<T, 0>(self, first_block, data, &mut acc) },
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             // SAFETY: as above, AVX-512 F/BW/VL were detected.
-            Backend::Avx512 => unsafe { avx512::nh::<T>(self, first_block, data, &mut acc) },
+            Backend::Avx512 => unsafe { avx512::nh::<T, 0>(self, first_block, data, &mut acc) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: as above, NEON was detected.
             Backend::Neon => unsafe { neon::nh::<T>(self, first_block, data, &mut acc) },
@@ -148,7 +150,7 @@ impl NhKey {
 
     /// NH of one whole chunk of a run (more of the message follows it), its
     /// sums from `init`: [`NhKey::sums`], but the AVX2 and AVX-512 kernels
-    /// ask for the lines of the chunks ahead as they go (`run_chunk`).
+    /// ask for the lines of the chunks ahead as they go ([`RUN_AHEAD`]).
     #[inline(always)]
     #[allow(unsafe_code)] // calls into the SIMD backends
     pub(crate) fn run_chunk_sums<const T: usize>(&self, chunk: &[u8; CHUNK_BYTES], init: u64) -> [u64; T] {
@@ -157,9 +159,9 @@ impl NhKey {
             let mut acc = [init; T];
             match self.kernels.kernel::<T>(CHUNK_BYTES) {
                 // SAFETY: as in `NhKey::sums`: AVX2 was detected.
-                Backend::Avx2 => unsafe { avx2::run_chunk::<T>(self, chunk, &mut acc) },
+                Backend::Avx2 => unsafe { avx2::nh::<T, RUN_AHEAD>(self, 0, chunk, &mut acc) },
                 // SAFETY: as in `NhKey::sums`: AVX-512 F/BW/VL were detected.
-                Backend::Avx512 => unsafe { avx512::run_chunk::<T>(self, chunk, &mut acc) },
+                Backend::Avx512 => unsafe { avx512::nh::<T, RUN_AHEAD>(self, 0, chunk, &mut acc) },
                 _ => return self.sums::<T>(0, chunk, acc),
             }
             acc
