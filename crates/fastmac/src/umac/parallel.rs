@@ -38,7 +38,7 @@ use super::iters::{MAX_ITERS, with_iters};
 #[cfg(feature = "parallel")]
 use super::l1::{L1_CHUNK, l1_hash_chunks};
 #[cfg(feature = "parallel")]
-use super::l2::{L2Hash, Poly64Map};
+use super::l2::{L2Hash, Poly64Map, Poly64Run};
 #[cfg(feature = "parallel")]
 use super::uhash::{self, UhashKey, UhashState};
 
@@ -253,9 +253,9 @@ fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8
     let maps: Vec<Poly64Map<ITERS>> = in_poly64
         .par_chunks(TASK_CHUNKS * L1_CHUNK)
         .map(|task| {
-            let mut map = Poly64Map::default();
-            l1_hash_chunks::<ITERS>(&key.l1, task.as_chunks::<L1_CHUNK>().0, |word| map.absorb(&key.l2, word));
-            map
+            let mut run = Poly64Run::default();
+            l1_hash_chunks::<ITERS>(&key.l1, task.as_chunks::<L1_CHUNK>().0, |word| run.absorb(&key.l2, word));
+            run.into_map(&key.l2)
         })
         .collect();
     for map in &maps {

@@ -5,18 +5,20 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::arith::fold_p64;
+use super::arith::{fold_p64, top_range_mask_64};
 use super::key::L2Key;
 use super::poly64::poly64_word;
 
 /// POLY64 over a run of consecutive words, per iteration the map `y ->
 /// mult * y + value (mod p64)` (both lazily reduced): each word's own map is
 /// `(k, m)`, or `(k^2, m - 59 - k)` when marked ([`poly64_word`]), and two
-/// maps compose as `(m2 * m1, m2 * v1 + v2)`. A run starts as the identity
-/// `(1, 0)`; the run's first word is kept as it came too, for a message
-/// whose whole POLY64 input is that word and the last one (the two-word
-/// step). `mult` is a power of the key, from which the key is easily
-/// recovered: a map is wiped when dropped.
+/// maps compose as `(m2 * m1, m2 * v1 + v2)`. So `mult` is `k` raised to
+/// the run's words plus its marked words, which a [`Poly64Run`] counts and
+/// raises once, at its end, where one multiplication per word would share
+/// the scalar ports with NH. The run's first word is kept as it came too,
+/// for a message whose whole POLY64 input is that word and the last one
+/// (the two-word step). `mult` is a power of the key, from which the key is
+/// easily recovered: a map is wiped when dropped.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Poly64Map<const ITERS: usize> {
     pub(super) mult: [u64; ITERS],
@@ -26,13 +28,24 @@ pub(crate) struct Poly64Map<const ITERS: usize> {
     pub(super) words: u64,
 }
 
-impl<const ITERS: usize> Default for Poly64Map<ITERS> {
+/// A run being hashed into its [`Poly64Map`]: the map's `value`, and per
+/// iteration the count of marked words, from which [`Poly64Run::into_map`]
+/// derives `mult`.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Poly64Run<const ITERS: usize> {
+    value: [u64; ITERS],
+    marked: [u64; ITERS],
+    first: [u64; ITERS],
+    words: u64,
+}
+
+impl<const ITERS: usize> Default for Poly64Run<ITERS> {
     fn default() -> Self {
-        Poly64Map { mult: [1; ITERS], value: [0; ITERS], first: [0; ITERS], words: 0 }
+        Poly64Run { value: [0; ITERS], marked: [0; ITERS], first: [0; ITERS], words: 0 }
     }
 }
 
-impl<const ITERS: usize> Poly64Map<ITERS> {
+impl<const ITERS: usize> Poly64Run<ITERS> {
     /// Extends the run by the next word (the next chunk's L1 outputs).
     #[inline(always)]
     pub(crate) fn absorb(&mut self, key: &L2Key, word: [u64; ITERS]) {
@@ -42,8 +55,53 @@ impl<const ITERS: usize> Poly64Map<ITERS> {
         for (i, &m) in word.iter().enumerate() {
             let (mult, add) = poly64_word(key.k64[i], key.k64_squared[i], m);
             self.value[i] = fold_p64(u128::from(mult) * u128::from(self.value[i]) + u128::from(add));
-            self.mult[i] = fold_p64(u128::from(mult) * u128::from(self.mult[i]));
+            self.marked[i] += top_range_mask_64(m) & 1;
         }
         self.words += 1;
+    }
+
+    /// The run's map: `mult` is `k^(words + marked)`, raised in constant
+    /// time in the marked count, which depends on the message.
+    pub(crate) fn into_map(self, key: &L2Key) -> Poly64Map<ITERS> {
+        // At most twice the words: the exponent's bit length is public.
+        let bits = u64::BITS - (2 * self.words).leading_zeros();
+        let mult = core::array::from_fn(|i| power_p64(key.k64[i], self.words + self.marked[i], bits));
+        Poly64Map { mult, value: self.value, first: self.first, words: self.words }
+    }
+}
+
+/// `base^exponent`, lazily reduced mod p64, for an `exponent` below
+/// `2^bits`: a square and a multiplication for every one of the `bits`
+/// bits, the product kept or not by a mask, so that the time depends on
+/// `bits` alone.
+fn power_p64(base: u64, exponent: u64, bits: u32) -> u64 {
+    let mut power = 1u64;
+    for bit in (0..bits).rev() {
+        power = fold_p64(u128::from(power) * u128::from(power));
+        let times_base = fold_p64(u128::from(power) * u128::from(base));
+        let keep = 0u64.wrapping_sub((exponent >> bit) & 1);
+        power ^= (power ^ times_base) & keep;
+    }
+    power
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::arith::canonical_p64;
+    use super::super::reference;
+    use super::*;
+
+    #[test]
+    fn powers_equal_repeated_multiplication() {
+        let base = 0x01ab_cdef_0123_4567;
+        let mut expected = 1u128;
+        for exponent in 0..300u64 {
+            let bits = u64::BITS - exponent.leading_zeros();
+            for extra in [0, 3] {
+                let got = canonical_p64(power_p64(base, exponent, bits + extra));
+                assert_eq!(u128::from(got), expected, "{exponent} in {} bits", bits + extra);
+            }
+            expected = expected * u128::from(base) % reference::P64;
+        }
     }
 }

@@ -56,5 +56,5 @@ mod state;
 
 pub(crate) use key::L2Key;
 #[cfg(feature = "parallel")]
-pub(crate) use map::Poly64Map;
+pub(crate) use map::{Poly64Map, Poly64Run};
 pub(crate) use state::L2Hash;

@@ -415,6 +415,7 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn maps_absorbed_in_order_equal_word_by_word_absorbing() {
+        use super::super::map::Poly64Run;
         let key = key(7, 3);
         let word = |n: u64| match n % 7 {
             3 => u64::MAX - n,
@@ -429,11 +430,11 @@ mod tests {
             }
         });
         let map_of = |run: &[[u64; 3]]| {
-            let mut map = Poly64Map::<3>::default();
+            let mut run_map = Poly64Run::<3>::default();
             for &w in run {
-                map.absorb(&key, w);
+                run_map.absorb(&key, w);
             }
-            map
+            run_map.into_map(&key)
         };
         let mut got = L2Hash::default();
         for run in [&rest[..1], &rest[1..9], &rest[9..10], &rest[10..40]] {
