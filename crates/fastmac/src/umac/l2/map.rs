@@ -28,20 +28,26 @@ pub(crate) struct Poly64Map<const ITERS: usize> {
     pub(super) words: u64,
 }
 
-/// A run being hashed into its [`Poly64Map`]: the map's `value`, and per
-/// iteration the count of marked words, from which [`Poly64Run::into_map`]
-/// derives `mult`.
+/// A run being hashed into its [`Poly64Map`]: the map's `value`, and the
+/// count of marked words of each iteration, from which
+/// [`Poly64Run::into_map`] derives `mult`. The counts share one integer,
+/// 16 bits each (a run has at most POLY64's 2^14 words): kept apart from
+/// `value`, they are not stored with it as one vector, which LLVM built
+/// from scalar halves on the ports NH's vector operations need.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Poly64Run<const ITERS: usize> {
     value: [u64; ITERS],
-    marked: [u64; ITERS],
+    marked: u64,
     first: [u64; ITERS],
     words: u64,
 }
 
+/// Bits of [`Poly64Run`]'s marked count per iteration.
+const MARKED_BITS: usize = 16;
+
 impl<const ITERS: usize> Default for Poly64Run<ITERS> {
     fn default() -> Self {
-        Poly64Run { value: [0; ITERS], marked: [0; ITERS], first: [0; ITERS], words: 0 }
+        Poly64Run { value: [0; ITERS], marked: 0, first: [0; ITERS], words: 0 }
     }
 }
 
@@ -55,7 +61,7 @@ impl<const ITERS: usize> Poly64Run<ITERS> {
         for (i, &m) in word.iter().enumerate() {
             let (mult, add) = poly64_word(key.k64[i], key.k64_squared[i], m);
             self.value[i] = fold_p64(u128::from(mult) * u128::from(self.value[i]) + u128::from(add));
-            self.marked[i] += top_range_mask_64(m) & 1;
+            self.marked += (top_range_mask_64(m) & 1) << (MARKED_BITS * i);
         }
         self.words += 1;
     }
@@ -65,7 +71,8 @@ impl<const ITERS: usize> Poly64Run<ITERS> {
     pub(crate) fn into_map(self, key: &L2Key) -> Poly64Map<ITERS> {
         // At most twice the words: the exponent's bit length is public.
         let bits = u64::BITS - (2 * self.words).leading_zeros();
-        let mult = core::array::from_fn(|i| power_p64(key.k64[i], self.words + self.marked[i], bits));
+        let marked = |i: usize| (self.marked >> (MARKED_BITS * i)) & ((1 << MARKED_BITS) - 1);
+        let mult = core::array::from_fn(|i| power_p64(key.k64[i], self.words + marked(i), bits));
         Poly64Map { mult, value: self.value, first: self.first, words: self.words }
     }
 }

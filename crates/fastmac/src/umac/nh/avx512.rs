@@ -248,7 +248,7 @@ unsafe fn xy_vectors<const T: usize, const AHEAD: usize>(key: &NhKey, first_bloc
 /// # Safety
 /// AVX-512 F/BW/VL; `N * T` is at most 8.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(super) unsafe fn chunk_batch<const T: usize, const N: usize>(
+unsafe fn chunk_batch<const T: usize, const N: usize>(
     key: &NhKey,
     chunks: &[[u8; CHUNK_BYTES]; N],
     init: u64,
@@ -283,6 +283,38 @@ pub(super) unsafe fn chunk_batch<const T: usize, const N: usize>(
     // SAFETY: `words` is 64 writable bytes.
     unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), _mm512_add_epi64(sums, _mm512_set1_epi64(init as i64))) };
     words
+}
+
+/// [`chunk_batch`] over `batches` in order, pipelined: each output of a
+/// batch is handed to `take` between two chunks of the next batch's NH, the
+/// last batch's at the end. One function for the whole run, so that the
+/// state `take` updates (L2-HASH's accumulators) can stay in registers from
+/// batch to batch.
+///
+/// # Safety
+/// AVX-512 F/BW/VL; `N * T` is at most 8.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(super) unsafe fn chunk_batches<const T: usize, const N: usize>(
+    key: &NhKey,
+    batches: &[[[u8; CHUNK_BYTES]; N]],
+    init: u64,
+    take: &mut impl FnMut([u64; T]),
+) {
+    let mut previous: Option<[u64; 8]> = None;
+    for batch in batches {
+        let hand_on = |c: usize| {
+            if let Some(words) = &previous {
+                take(core::array::from_fn(|t| words[c * T + t]));
+            }
+        };
+        // SAFETY: as this function's own contract.
+        previous = Some(unsafe { chunk_batch::<T, N>(key, batch, init, hand_on) });
+    }
+    if let Some(words) = previous {
+        for c in 0..N {
+            take(core::array::from_fn(|t| words[c * T + t]));
+        }
+    }
 }
 
 /// The eight qwords of each of eight vectors summed, as one vector whose

@@ -186,22 +186,9 @@ impl NhKey {
     ) {
         debug_assert!(N * T <= 8 && self.batches::<T>(chunks.len()));
         let (batches, rest) = chunks.as_chunks::<N>();
-        let mut previous: Option<[u64; 8]> = None;
-        for batch in batches {
-            let hand_on = |c: usize| {
-                if let Some(words) = &previous {
-                    take(core::array::from_fn(|t| words[c * T + t]));
-                }
-            };
-            // SAFETY: `batches` saw an AVX-512 key, laid out only after
-            // AVX-512 F/BW/VL were detected; N * T <= 8.
-            previous = Some(unsafe { avx512::chunk_batch::<T, N>(self, batch, init, hand_on) });
-        }
-        if let Some(words) = previous {
-            for c in 0..N {
-                take(core::array::from_fn(|t| words[c * T + t]));
-            }
-        }
+        // SAFETY: `batches` saw an AVX-512 key, laid out only after AVX-512
+        // F/BW/VL were detected; N * T <= 8.
+        unsafe { avx512::chunk_batches::<T, N>(self, batches, init, take) };
         for chunk in rest {
             take(self.run_chunk_sums::<T>(chunk, init));
         }
