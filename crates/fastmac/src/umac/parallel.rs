@@ -96,9 +96,21 @@ static CALIBRATED_THREADS: AtomicUsize = AtomicUsize::new(0);
 fn batch_chunks(chunks: usize) -> usize {
     (chunks / 8).clamp(1 << 10, 16 << 10)
 }
-/// Chunks per rayon task: 64 KiB, long enough to amortize a steal.
+/// Chunks per rayon task of an input of `chunks` chunks: about four tasks
+/// per thread, from [`TASK_CHUNKS_MIN`] to [`TASK_CHUNKS_MAX`]. Each task
+/// starts NH's batches anew and ends its POLY64 run with a power of the key,
+/// so fewer, longer tasks cost less; several per thread still let a thread
+/// that starts late take a smaller share (`docs/performance.md` section 18).
 #[cfg(feature = "parallel")]
-const TASK_CHUNKS: usize = 64;
+fn task_chunks(chunks: usize) -> usize {
+    (chunks / (4 * rayon::current_num_threads())).clamp(TASK_CHUNKS_MIN, TASK_CHUNKS_MAX)
+}
+/// The shortest task: 64 KiB, long enough to amortize a steal.
+#[cfg(feature = "parallel")]
+const TASK_CHUNKS_MIN: usize = 64;
+/// The longest task: 512 KiB.
+#[cfg(feature = "parallel")]
+const TASK_CHUNKS_MAX: usize = 512;
 
 /// Whether `len` bytes should be hashed on several cores with `ITERS`
 /// iterations: more than one thread in the current rayon pool (in a
@@ -251,7 +263,7 @@ fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8
     debug_assert_eq!(data.len() % L1_CHUNK, 0);
     let (in_poly64, rest) = data.split_at((data.len() / L1_CHUNK).min(l2.poly64_room()) * L1_CHUNK);
     let maps: Vec<Poly64Map<ITERS>> = in_poly64
-        .par_chunks(TASK_CHUNKS * L1_CHUNK)
+        .par_chunks(task_chunks(in_poly64.len() / L1_CHUNK) * L1_CHUNK)
         .map(|task| {
             let mut run = Poly64Run::default();
             l1_hash_chunks::<ITERS>(&key.l1, task.as_chunks::<L1_CHUNK>().0, |word| run.absorb(&key.l2, word));
@@ -289,7 +301,8 @@ fn absorb_in_batches<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: 
 /// The L1 outputs of each whole chunk of `data`, in rayon tasks.
 #[cfg(feature = "parallel")]
 fn l1_outputs_in_tasks<const ITERS: usize>(key: &UhashKey, data: &[u8], outputs: &mut [[u64; ITERS]]) {
-    outputs.par_chunks_mut(TASK_CHUNKS).zip(data.par_chunks(TASK_CHUNKS * L1_CHUNK)).for_each(|(outs, chunks)| {
+    let task = task_chunks(outputs.len());
+    outputs.par_chunks_mut(task).zip(data.par_chunks(task * L1_CHUNK)).for_each(|(outs, chunks)| {
         let mut outs = outs.iter_mut();
         l1_hash_chunks::<ITERS>(&key.l1, chunks.as_chunks::<L1_CHUNK>().0, |word| {
             if let Some(out) = outs.next() {
@@ -309,14 +322,15 @@ mod tests {
 
     /// The multi-core UHASH, taken whatever the threshold, equals one
     /// core's at every iteration count: within POLY64's range (one
-    /// [`Poly64Map`] per task, the last task short) and past it (the
-    /// batches), whole from the start and after a head that is not on a
-    /// chunk boundary.
+    /// [`Poly64Map`] per task, the last task short, tasks of the shortest
+    /// length and longer) and past it (the batches), whole from the start
+    /// and after a head that is not on a chunk boundary.
     #[test]
     fn all_cores_equal_one_core() {
         fn check<const ITERS: usize>(msg: &[u8]) {
             let key = UhashKey::derive(&Aes128::new(&[0x6b; 16].into()), ITERS, Backend::detect());
-            for len in [TASK_CHUNKS * L1_CHUNK + 1, 5 * TASK_CHUNKS * L1_CHUNK / 2 + 77, msg.len()] {
+            let shortest = TASK_CHUNKS_MIN * L1_CHUNK;
+            for len in [shortest + 1, 5 * shortest / 2 + 77, (3 << 20) + (100 << 10) + 77, msg.len()] {
                 let msg = &msg[..len];
                 let expect = uhash::uhash::<ITERS>(&key, msg);
                 assert_eq!(in_pool(3, || uhash::<ITERS>(&key, msg)), expect, "{ITERS} iterations, {len} bytes");
