@@ -69,22 +69,38 @@ pub(super) unsafe fn iteration_parallel<const T: usize, const AHEAD: usize>(
     data: &[u8],
     acc: &mut [u64; T],
 ) {
-    let blocks = data.chunks_exact(BLOCK);
+    let pairs = data.chunks_exact(2 * BLOCK);
+    let blocks = pairs.remainder().chunks_exact(BLOCK);
     let rest = blocks.remainder();
-    // sums[p][s]: iteration pair p, accumulator s (even/odd products).
+    // sums[p][s]: iteration pair p, accumulator s (even/odd products), for
+    // the first block of each two; `second` for the other, so that two
+    // blocks' operations are in flight without waiting for each other's
+    // additions.
     let mut sums = [[_mm256_setzero_si256(); 2]; 2];
+    let mut second = [[_mm256_setzero_si256(); 2]; 2];
     let mut index = first_block;
-    for block in blocks {
-        if index.is_multiple_of(2) {
-            // One request per 64-byte line: two blocks.
-            fetch_ahead::<AHEAD>(block.as_ptr().wrapping_add(AHEAD));
+    for two in pairs {
+        // One request per 64 bytes.
+        fetch_ahead::<AHEAD>(two.as_ptr().wrapping_add(AHEAD));
+        // SAFETY: `two` is 64 readable bytes; `index + 1` is below 32.
+        unsafe {
+            let quad = |offset: usize| _mm_loadu_si128(two.as_ptr().add(offset).cast());
+            pair_block::<T>(key, index, quad(0), quad(16), &mut sums);
+            pair_block::<T>(key, index + 1, quad(32), quad(48), &mut second);
         }
+        index += 2;
+    }
+    for block in blocks {
         // SAFETY: `block` is 32 readable bytes; `index` is below 32.
         unsafe {
             let (low, high) = (_mm_loadu_si128(block.as_ptr().cast()), _mm_loadu_si128(block.as_ptr().add(16).cast()));
             pair_block::<T>(key, index, low, high, &mut sums);
         }
         index += 1;
+    }
+    for (sums, second) in sums.iter_mut().zip(&second) {
+        sums[0] = _mm256_add_epi64(sums[0], second[0]);
+        sums[1] = _mm256_add_epi64(sums[1], second[1]);
     }
     if !rest.is_empty() {
         // SAFETY: the zero-padded last block, built in registers; `index`
