@@ -285,11 +285,14 @@ unsafe fn chunk_batch<const T: usize, const N: usize>(
     words
 }
 
-/// [`chunk_batch`] over `batches` in order, pipelined: each output of a
-/// batch is handed to `take` between two chunks of the next batch's NH, the
-/// last batch's at the end. One function for the whole run, where each
-/// batch was a call from the caller's loop: 1% to 6% faster for UMAC-128
-/// (`docs/performance.md` section 18).
+/// [`chunk_batch`] over `batches` in order, pipelined: the outputs of a
+/// batch are handed to `take` while the next batch's NH runs, the last
+/// batch's at the end. With eight chunks to a batch (one iteration) each
+/// output goes after one of the next batch's chunks; with two (four
+/// iterations, where LLVM keeps `take`'s L2 steps out of line, a call
+/// that saves NH's registers) both go after its first chunk, one call
+/// where there were two. One function for the whole run, where each batch
+/// was a call from the caller's loop (`docs/performance.md` section 18).
 ///
 /// # Safety
 /// AVX-512 F/BW/VL; `N * T` is at most 8.
@@ -303,8 +306,13 @@ pub(super) unsafe fn chunk_batches<const T: usize, const N: usize>(
     let mut previous: Option<[u64; 8]> = None;
     for batch in batches {
         let hand_on = |c: usize| {
-            if let Some(words) = &previous {
+            let Some(words) = &previous else { return };
+            if N > 2 {
                 take(core::array::from_fn(|t| words[c * T + t]));
+            } else if c == 0 {
+                for c in 0..N {
+                    take(core::array::from_fn(|t| words[c * T + t]));
+                }
             }
         };
         // SAFETY: as this function's own contract.
