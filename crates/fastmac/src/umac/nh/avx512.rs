@@ -308,10 +308,10 @@ pub(super) unsafe fn chunk_batches<const T: usize, const N: usize>(
         let hand_on = |c: usize| {
             let Some(words) = &previous else { return };
             if N > 2 {
-                take(core::array::from_fn(|t| words[c * T + t]));
+                take(chunk_sums(words, c));
             } else if c == 0 {
                 for c in 0..N {
-                    take(core::array::from_fn(|t| words[c * T + t]));
+                    take(chunk_sums(words, c));
                 }
             }
         };
@@ -320,9 +320,15 @@ pub(super) unsafe fn chunk_batches<const T: usize, const N: usize>(
     }
     if let Some(words) = previous {
         for c in 0..N {
-            take(core::array::from_fn(|t| words[c * T + t]));
+            take(chunk_sums(&words, c));
         }
     }
+}
+
+/// Chunk `c`'s sums in the words [`chunk_batch`] returns.
+#[inline(always)]
+fn chunk_sums<const T: usize>(words: &[u64; 8], c: usize) -> [u64; T] {
+    core::array::from_fn(|t| words[c * T + t])
 }
 
 /// The eight qwords of each of eight vectors summed, as one vector whose

@@ -13,8 +13,8 @@ pub(crate) const CHUNK_BYTES: usize = CHUNK_BLOCKS * BLOCK;
 /// caches, the hardware of the Intel Xeon in `docs/performance.md` section
 /// 17 did not fetch ahead of them fast enough. A request past a run's end
 /// is a hint that goes unused, never a fault; outside runs (a message's
-/// last chunk, a short message) they request nothing.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+/// last chunk, a short message) they request nothing. The other backends
+/// take no distance.
 pub(super) const RUN_AHEAD: usize = 2 * CHUNK_BYTES;
 /// Copies the last partial block of `data` (if any) into a zeroed block.
 /// Returns the whole blocks of `data` and the padded tail, if there is one.

@@ -39,7 +39,6 @@ pub(crate) use key::{KEY_WORDS, NhKey};
 #[cfg(test)]
 use super::iters::with_iters;
 use block::CHUNK_BLOCKS;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use block::RUN_AHEAD;
 
 /// Whole chunks per AVX-512 NH call for `t` iterations in a long run
@@ -75,8 +74,20 @@ impl NhKey {
     /// the caller read them back (a store-forwarding stall on every short
     /// message).
     #[inline(always)]
-    #[allow(unsafe_code)] // calls into the SIMD backends
     pub(crate) fn sums<const T: usize>(&self, first_block: usize, data: &[u8], sums: [u64; T]) -> [u64; T] {
+        self.sums_asking_ahead::<T, 0>(first_block, data, sums)
+    }
+
+    /// [`NhKey::sums`], the AVX2 and AVX-512 kernels asking for the
+    /// message's lines `AHEAD` bytes past their loads (0: none).
+    #[inline(always)]
+    #[allow(unsafe_code)] // calls into the SIMD backends
+    fn sums_asking_ahead<const T: usize, const AHEAD: usize>(
+        &self,
+        first_block: usize,
+        data: &[u8],
+        sums: [u64; T],
+    ) -> [u64; T] {
         debug_assert!(first_block * BLOCK + data.len() <= CHUNK_BLOCKS * BLOCK);
         let kernel = self.kernels.kernel::<T>(data.len());
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -94,10 +105,10 @@ impl NhKey {
             // `NhKey::new` keeps a SIMD backend only after
             // `Backend::is_supported` confirmed it on this CPU (AVX-512 F
             // implies AVX2).
-            Backend::Avx2 => unsafe { avx2::nh::<T, 0>(self, first_block, data, &mut acc) },
+            Backend::Avx2 => unsafe { avx2::nh::<T, AHEAD>(self, first_block, data, &mut acc) },
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             // SAFETY: as above, AVX-512 F/BW/VL were detected.
-            Backend::Avx512 => unsafe { avx512::nh::<T, 0>(self, first_block, data, &mut acc) },
+            Backend::Avx512 => unsafe { avx512::nh::<T, AHEAD>(self, first_block, data, &mut acc) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: as above, NEON was detected.
             Backend::Neon => unsafe { neon::nh::<T>(self, first_block, data, &mut acc) },
@@ -152,22 +163,8 @@ impl NhKey {
     /// sums from `init`: [`NhKey::sums`], but the AVX2 and AVX-512 kernels
     /// ask for the lines of the chunks ahead as they go ([`RUN_AHEAD`]).
     #[inline(always)]
-    #[allow(unsafe_code)] // calls into the SIMD backends
     pub(crate) fn run_chunk_sums<const T: usize>(&self, chunk: &[u8; CHUNK_BYTES], init: u64) -> [u64; T] {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        {
-            let mut acc = [init; T];
-            match self.kernels.kernel::<T>(CHUNK_BYTES) {
-                // SAFETY: as in `NhKey::sums`: AVX2 was detected.
-                Backend::Avx2 => unsafe { avx2::nh::<T, RUN_AHEAD>(self, 0, chunk, &mut acc) },
-                // SAFETY: as in `NhKey::sums`: AVX-512 F/BW/VL were detected.
-                Backend::Avx512 => unsafe { avx512::nh::<T, RUN_AHEAD>(self, 0, chunk, &mut acc) },
-                _ => return self.sums::<T>(0, chunk, acc),
-            }
-            acc
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-        self.sums::<T>(0, chunk, [init; T])
+        self.sums_asking_ahead::<T, RUN_AHEAD>(0, chunk, [init; T])
     }
 
     /// [`NhKey::chunk_runs`] in AVX-512 batches of `N` chunks, pipelined:
