@@ -41,18 +41,12 @@ use super::iters::with_iters;
 use block::CHUNK_BLOCKS;
 use block::RUN_AHEAD;
 
-/// Whole chunks per AVX-512 NH call for `t` iterations in a long run
-/// ([`NhKey::chunk_runs`]): as many as fill one 512-bit register with their
-/// sums for one and four iterations, 8 and 2; none (one chunk per call)
-/// for two and three, where batches measured slower (`docs/performance.md`
-/// section 16).
+/// Whole chunks per AVX-512 NH call for `t` (1 to 4) iterations in a long
+/// run ([`NhKey::chunk_runs`]): as many as fill one 512-bit register with
+/// their sums, eight 64-bit words: 8, 4, 2 and 2.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 const fn batch_chunks(t: usize) -> usize {
-    match t {
-        1 => 8,
-        4 => 2,
-        _ => 0,
-    }
+    8 / t
 }
 
 /// Chunks a run needs before batches pay: the last batch's outputs are
@@ -119,14 +113,12 @@ impl NhKey {
     }
 
     /// Whether [`NhKey::chunk_runs`] hashes a run of `chunks` whole chunks
-    /// for `T` iterations several chunks per call: under an AVX-512 key,
-    /// for the iteration counts where that measured faster
-    /// ([`batch_chunks`]), and for runs of at least [`BATCHED_RUN_MIN`]
-    /// chunks.
+    /// for `T` iterations several chunks per call ([`batch_chunks`]): under
+    /// an AVX-512 key, for runs of at least [`BATCHED_RUN_MIN`] chunks.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
     pub(crate) fn batches<const T: usize>(&self, chunks: usize) -> bool {
-        batch_chunks(T) > 0 && chunks >= BATCHED_RUN_MIN && self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512
+        chunks >= BATCHED_RUN_MIN && self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512
     }
 
     /// Off x86-64 no backend batches chunks.
@@ -150,6 +142,8 @@ impl NhKey {
         if self.batches::<T>(chunks.len()) {
             match T {
                 1 => self.batched::<T, { batch_chunks(1) }>(chunks, init, &mut take),
+                2 => self.batched::<T, { batch_chunks(2) }>(chunks, init, &mut take),
+                3 => self.batched::<T, { batch_chunks(3) }>(chunks, init, &mut take),
                 _ => self.batched::<T, { batch_chunks(4) }>(chunks, init, &mut take),
             }
             return;
