@@ -105,12 +105,7 @@ fn absorb_in_batches<const ITERS: usize>(
 ) {
     absorb_one_by_one::<ITERS>(key, l2, first);
     let mut steps = l2.poly64_steps::<ITERS>(&key.l2);
-    l1_hash_chunks::<ITERS>(
-        &key.l1,
-        stepped,
-        #[inline(always)]
-        |word| steps.step(word),
-    );
+    l1_hash_chunks::<ITERS>(&key.l1, stepped, |word| steps.step(word));
     l2.end_poly64_steps(steps, stepped.len());
     absorb_one_by_one::<ITERS>(key, l2, past);
 }

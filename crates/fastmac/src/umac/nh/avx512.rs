@@ -257,13 +257,10 @@ unsafe fn chunk_batch<const T: usize, const N: usize>(
     debug_assert!(N * T <= 8);
     let mut vectors = [_mm512_setzero_si512(); 8];
     let sums = if T == 4 {
-        // SAFETY: a whole chunk from block 0.
-        vectors[0] = unsafe { zt4_total::<RUN_AHEAD>(key, 0, &chunks[0]) };
-        between(0);
-        if N == 2 {
+        for (c, chunk) in chunks.iter().enumerate() {
             // SAFETY: a whole chunk from block 0.
-            vectors[1] = unsafe { zt4_total::<RUN_AHEAD>(key, 0, &chunks[N - 1]) };
-            between(1);
+            vectors[c] = unsafe { zt4_total::<RUN_AHEAD>(key, 0, chunk) };
+            between(c);
         }
         // Lane t of a chunk's total holds iteration t's two halves: added
         // across with the next chunk's, qword 2t + c is chunk c's sum for
