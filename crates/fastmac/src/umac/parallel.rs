@@ -8,9 +8,8 @@
 //! task hashes its chunks through NH and through POLY64 as a map
 //! (`l2::Poly64Map`: Horner's steps compose), and L2 absorbs the maps in
 //! order, one multiply-add each, so POLY64 runs on every core with NH.
-//! Past that, batches: while the pool hashes batch n + 1, one task absorbs
-//! the L1 outputs of batch n into L2 as a run, and rayon's work stealing
-//! gives the rest of the pool to NH. Inside a one-thread rayon pool the
+//! Past that, POLY128 the same way (`l2::Poly128Map`), each task whole
+//! 16-byte words of it (two chunks each). Inside a one-thread rayon pool the
 //! engine's own loop runs instead, which is how the benchmark compares the
 //! two paths in one process.
 //!
@@ -28,8 +27,6 @@ use aes::Aes128;
 use aes::cipher::KeyInit;
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
-#[cfg(feature = "parallel")]
-use zeroize::Zeroizing;
 
 #[cfg(feature = "parallel")]
 use super::backend::Backend;
@@ -38,7 +35,7 @@ use super::iters::{MAX_ITERS, with_iters};
 #[cfg(feature = "parallel")]
 use super::l1::{L1_CHUNK, l1_hash_chunks};
 #[cfg(feature = "parallel")]
-use super::l2::{L2Hash, Poly64Map, Poly64Run};
+use super::l2::{L2Hash, Poly64Map, Poly64Run, Poly128Map, Poly128Run};
 #[cfg(feature = "parallel")]
 use super::uhash::{self, UhashKey, UhashState};
 
@@ -86,16 +83,12 @@ static CALIBRATED_MIN: [AtomicUsize; MAX_ITERS] = [const { AtomicUsize::new(0) }
 #[cfg(feature = "parallel")]
 static CALIBRATED_THREADS: AtomicUsize = AtomicUsize::new(0);
 
-/// Chunks per batch ([`absorb_in_batches`]) of an input of `chunks`
-/// chunks: an eighth of it, from 1 MiB to 16 MiB of message. The last
-/// batch's L2 steps run with no NH beside them, so that batch is a small
-/// part of the input; and every batch ends in a join where the threads
-/// wait for each other, so a large input's batches are long
-/// (`docs/performance.md` section 17 has the measurements).
+/// Bytes of message past POLY64's range hashed by one set of tasks, whose
+/// maps are absorbed before the next set's tasks start: 256 MiB (an even
+/// count of chunks), so that the maps held at once are a few hundred
+/// whatever the input's size.
 #[cfg(feature = "parallel")]
-fn batch_chunks(chunks: usize) -> usize {
-    (chunks / 8).clamp(1 << 10, 16 << 10)
-}
+const POLY128_SPAN: usize = 256 << 20;
 /// Chunks per rayon task of an input of `chunks` chunks: about eight tasks
 /// per thread, from [`TASK_CHUNKS_MIN`] to [`TASK_CHUNKS_MAX`]. Each task
 /// starts NH's batches anew and ends its POLY64 run with a power of the key,
@@ -256,8 +249,8 @@ pub(crate) fn update<const ITERS: usize>(key: &UhashKey, state: &mut UhashState,
 
 /// L1-HASH of `data` (whole chunks, none of them the message's last) on
 /// all cores, absorbed into `l2` in order: the chunks within POLY64's range
-/// as one [`Poly64Map`] per task, the rest in batches
-/// ([`absorb_in_batches`]).
+/// as one [`Poly64Map`] per task, the rest as POLY128 maps
+/// ([`absorb_past_poly64`]).
 #[cfg(feature = "parallel")]
 fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
     debug_assert_eq!(data.len() % L1_CHUNK, 0);
@@ -274,42 +267,35 @@ fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8
         l2.absorb_run(&key.l2, map);
     }
     if !rest.is_empty() {
-        absorb_in_batches::<ITERS>(key, l2, rest);
+        absorb_past_poly64::<ITERS>(key, l2, rest);
     }
 }
 
-/// L1-HASH of `data` (whole chunks past POLY64's range) on all cores,
-/// absorbed into `l2` in order, batch by batch: each batch's outputs are
-/// absorbed while the next batch is hashed. The outputs are wiped when the
-/// buffers are dropped.
+/// Whole chunks past POLY64's range on all cores, absorbed into `l2` in
+/// order: a first chunk on this core when POLY128 waits for a word's low
+/// half; then tasks of whole POLY128 words (an even count of chunks), each
+/// hashed into a [`Poly128Map`] beside its NH, [`POLY128_SPAN`] at a time;
+/// then an odd last chunk on this core.
 #[cfg(feature = "parallel")]
-fn absorb_in_batches<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
-    let batch_chunks = batch_chunks(data.len() / L1_CHUNK);
-    let mut current = Zeroizing::new(vec![[0u64; ITERS]; batch_chunks]);
-    let mut previous = Zeroizing::new(vec![[0u64; ITERS]; batch_chunks]);
-    let mut previous_len = 0;
-    for batch in data.chunks(batch_chunks * L1_CHUNK) {
-        let outputs = &mut current[..batch.len() / L1_CHUNK];
-        let done = &previous[..previous_len];
-        rayon::join(|| l2.absorb_run(&key.l2, done.iter().copied()), || l1_outputs_in_tasks(key, batch, outputs));
-        previous_len = outputs.len();
-        core::mem::swap(&mut current, &mut previous);
+fn absorb_past_poly64<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
+    let (head, data) = data.split_at(if l2.poly128_half_pending() { L1_CHUNK } else { 0 });
+    uhash::absorb_chunks::<ITERS>(key, l2, head);
+    let (words, last) = data.split_at(data.len() / (2 * L1_CHUNK) * (2 * L1_CHUNK));
+    for span in words.chunks(POLY128_SPAN) {
+        let task = task_chunks(span.len() / L1_CHUNK).next_multiple_of(2) * L1_CHUNK;
+        let maps: Vec<Poly128Map<ITERS>> = span
+            .par_chunks(task)
+            .map(|task| {
+                let mut run = Poly128Run::default();
+                l1_hash_chunks::<ITERS>(&key.l1, task.as_chunks::<L1_CHUNK>().0, |word| run.absorb(&key.l2, word));
+                run.into_map(&key.l2)
+            })
+            .collect();
+        for map in &maps {
+            l2.absorb_run(&key.l2, map);
+        }
     }
-    l2.absorb_run(&key.l2, previous[..previous_len].iter().copied());
-}
-
-/// The L1 outputs of each whole chunk of `data`, in rayon tasks.
-#[cfg(feature = "parallel")]
-fn l1_outputs_in_tasks<const ITERS: usize>(key: &UhashKey, data: &[u8], outputs: &mut [[u64; ITERS]]) {
-    let task = task_chunks(outputs.len());
-    outputs.par_chunks_mut(task).zip(data.par_chunks(task * L1_CHUNK)).for_each(|(outs, chunks)| {
-        let mut outs = outs.iter_mut();
-        l1_hash_chunks::<ITERS>(&key.l1, chunks.as_chunks::<L1_CHUNK>().0, |word| {
-            if let Some(out) = outs.next() {
-                *out = word;
-            }
-        });
-    });
+    uhash::absorb_chunks::<ITERS>(key, l2, last);
 }
 
 #[cfg(all(test, feature = "parallel"))]
@@ -323,8 +309,8 @@ mod tests {
     /// The multi-core UHASH, taken whatever the threshold, equals one
     /// core's at every iteration count: within POLY64's range (one
     /// [`Poly64Map`] per task, the last task short, tasks of the shortest
-    /// length and longer) and past it (the batches), whole from the start
-    /// and after a head that is not on a chunk boundary.
+    /// length and longer) and just past it, whole from the start and after
+    /// a head that is not on a chunk boundary.
     #[test]
     fn all_cores_equal_one_core() {
         fn check<const ITERS: usize>(msg: &[u8]) {
@@ -342,6 +328,32 @@ mod tests {
         }
         // Past 16 MiB, where POLY64's range ends.
         let msg: Vec<u8> = (0..(16 << 20) + 3000u32).map(|i| (i.wrapping_mul(0x9e37_79b9) >> 11) as u8).collect();
+        check::<1>(&msg);
+        check::<2>(&msg);
+        check::<3>(&msg);
+        check::<4>(&msg);
+    }
+
+    /// Past POLY64's range, several tasks of POLY128 words: the multi-core
+    /// UHASH equals one core's for a message whose whole chunks there are
+    /// an odd count, and streamed after heads that leave POLY128 on a word
+    /// boundary and inside a word.
+    #[test]
+    fn all_cores_equal_one_core_past_poly64s_range() {
+        fn check<const ITERS: usize>(msg: &[u8]) {
+            let key = UhashKey::derive(&Aes128::new(&[0x3c; 16].into()), ITERS, Backend::detect());
+            let expect = uhash::uhash::<ITERS>(&key, msg);
+            assert_eq!(in_pool(3, || uhash::<ITERS>(&key, msg)), expect, "{ITERS} iterations");
+            for head in [(16 << 20) + (4 << 10) + 100, (16 << 20) + (5 << 10) + 100] {
+                let mut state = UhashState::default();
+                state.update::<ITERS>(&key, &msg[..head]);
+                in_pool(2, || update::<ITERS>(&key, &mut state, &msg[head..]));
+                assert_eq!(state.finalize::<ITERS>(&key), expect, "{ITERS} iterations after {head} bytes");
+            }
+        }
+        // 16 MiB, then 301 whole chunks and 77 bytes.
+        let msg: Vec<u8> =
+            (0..(16 << 20) + (301 << 10) + 77u32).map(|i| (i.wrapping_mul(0x85eb_ca6b) >> 13) as u8).collect();
         check::<1>(&msg);
         check::<2>(&msg);
         check::<3>(&msg);

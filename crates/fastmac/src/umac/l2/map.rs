@@ -1,13 +1,15 @@
-//! POLY64 over a run of words as the map it applies to the accumulator:
-//! Horner's steps compose, so a run hashed apart from the state is one
-//! multiply-add when it is absorbed. How the multi-core path spreads POLY64
-//! over its tasks with NH (`crates/fastmac/src/umac/parallel.rs`).
+//! POLY64 and POLY128 over a run of words as the map it applies to the
+//! accumulator: Horner's steps compose, so a run hashed apart from the
+//! state is one multiply-add when it is absorbed. How the multi-core path
+//! spreads L2-HASH over its tasks with NH
+//! (`crates/fastmac/src/umac/parallel.rs`).
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::arith::{fold_p64, top_range_mask_64};
+use super::arith::{fold_p64, mul_add_p128, top_range_mask_64, top_range_mask_128};
 use super::key::L2Key;
 use super::poly64::poly64_word;
+use super::poly128::{pair_word, poly128_step};
 
 /// POLY64 over a run of consecutive words, per iteration the map `y ->
 /// mult * y + value (mod p64)` (both lazily reduced): each word's own map is
@@ -42,7 +44,8 @@ pub(crate) struct Poly64Run<const ITERS: usize> {
     words: u64,
 }
 
-/// Bits of [`Poly64Run`]'s marked count per iteration.
+/// Bits of [`Poly64Run`]'s and [`Poly128Run`]'s marked count per
+/// iteration.
 const MARKED_BITS: usize = 16;
 
 impl<const ITERS: usize> Default for Poly64Run<ITERS> {
@@ -92,9 +95,84 @@ fn power_p64(base: u64, exponent: u64, bits: u32) -> u64 {
     power
 }
 
+/// POLY128 over a run of L1 outputs taken two at a time (each pair one
+/// 16-byte word, RFC 4418 section 5.3.1), per iteration the map `y -> mult
+/// * y + value (mod p128)`, both lazily reduced: as [`Poly64Map`], `mult`
+/// is `k` raised to the run's words plus its marked words. A run is whole
+/// words: an even count of outputs, from a word boundary of POLY128. Wiped
+/// when dropped, as `mult` gives the key away.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Poly128Map<const ITERS: usize> {
+    pub(super) mult: [u128; ITERS],
+    pub(super) value: [u128; ITERS],
+    /// L1 outputs in the run: twice its words.
+    pub(super) outputs: u64,
+}
+
+/// A run being hashed into its [`Poly128Map`], as [`Poly64Run`] does it
+/// for POLY64: the map's `value`, the marked words of each iteration
+/// counted in one integer, and the high half of a word whose low half has
+/// not come.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Poly128Run<const ITERS: usize> {
+    value: [u128; ITERS],
+    marked: u64,
+    high_half: [u64; ITERS],
+    outputs: u64,
+}
+
+impl<const ITERS: usize> Default for Poly128Run<ITERS> {
+    fn default() -> Self {
+        Poly128Run { value: [0; ITERS], marked: 0, high_half: [0; ITERS], outputs: 0 }
+    }
+}
+
+impl<const ITERS: usize> Poly128Run<ITERS> {
+    /// Extends the run by the next L1 outputs (the next chunk's): a word's
+    /// high half, or its low half and with it the word.
+    #[inline(always)]
+    pub(crate) fn absorb(&mut self, key: &L2Key, outputs: [u64; ITERS]) {
+        if self.outputs.is_multiple_of(2) {
+            self.high_half = outputs;
+        } else {
+            for (i, &low) in outputs.iter().enumerate() {
+                let m = pair_word(self.high_half[i], low);
+                self.value[i] = poly128_step(key.k128[i], key.k128_squared[i], self.value[i], m);
+                self.marked += ((top_range_mask_128(m) & 1) as u64) << (MARKED_BITS * i);
+            }
+        }
+        self.outputs += 1;
+    }
+
+    /// The run's map: `mult` is `k^(words + marked)`, raised in constant
+    /// time in the marked count, which depends on the message.
+    pub(crate) fn into_map(self, key: &L2Key) -> Poly128Map<ITERS> {
+        debug_assert!(self.outputs.is_multiple_of(2), "a run of whole words");
+        let words = self.outputs / 2;
+        debug_assert!(words < 1 << MARKED_BITS, "the marked counts fit their bits");
+        // At most twice the words: the exponent's bit length is public.
+        let bits = u64::BITS - (2 * words).leading_zeros();
+        let marked = |i: usize| (self.marked >> (MARKED_BITS * i)) & ((1 << MARKED_BITS) - 1);
+        let mult = core::array::from_fn(|i| power_p128(key.k128[i], words + marked(i), bits));
+        Poly128Map { mult, value: self.value, outputs: self.outputs }
+    }
+}
+
+/// [`power_p64`] mod p128.
+fn power_p128(base: u128, exponent: u64, bits: u32) -> u128 {
+    let mut power = 1u128;
+    for bit in (0..bits).rev() {
+        power = mul_add_p128(power, power, 0);
+        let times_base = mul_add_p128(power, base, 0);
+        let keep = 0u128.wrapping_sub(u128::from((exponent >> bit) & 1));
+        power ^= (power ^ times_base) & keep;
+    }
+    power
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::arith::canonical_p64;
+    use super::super::arith::{canonical_p64, canonical_p128};
     use super::super::reference;
     use super::*;
 
@@ -109,6 +187,20 @@ mod tests {
                 assert_eq!(u128::from(got), expected, "{exponent} in {} bits", bits + extra);
             }
             expected = expected * u128::from(base) % reference::P64;
+        }
+    }
+
+    #[test]
+    fn powers_mod_p128_equal_repeated_multiplication() {
+        let base = 0x01ab_cdef_0123_4567_0089_abcd_0102_0304;
+        let mut expected = 1u128;
+        for exponent in 0..300u64 {
+            let bits = u64::BITS - exponent.leading_zeros();
+            for extra in [0, 3] {
+                let got = canonical_p128(power_p128(base, exponent, bits + extra));
+                assert_eq!(got, expected, "{exponent} in {} bits", bits + extra);
+            }
+            expected = reference::mul_add(128, expected, base, 0);
         }
     }
 }

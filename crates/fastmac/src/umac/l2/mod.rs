@@ -34,9 +34,9 @@
 //!   steps;
 //! * `poly128.rs`: the same for POLY128, and its word pairs in registers;
 //! * `key.rs`: L2Key and the values derived from it once;
-//! * `map.rs` (feature `parallel`): POLY64 over a run of words as the map
-//!   it applies, so that a run hashed on another core is absorbed in one
-//!   multiply-add;
+//! * `map.rs` (feature `parallel`): POLY64 and POLY128 over a run of words
+//!   as the map it applies, so that a run hashed on another core is
+//!   absorbed in one multiply-add;
 //! * `state.rs`: [`L2Hash`], the L2-HASH of a message in progress, which
 //!   absorbs one word or a run of words (given as the words or as their
 //!   map).
@@ -56,5 +56,5 @@ mod state;
 
 pub(crate) use key::L2Key;
 #[cfg(feature = "parallel")]
-pub(crate) use map::{Poly64Map, Poly64Run};
+pub(crate) use map::{Poly64Map, Poly64Run, Poly128Map, Poly128Run};
 pub(crate) use state::L2Hash;

@@ -8,10 +8,10 @@ use zeroize::Zeroize;
 
 use super::arith::canonical_p64;
 #[cfg(feature = "parallel")]
-use super::arith::fold_p64;
+use super::arith::{fold_p64, mul_add_p128};
 use super::key::L2Key;
 #[cfg(feature = "parallel")]
-use super::map::Poly64Map;
+use super::map::{Poly64Map, Poly128Map};
 use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two, poly64_two_second_late};
 use super::poly128::{pair_word, poly128_end, poly128_pairs, poly128_start, poly128_step};
 use crate::umac::iters::MAX_ITERS;
@@ -41,6 +41,21 @@ pub(crate) struct L2Hash {
 struct Poly128 {
     y: [u128; MAX_ITERS],
     high_half: [u64; MAX_ITERS],
+}
+
+impl Poly128 {
+    /// The state in `slot`, started at the switch if it is not yet: from
+    /// POLY128's first word, POLY64's result `y64` (section 5.3.1).
+    fn started<'s, const ITERS: usize>(
+        slot: &'s mut Option<Poly128>,
+        key: &L2Key,
+        y64: &[u64; MAX_ITERS],
+    ) -> &'s mut Poly128 {
+        slot.get_or_insert_with(|| Poly128 {
+            y: core::array::from_fn(|i| if i < ITERS { poly128_start(key.k128[i], canonical_p64(y64[i])) } else { 0 }),
+            high_half: [0; MAX_ITERS],
+        })
+    }
 }
 
 impl Default for L2Hash {
@@ -182,6 +197,26 @@ impl L2Hash {
         self.words += map.words;
     }
 
+    /// True when POLY128 holds the high half of a word whose low half has
+    /// not come (an odd count of words past POLY64's range): a
+    /// [`Poly128Map`] is absorbed on a word boundary only.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn poly128_half_pending(&self) -> bool {
+        self.words > POLY64_WORDS && !(self.words - POLY64_WORDS).is_multiple_of(2)
+    }
+
+    /// A run past POLY64's range given as its POLY128 map, from a word
+    /// boundary: the accumulator through `mult * y + value`.
+    #[cfg(feature = "parallel")]
+    fn absorb_poly128_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly128Map<ITERS>) {
+        debug_assert!(self.words >= POLY64_WORDS && !self.poly128_half_pending(), "on a POLY128 word boundary");
+        let poly128 = Poly128::started::<ITERS>(&mut self.poly128, key, &self.y64);
+        for i in 0..ITERS {
+            poly128.y[i] = mul_add_p128(map.mult[i], poly128.y[i], map.value[i]);
+        }
+        self.words += map.outputs;
+    }
+
     /// Absorbs words past POLY64's range: POLY128's first word from
     /// POLY64's result when the state is at the switch, the low half of a
     /// word begun, then [`poly128_pairs`], keeping an odd word's high half.
@@ -193,11 +228,7 @@ impl L2Hash {
     ) -> Self {
         debug_assert!(self.words >= POLY64_WORDS);
         let (k, k_squared) = (&key.k128[..ITERS], &key.k128_squared[..ITERS]);
-        let y64 = self.y64;
-        let poly128 = self.poly128.get_or_insert_with(|| Poly128 {
-            y: core::array::from_fn(|i| if i < ITERS { poly128_start(k[i], canonical_p64(y64[i])) } else { 0 }),
-            high_half: [0; MAX_ITERS],
-        });
+        let poly128 = Poly128::started::<ITERS>(&mut self.poly128, key, &self.y64);
         let mut y: [u128; ITERS] = core::array::from_fn(|i| poly128.y[i]);
         let words = self.words + run.len() as u64;
         if (self.words - POLY64_WORDS) % 2 == 1
@@ -321,6 +352,13 @@ impl<I: ExactSizeIterator<Item = [u64; ITERS]>, const ITERS: usize> Run<ITERS> f
 impl<const ITERS: usize> Run<ITERS> for &Poly64Map<ITERS> {
     fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
         l2.absorb_map(key, self);
+    }
+}
+
+#[cfg(feature = "parallel")]
+impl<const ITERS: usize> Run<ITERS> for &Poly128Map<ITERS> {
+    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
+        l2.absorb_poly128_map(key, self);
     }
 }
 
@@ -450,6 +488,49 @@ mod tests {
         let mut two = L2Hash::default();
         two.absorb_run(&key, &map_of(&rest[..1]));
         assert_eq!(two.finish_poly64(&key, rest[1]).map(u128::from), rfc(&key, &rest[..2]), "a map of one word");
+    }
+
+    /// Past POLY64's range: runs of whole POLY128 words, marked words
+    /// among them, absorbed as maps from the switch and from a later word
+    /// boundary (after an odd word and the one that completes its pair),
+    /// between words fed one by one, against the RFC.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn poly128_maps_absorbed_in_order_equal_the_rfc() {
+        use super::super::map::Poly128Run;
+        fn check<const ITERS: usize>() {
+            let key = key(9, ITERS);
+            let n64 = POLY64_WORDS as usize;
+            let all = outputs::<ITERS>(n64 + 309);
+            let expect = rfc(&key, &all);
+            let map_of = |run: &[[u64; ITERS]]| {
+                let mut run_map = Poly128Run::<ITERS>::default();
+                for &w in run {
+                    run_map.absorb(&key, w);
+                }
+                run_map.into_map(&key)
+            };
+            for head in [n64, n64 + 1, n64 + 2] {
+                let got = through_state(&key, &all, |l2, rest| {
+                    l2.absorb_run(&key, rest[..head].iter().copied());
+                    let mut at = head;
+                    if l2.poly128_half_pending() {
+                        l2.absorb(&key, rest[at]);
+                        at += 1;
+                    }
+                    for len in [2, 40, 100, 158] {
+                        l2.absorb_run(&key, &map_of(&rest[at..at + len]));
+                        at += len;
+                    }
+                    for &w in &rest[at..] {
+                        l2.absorb(&key, w);
+                    }
+                });
+                assert_eq!(got, expect, "{ITERS} iterations, maps from {head} words");
+            }
+        }
+        check::<1>();
+        check::<4>();
     }
 
     #[test]
