@@ -29,6 +29,8 @@ const DEFAULT_ALGS: &[&str] = &[
 
 /// The fastmac row the 128-bit-tag comparators are set against.
 const UMAC_128: &str = "umac-128";
+/// The UMAC tag lengths in the order of the machine's `parallel_from`.
+const PARALLEL_FROM_ALGS: [&str; 4] = ["umac-32", "umac-64", "umac-96", UMAC_128];
 
 /// The largest message `--sizes` takes: 1 GiB (the benchmark holds one
 /// message of each size in memory).
@@ -123,6 +125,18 @@ fn ns(run: &Run, alg: &str, imp: Imp, size: usize) -> Option<f64> {
     run.results.iter().find(|r| r.alg == alg && r.imp == imp && r.size == size).map(|r| r.ns_per_msg)
 }
 
+/// Why a parallel row at `size` timed the one-core path, if the
+/// calibration sent `alg`'s inputs of that size to one core: such a row's
+/// ratio to the one-core row is the same path timed twice.
+fn one_core_path_here(parallel_from: Option<[Option<usize>; 4]>, alg: &str, size: usize) -> Option<String> {
+    let index = PARALLEL_FROM_ALGS.iter().position(|&a| a == alg)?;
+    match parallel_from?[index] {
+        Some(from) if size >= from => None,
+        Some(from) => Some(format!("one-core path: multi-core from {}", crate::numbers::human(from))),
+        None => Some("one-core path: multi-core never".to_owned()),
+    }
+}
+
 /// A text table; fastmac rows also show how many times faster than Nettle
 /// (UMAC) or than one core (the parallel rows) they are, and UMAC's share
 /// of its NH ceiling (the bare NH pass's time over UMAC's).
@@ -139,7 +153,7 @@ fn table(run: &Run) -> String {
     let _ = writeln!(out, "openssl: {}", m.openssl);
     let _ = writeln!(out, "blake3: {}", m.blake3);
     if let Some(from) = m.parallel_from {
-        let sizes: Vec<String> = ["umac-32", "umac-64", "umac-96", "umac-128"]
+        let sizes: Vec<String> = PARALLEL_FROM_ALGS
             .iter()
             .zip(from)
             .map(|(alg, min)| match min {
@@ -162,9 +176,13 @@ fn table(run: &Run) -> String {
                     .map(|n| format!("{:.0}% of nh-ceiling", 100.0 * n / r.ns_per_msg));
                 Some([nettle, ceiling].into_iter().flatten().collect::<Vec<_>>().join(", ")).filter(|s| !s.is_empty())
             }
-            Imp::FastmacParallel => {
-                ns(run, &r.alg, Imp::Fastmac, r.size).map(|n| format!("{:.2}x 1 core", n / r.ns_per_msg))
-            }
+            Imp::FastmacParallel => ns(run, &r.alg, Imp::Fastmac, r.size).map(|n| {
+                let ratio = format!("{:.2}x 1 core", n / r.ns_per_msg);
+                match one_core_path_here(m.parallel_from, &r.alg, r.size) {
+                    Some(why) => format!("{ratio} ({why})"),
+                    None => ratio,
+                }
+            }),
             Imp::OpenSsl | Imp::Blake3 | Imp::RustCrypto => ns(run, UMAC_128, Imp::Fastmac, r.size)
                 .map(|n| format!("fastmac {UMAC_128} {:.2}x faster", r.ns_per_msg / n)),
             Imp::Nettle | Imp::ReadLimit | Imp::NhCeiling => None,
@@ -194,4 +212,21 @@ fn table(run: &Run) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_rows_below_the_calibrated_size_say_they_timed_one_core() {
+        let from = Some([Some(2 << 20), Some(1 << 20), None, Some(1 << 20)]);
+        let why = |alg, size| one_core_path_here(from, alg, size);
+        assert_eq!(why("umac-32", 1 << 20).as_deref(), Some("one-core path: multi-core from 2M"));
+        assert_eq!(why("umac-32", 2 << 20), None);
+        assert_eq!(why("umac-64", 1 << 20), None);
+        assert_eq!(why("umac-96", 16 << 20).as_deref(), Some("one-core path: multi-core never"));
+        assert_eq!(why("hmac-sha256", 1), None, "not a UMAC row");
+        assert_eq!(one_core_path_here(None, "umac-32", 1), None, "no calibration");
+    }
 }
