@@ -35,7 +35,7 @@ use super::iters::{MAX_ITERS, with_iters};
 #[cfg(feature = "parallel")]
 use super::l1::{L1_CHUNK, l1_hash_chunks};
 #[cfg(feature = "parallel")]
-use super::l2::{L2Hash, Poly64Map, Poly64Run, Poly128Map, Poly128Run};
+use super::l2::{L2Hash, Poly64Run, Poly128Run, PolyRun, Run};
 #[cfg(feature = "parallel")]
 use super::uhash::{self, UhashKey, UhashState};
 
@@ -249,23 +249,14 @@ pub(crate) fn update<const ITERS: usize>(key: &UhashKey, state: &mut UhashState,
 
 /// L1-HASH of `data` (whole chunks, none of them the message's last) on
 /// all cores, absorbed into `l2` in order: the chunks within POLY64's range
-/// as one [`Poly64Map`] per task, the rest as POLY128 maps
-/// ([`absorb_past_poly64`]).
+/// as one POLY64 map per task ([`absorb_as_maps`]), the rest as POLY128
+/// maps ([`absorb_past_poly64`]).
 #[cfg(feature = "parallel")]
 fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
     debug_assert_eq!(data.len() % L1_CHUNK, 0);
     let (in_poly64, rest) = data.split_at((data.len() / L1_CHUNK).min(l2.poly64_room()) * L1_CHUNK);
-    let maps: Vec<Poly64Map<ITERS>> = in_poly64
-        .par_chunks(task_chunks(in_poly64.len() / L1_CHUNK) * L1_CHUNK)
-        .map(|task| {
-            let mut run = Poly64Run::default();
-            l1_hash_chunks::<ITERS>(&key.l1, task.as_chunks::<L1_CHUNK>().0, |word| run.absorb(&key.l2, word));
-            run.into_map(&key.l2)
-        })
-        .collect();
-    for map in &maps {
-        l2.absorb_run(&key.l2, map);
-    }
+    let task = task_chunks(in_poly64.len() / L1_CHUNK) * L1_CHUNK;
+    absorb_as_maps::<ITERS, Poly64Run<ITERS>>(key, l2, in_poly64, task);
     if !rest.is_empty() {
         absorb_past_poly64::<ITERS>(key, l2, rest);
     }
@@ -274,8 +265,8 @@ fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8
 /// Whole chunks past POLY64's range on all cores, absorbed into `l2` in
 /// order: a first chunk on this core when POLY128 waits for a word's low
 /// half; then tasks of whole POLY128 words (an even count of chunks), each
-/// hashed into a [`Poly128Map`] beside its NH, [`POLY128_SPAN`] at a time;
-/// then an odd last chunk on this core.
+/// hashed into a POLY128 map, [`POLY128_SPAN`] at a time; then an odd last
+/// chunk on this core.
 #[cfg(feature = "parallel")]
 fn absorb_past_poly64<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
     let (head, data) = data.split_at(if l2.poly128_half_pending() { L1_CHUNK } else { 0 });
@@ -283,19 +274,31 @@ fn absorb_past_poly64<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data:
     let (words, last) = data.split_at(data.len() / (2 * L1_CHUNK) * (2 * L1_CHUNK));
     for span in words.chunks(POLY128_SPAN) {
         let task = task_chunks(span.len() / L1_CHUNK).next_multiple_of(2) * L1_CHUNK;
-        let maps: Vec<Poly128Map<ITERS>> = span
-            .par_chunks(task)
-            .map(|task| {
-                let mut run = Poly128Run::default();
-                l1_hash_chunks::<ITERS>(&key.l1, task.as_chunks::<L1_CHUNK>().0, |word| run.absorb(&key.l2, word));
-                run.into_map(&key.l2)
-            })
-            .collect();
-        for map in &maps {
-            l2.absorb_run(&key.l2, map);
-        }
+        absorb_as_maps::<ITERS, Poly128Run<ITERS>>(key, l2, span, task);
     }
     uhash::absorb_chunks::<ITERS>(key, l2, last);
+}
+
+/// Whole chunks in rayon tasks of `task` bytes, each task's NH and its
+/// polynomial's map (`R`) together, and the maps absorbed into `l2` in
+/// order, one multiply-add each.
+#[cfg(feature = "parallel")]
+fn absorb_as_maps<const ITERS: usize, R: PolyRun<ITERS>>(key: &UhashKey, l2: &mut L2Hash, data: &[u8], task: usize)
+where
+    R::Map: Send,
+    for<'m> &'m R::Map: Run<ITERS>,
+{
+    let maps: Vec<R::Map> = data
+        .par_chunks(task)
+        .map(|task| {
+            let mut run = R::default();
+            l1_hash_chunks::<ITERS>(&key.l1, task.as_chunks::<L1_CHUNK>().0, |word| run.absorb(&key.l2, word));
+            run.into_map(&key.l2)
+        })
+        .collect();
+    for map in &maps {
+        l2.absorb_run(&key.l2, map);
+    }
 }
 
 #[cfg(all(test, feature = "parallel"))]

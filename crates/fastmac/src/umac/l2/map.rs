@@ -11,6 +11,18 @@ use super::key::L2Key;
 use super::poly64::poly64_word;
 use super::poly128::{pair_word, poly128_step};
 
+/// A run of L1 outputs being hashed into the map of L2-HASH's polynomial
+/// over it ([`Poly64Run`], [`Poly128Run`]): what a task of the multi-core
+/// path computes beside its NH.
+pub(crate) trait PolyRun<const ITERS: usize>: Default {
+    /// The run's map, which `L2Hash::absorb_run` takes.
+    type Map;
+    /// Extends the run by the next chunk's L1 outputs.
+    fn absorb(&mut self, key: &L2Key, outputs: [u64; ITERS]);
+    /// The run's map.
+    fn into_map(self, key: &L2Key) -> Self::Map;
+}
+
 /// POLY64 over a run of consecutive words, per iteration the map `y ->
 /// mult * y + value (mod p64)` (both lazily reduced): each word's own map is
 /// `(k, m)`, or `(k^2, m - 59 - k)` when marked ([`poly64_word`]), and two
@@ -54,10 +66,12 @@ impl<const ITERS: usize> Default for Poly64Run<ITERS> {
     }
 }
 
-impl<const ITERS: usize> Poly64Run<ITERS> {
+impl<const ITERS: usize> PolyRun<ITERS> for Poly64Run<ITERS> {
+    type Map = Poly64Map<ITERS>;
+
     /// Extends the run by the next word (the next chunk's L1 outputs).
     #[inline(always)]
-    pub(crate) fn absorb(&mut self, key: &L2Key, word: [u64; ITERS]) {
+    fn absorb(&mut self, key: &L2Key, word: [u64; ITERS]) {
         if self.words == 0 {
             self.first = word;
         }
@@ -71,7 +85,7 @@ impl<const ITERS: usize> Poly64Run<ITERS> {
 
     /// The run's map: `mult` is `k^(words + marked)`, raised in constant
     /// time in the marked count, which depends on the message.
-    pub(crate) fn into_map(self, key: &L2Key) -> Poly64Map<ITERS> {
+    fn into_map(self, key: &L2Key) -> Poly64Map<ITERS> {
         // At most twice the words: the exponent's bit length is public.
         let bits = u64::BITS - (2 * self.words).leading_zeros();
         let marked = |i: usize| (self.marked >> (MARKED_BITS * i)) & ((1 << MARKED_BITS) - 1);
@@ -127,11 +141,13 @@ impl<const ITERS: usize> Default for Poly128Run<ITERS> {
     }
 }
 
-impl<const ITERS: usize> Poly128Run<ITERS> {
+impl<const ITERS: usize> PolyRun<ITERS> for Poly128Run<ITERS> {
+    type Map = Poly128Map<ITERS>;
+
     /// Extends the run by the next L1 outputs (the next chunk's): a word's
     /// high half, or its low half and with it the word.
     #[inline(always)]
-    pub(crate) fn absorb(&mut self, key: &L2Key, outputs: [u64; ITERS]) {
+    fn absorb(&mut self, key: &L2Key, outputs: [u64; ITERS]) {
         if self.outputs.is_multiple_of(2) {
             self.high_half = outputs;
         } else {
@@ -146,7 +162,7 @@ impl<const ITERS: usize> Poly128Run<ITERS> {
 
     /// The run's map: `mult` is `k^(words + marked)`, raised in constant
     /// time in the marked count, which depends on the message.
-    pub(crate) fn into_map(self, key: &L2Key) -> Poly128Map<ITERS> {
+    fn into_map(self, key: &L2Key) -> Poly128Map<ITERS> {
         debug_assert!(self.outputs.is_multiple_of(2), "a run of whole words");
         let words = self.outputs / 2;
         debug_assert!(words < 1 << MARKED_BITS, "the marked counts fit their bits");

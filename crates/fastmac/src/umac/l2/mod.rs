@@ -56,5 +56,7 @@ mod state;
 
 pub(crate) use key::L2Key;
 #[cfg(feature = "parallel")]
-pub(crate) use map::{Poly64Map, Poly64Run, Poly128Map, Poly128Run};
+pub(crate) use map::{Poly64Run, Poly128Run, PolyRun};
 pub(crate) use state::L2Hash;
+#[cfg(feature = "parallel")]
+pub(crate) use state::Run;

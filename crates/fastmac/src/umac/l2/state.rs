@@ -453,7 +453,7 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn maps_absorbed_in_order_equal_word_by_word_absorbing() {
-        use super::super::map::Poly64Run;
+        use super::super::map::{Poly64Run, PolyRun};
         let key = key(7, 3);
         let word = |n: u64| match n % 7 {
             3 => u64::MAX - n,
@@ -497,7 +497,7 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn poly128_maps_absorbed_in_order_equal_the_rfc() {
-        use super::super::map::Poly128Run;
+        use super::super::map::{Poly128Run, PolyRun};
         fn check<const ITERS: usize>() {
             let key = key(9, ITERS);
             let n64 = POLY64_WORDS as usize;
