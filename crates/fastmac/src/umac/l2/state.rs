@@ -199,8 +199,7 @@ impl L2Hash {
 
     /// True when POLY128 holds the high half of a word whose low half has
     /// not come (an odd count of words past POLY64's range): a
-    /// [`Poly128Map`] is absorbed on a word boundary only.
-    #[cfg(feature = "parallel")]
+    /// `Poly128Map` is absorbed on a word boundary only.
     pub(crate) fn poly128_half_pending(&self) -> bool {
         self.words > POLY64_WORDS && !(self.words - POLY64_WORDS).is_multiple_of(2)
     }
@@ -228,12 +227,11 @@ impl L2Hash {
     ) -> Self {
         debug_assert!(self.words >= POLY64_WORDS);
         let (k, k_squared) = (&key.k128[..ITERS], &key.k128_squared[..ITERS]);
+        let half_pending = self.poly128_half_pending();
         let poly128 = Poly128::started::<ITERS>(&mut self.poly128, key, &self.y64);
         let mut y: [u128; ITERS] = core::array::from_fn(|i| poly128.y[i]);
         let words = self.words + run.len() as u64;
-        if (self.words - POLY64_WORDS) % 2 == 1
-            && let Some(low) = run.next()
-        {
+        if half_pending && let Some(low) = run.next() {
             y = core::array::from_fn(|i| {
                 poly128_step(k[i], k_squared[i], y[i], pair_word(poly128.high_half[i], low[i]))
             });
@@ -289,7 +287,7 @@ impl L2Hash {
     pub(crate) fn finish_poly128<const ITERS: usize>(self, key: &L2Key, last: [u64; ITERS]) -> [u128; ITERS] {
         debug_assert!(!self.ends_in_poly64());
         let state = self.absorb_poly128(key, core::iter::once(last));
-        let half_word_left = (state.words - POLY64_WORDS) % 2 == 1;
+        let half_word_left = state.poly128_half_pending();
         let poly128 = state.poly128.as_ref().expect("past POLY64's range");
         core::array::from_fn(|i| {
             let half = half_word_left.then_some(poly128.high_half[i]);
