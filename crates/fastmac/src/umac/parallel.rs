@@ -91,9 +91,10 @@ static CALIBRATED_THREADS: AtomicUsize = AtomicUsize::new(0);
 const POLY128_SPAN: usize = 256 << 20;
 /// Chunks per rayon task of an input of `chunks` chunks: about eight tasks
 /// per thread, from [`TASK_CHUNKS_MIN`] to [`TASK_CHUNKS_MAX`]. Each task
-/// starts NH's batches anew and ends its POLY64 run with a power of the key,
-/// so fewer, longer tasks cost less; several per thread still let a thread
-/// that starts late take a smaller share (`docs/performance.md` section 18).
+/// starts NH's batches anew and ends its polynomial's run with a power of
+/// the key, so fewer, longer tasks cost less; several per thread still let
+/// a thread that starts late take a smaller share (`docs/performance.md`
+/// section 18).
 #[cfg(feature = "parallel")]
 fn task_chunks(chunks: usize) -> usize {
     (chunks / (8 * rayon::current_num_threads())).clamp(TASK_CHUNKS_MIN, TASK_CHUNKS_MAX)

@@ -43,27 +43,53 @@ pub(crate) struct Poly64Map<const ITERS: usize> {
 }
 
 /// A run being hashed into its [`Poly64Map`]: the map's `value`, and the
-/// count of marked words of each iteration, from which
-/// [`Poly64Run::into_map`] derives `mult`. The counts share one integer,
-/// 16 bits each (a run has at most POLY64's 2^14 words): kept apart from
-/// `value`, they are not stored with it as one vector, which LLVM built
-/// from scalar halves on the ports NH's vector operations need.
+/// marked words, from which [`Poly64Run::into_map`] derives `mult`.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Poly64Run<const ITERS: usize> {
     value: [u64; ITERS],
-    marked: u64,
+    marked: MarkedCounts,
     first: [u64; ITERS],
     words: u64,
 }
 
-/// Bits of [`Poly64Run`]'s and [`Poly128Run`]'s marked count per
-/// iteration.
-const MARKED_BITS: usize = 16;
-
 impl<const ITERS: usize> Default for Poly64Run<ITERS> {
     fn default() -> Self {
-        Poly64Run { value: [0; ITERS], marked: 0, first: [0; ITERS], words: 0 }
+        Poly64Run { value: [0; ITERS], marked: MarkedCounts::default(), first: [0; ITERS], words: 0 }
     }
+}
+
+/// A run's marked words, counted per iteration in one integer,
+/// [`MARKED_BITS`] bits each: kept apart from the run's values, they are
+/// not stored with them as one vector, which LLVM built from scalar halves
+/// on the ports NH's vector operations need.
+#[derive(Clone, Copy, Default, Zeroize)]
+struct MarkedCounts(u64);
+
+/// Bits of [`MarkedCounts`] per iteration: a run has fewer than 2^16 words
+/// (POLY64's whole range is 2^14, a task at most 512 chunks).
+const MARKED_BITS: usize = 16;
+
+impl MarkedCounts {
+    /// Counts iteration `i`'s word if `top`, its marker mask (all ones or
+    /// zero), says it is marked.
+    #[inline(always)]
+    fn count(&mut self, i: usize, top: u64) {
+        self.0 += (top & 1) << (MARKED_BITS * i);
+    }
+
+    /// The exponent of `k` in the map of iteration `i` of a run of `words`
+    /// words: the words plus the marked ones.
+    fn exponent(self, i: usize, words: u64) -> u64 {
+        debug_assert!(words < 1 << MARKED_BITS, "the counts fit their bits");
+        words + ((self.0 >> (MARKED_BITS * i)) & ((1 << MARKED_BITS) - 1))
+    }
+}
+
+/// The bit length within which every [`MarkedCounts::exponent`] of a run
+/// of `words` words lies (at most twice the words): public, so the power
+/// takes the same time whatever the marked count.
+fn exponent_bits(words: u64) -> u32 {
+    u64::BITS - (2 * words).leading_zeros()
 }
 
 impl<const ITERS: usize> PolyRun<ITERS> for Poly64Run<ITERS> {
@@ -78,7 +104,7 @@ impl<const ITERS: usize> PolyRun<ITERS> for Poly64Run<ITERS> {
         for (i, &m) in word.iter().enumerate() {
             let (mult, add) = poly64_word(key.k64[i], key.k64_squared[i], m);
             self.value[i] = fold_p64(u128::from(mult) * u128::from(self.value[i]) + u128::from(add));
-            self.marked += (top_range_mask_64(m) & 1) << (MARKED_BITS * i);
+            self.marked.count(i, top_range_mask_64(m));
         }
         self.words += 1;
     }
@@ -86,10 +112,8 @@ impl<const ITERS: usize> PolyRun<ITERS> for Poly64Run<ITERS> {
     /// The run's map: `mult` is `k^(words + marked)`, raised in constant
     /// time in the marked count, which depends on the message.
     fn into_map(self, key: &L2Key) -> Poly64Map<ITERS> {
-        // At most twice the words: the exponent's bit length is public.
-        let bits = u64::BITS - (2 * self.words).leading_zeros();
-        let marked = |i: usize| (self.marked >> (MARKED_BITS * i)) & ((1 << MARKED_BITS) - 1);
-        let mult = core::array::from_fn(|i| power_p64(key.k64[i], self.words + marked(i), bits));
+        let bits = exponent_bits(self.words);
+        let mult = core::array::from_fn(|i| power_p64(key.k64[i], self.marked.exponent(i, self.words), bits));
         Poly64Map { mult, value: self.value, first: self.first, words: self.words }
     }
 }
@@ -124,20 +148,19 @@ pub(crate) struct Poly128Map<const ITERS: usize> {
 }
 
 /// A run being hashed into its [`Poly128Map`], as [`Poly64Run`] does it
-/// for POLY64: the map's `value`, the marked words of each iteration
-/// counted in one integer, and the high half of a word whose low half has
-/// not come.
+/// for POLY64: the map's `value`, the marked words, and the high half of a
+/// word whose low half has not come.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Poly128Run<const ITERS: usize> {
     value: [u128; ITERS],
-    marked: u64,
+    marked: MarkedCounts,
     high_half: [u64; ITERS],
     outputs: u64,
 }
 
 impl<const ITERS: usize> Default for Poly128Run<ITERS> {
     fn default() -> Self {
-        Poly128Run { value: [0; ITERS], marked: 0, high_half: [0; ITERS], outputs: 0 }
+        Poly128Run { value: [0; ITERS], marked: MarkedCounts::default(), high_half: [0; ITERS], outputs: 0 }
     }
 }
 
@@ -154,7 +177,8 @@ impl<const ITERS: usize> PolyRun<ITERS> for Poly128Run<ITERS> {
             for (i, &low) in outputs.iter().enumerate() {
                 let m = pair_word(self.high_half[i], low);
                 self.value[i] = poly128_step(key.k128[i], key.k128_squared[i], self.value[i], m);
-                self.marked += ((top_range_mask_128(m) & 1) as u64) << (MARKED_BITS * i);
+                // The mask's low half is all ones or zero, as the whole.
+                self.marked.count(i, top_range_mask_128(m) as u64);
             }
         }
         self.outputs += 1;
@@ -165,11 +189,8 @@ impl<const ITERS: usize> PolyRun<ITERS> for Poly128Run<ITERS> {
     fn into_map(self, key: &L2Key) -> Poly128Map<ITERS> {
         debug_assert!(self.outputs.is_multiple_of(2), "a run of whole words");
         let words = self.outputs / 2;
-        debug_assert!(words < 1 << MARKED_BITS, "the marked counts fit their bits");
-        // At most twice the words: the exponent's bit length is public.
-        let bits = u64::BITS - (2 * words).leading_zeros();
-        let marked = |i: usize| (self.marked >> (MARKED_BITS * i)) & ((1 << MARKED_BITS) - 1);
-        let mult = core::array::from_fn(|i| power_p128(key.k128[i], words + marked(i), bits));
+        let bits = exponent_bits(words);
+        let mult = core::array::from_fn(|i| power_p128(key.k128[i], self.marked.exponent(i, words), bits));
         Poly128Map { mult, value: self.value, outputs: self.outputs }
     }
 }

@@ -287,11 +287,11 @@ unsafe fn chunk_batch<const T: usize, const N: usize>(
 
 /// [`chunk_batch`] over `batches` in order, pipelined: the outputs of a
 /// batch are handed to `take` while the next batch's NH runs, the last
-/// batch's at the end. With eight chunks to a batch (one iteration) each
-/// output goes after one of the next batch's chunks; with two (four
-/// iterations, where LLVM keeps `take`'s L2 steps out of line, a call
-/// that saves NH's registers) both go after its first chunk, one call
-/// where there were two. One function for the whole run, where each batch
+/// batch's at the end. With more than two chunks to a batch (one and two
+/// iterations) each chunk's outputs go after the same chunk of the next
+/// batch; with two (three and four iterations; for four LLVM keeps
+/// `take`'s L2 steps out of line, a call that saves NH's registers) both
+/// go after its first chunk, one call where there were two. One function for the whole run, where each batch
 /// was a call from the caller's loop (`docs/performance.md` section 18).
 ///
 /// # Safety
