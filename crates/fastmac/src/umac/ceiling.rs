@@ -46,7 +46,7 @@ impl NhCeiling {
     /// folded to one word (so the work cannot be optimized away). Each
     /// chunk's sums start from zero, as UMAC's start from the chunk's
     /// length, and the chunks before the last are hashed as UMAC hashes
-    /// such a run: several per call where the backend does that for a run
+    /// such a run: in one call to the backend where it does that for a run
     /// this long, the lines of the chunks ahead asked for.
     pub fn pass(&self, msg: &[u8]) -> u64 {
         with_iters!(self.iters, ITERS => self.pass_iters::<ITERS>(msg))
@@ -56,8 +56,8 @@ impl NhCeiling {
         // The last chunk, whole or not, apart: UMAC hashes it outside the run.
         let (whole, last) = msg.split_at(msg.len().saturating_sub(1) / L1_CHUNK * L1_CHUNK);
         let (whole, _) = whole.as_chunks::<L1_CHUNK>();
-        let mut sums = if self.key.batches::<ITERS>(whole.len()) {
-            self.batched::<ITERS>(whole)
+        let mut sums = if self.key.runs_in_one_call::<ITERS>(whole.len()) {
+            self.in_one_call::<ITERS>(whole)
         } else {
             whole.iter().fold([0; ITERS], |sums, chunk| added(sums, self.key.run_chunk_sums(chunk, 0)))
         };
@@ -67,10 +67,10 @@ impl NhCeiling {
         sums.iter().fold(0, |a, &s| a ^ s)
     }
 
-    /// The sums of a run of whole chunks that NH batches. Out of line, so
-    /// that a short message pays nothing for it.
+    /// The sums of a run of whole chunks that NH hashes in one call. Out of
+    /// line, so that a short message pays nothing for it.
     #[inline(never)]
-    fn batched<const ITERS: usize>(&self, whole: &[[u8; L1_CHUNK]]) -> [u64; ITERS] {
+    fn in_one_call<const ITERS: usize>(&self, whole: &[[u8; L1_CHUNK]]) -> [u64; ITERS] {
         let mut sums = [0u64; ITERS];
         self.key.chunk_runs::<ITERS>(whole, 0, |chunk| sums = added(sums, chunk));
         sums

@@ -67,11 +67,12 @@ impl UhashKey {
 /// last) absorbed into `l2` in order. One chunk at a time, the L2 state in
 /// registers across the chunk loop within POLY64's range (16 MiB of
 /// message), so that one chunk's L2 step overlaps the next chunk's NH; or,
-/// where NH hashes a run several chunks per call ([`NhKey::batches`]), the
-/// run past POLY64's first two words that way, L2's steps between the
-/// calls' chunks ([`l1_hash_chunks`]).
+/// where NH hashes a run in one call ([`NhKey::runs_in_one_call`]: AVX-512
+/// in batches, AVX2 with its chunk loop inside), the run past POLY64's
+/// first two words that way, L2's steps between NH's chunks
+/// ([`l1_hash_chunks`]).
 ///
-/// [`NhKey::batches`]: super::nh::NhKey::batches
+/// [`NhKey::runs_in_one_call`]: super::nh::NhKey::runs_in_one_call
 #[inline(always)]
 pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[u8]) {
     debug_assert_eq!(chunks.len() % L1_CHUNK, 0);
@@ -79,8 +80,8 @@ pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash,
     let (chunks, _) = chunks.as_chunks::<L1_CHUNK>();
     let (first, rest) = chunks.split_at(l2.words_before_steps().min(chunks.len()));
     let stepped = l2.poly64_room().saturating_sub(first.len()).min(rest.len());
-    if key.l1.batches::<ITERS>(stepped) {
-        absorb_in_batches::<ITERS>(key, l2, first, rest.split_at(stepped));
+    if key.l1.runs_in_one_call::<ITERS>(stepped) {
+        absorb_in_one_call::<ITERS>(key, l2, first, rest.split_at(stepped));
     } else {
         absorb_one_by_one::<ITERS>(key, l2, chunks);
     }
@@ -92,12 +93,12 @@ fn absorb_one_by_one<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks
     l2.absorb_run(&key.l2, chunks.iter().map(|chunk| l1_hash_in_run::<ITERS>(&key.l1, chunk)));
 }
 
-/// [`absorb_chunks`] where NH batches the run `stepped`: POLY64's first
-/// words one at a time, then `stepped` with L2's steps between NH's chunks,
-/// then the chunks `past` POLY64's range one at a time. Out of line, so
-/// that the one-at-a-time loop keeps its registers.
+/// [`absorb_chunks`] where NH hashes the run `stepped` in one call: POLY64's
+/// first words one at a time, then `stepped` with L2's steps between NH's
+/// chunks, then the chunks `past` POLY64's range one at a time. Out of
+/// line, so that the one-at-a-time loop keeps its registers.
 #[inline(never)]
-fn absorb_in_batches<const ITERS: usize>(
+fn absorb_in_one_call<const ITERS: usize>(
     key: &UhashKey,
     l2: &mut L2Hash,
     first: &[[u8; L1_CHUNK]],
@@ -105,7 +106,14 @@ fn absorb_in_batches<const ITERS: usize>(
 ) {
     absorb_one_by_one::<ITERS>(key, l2, first);
     let mut steps = l2.poly64_steps::<ITERS>(&key.l2);
-    l1_hash_chunks::<ITERS>(&key.l1, stepped, |word| steps.step(word));
+    l1_hash_chunks::<ITERS>(
+        &key.l1,
+        stepped,
+        // Inlined into the backend's run: for four iterations LLVM would
+        // otherwise call the steps once per chunk.
+        #[inline(always)]
+        |word| steps.step(word),
+    );
     l2.end_poly64_steps(steps, stepped.len());
     absorb_one_by_one::<ITERS>(key, l2, past);
 }
@@ -429,9 +437,10 @@ mod tests {
         }
     }
 
-    /// Runs of whole chunks long enough for NH to batch them (32 and more
-    /// under AVX-512), one-shot and streamed, equal the portable
-    /// backend, which never batches, under every backend this CPU runs.
+    /// Runs of whole chunks that NH hashes in one call (two and more under
+    /// AVX2, 32 and more under AVX-512, in batches), one-shot and streamed,
+    /// equal the portable backend, called once per chunk, under every
+    /// backend this CPU runs.
     #[test]
     fn long_runs_equal_the_portable_backend_one_shot_and_streamed() {
         // Runs started after zero, one and two L2 words, with chunks left
@@ -441,7 +450,14 @@ mod tests {
             let portable = UhashKey::derive(&cipher, ITERS, Backend::Portable);
             for backend in Backend::supported() {
                 let key = UhashKey::derive(&cipher, ITERS, backend);
-                for len in [34 * L1_CHUNK, 35 * L1_CHUNK + 1, 41 * L1_CHUNK + 500, 97 * L1_CHUNK] {
+                for len in [
+                    3 * L1_CHUNK + 7,
+                    4 * L1_CHUNK,
+                    34 * L1_CHUNK,
+                    35 * L1_CHUNK + 1,
+                    41 * L1_CHUNK + 500,
+                    97 * L1_CHUNK,
+                ] {
                     let msg = &msg[..len];
                     let expect = uhash::<ITERS>(&portable, msg);
                     assert_eq!(uhash::<ITERS>(&key, msg), expect, "{backend}, {ITERS} iterations, {len} bytes");

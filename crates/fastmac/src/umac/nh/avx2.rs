@@ -17,7 +17,7 @@ use core::arch::x86_64::{
     _mm256_setzero_si256, _mm256_shuffle_epi32,
 };
 
-use super::block::BLOCK;
+use super::block::{BLOCK, CHUNK_BYTES, RUN_AHEAD};
 use super::key::NhKey;
 use super::sse2::tail_quads;
 
@@ -30,6 +30,7 @@ const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 ///
 /// # Safety
 /// The CPU must support AVX2.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn nh<const T: usize, const AHEAD: usize>(
     key: &NhKey,
@@ -44,6 +45,40 @@ pub(super) unsafe fn nh<const T: usize, const AHEAD: usize>(
         } else {
             xy::<T, AHEAD>(key, first_block, data, acc)
         }
+    }
+}
+
+/// NH of whole `chunks` for `T` iterations, each chunk's sums from `init`
+/// handed to `take` in order ([`NhKey::chunk_runs`](super::NhKey::chunk_runs)),
+/// with the chunk loop inside this AVX2 function: each chunk's NH inlined,
+/// its sums in registers, no call or `vzeroupper` per chunk. Each chunk's
+/// sums go to `take` after the next chunk's NH, the last chunk's at the
+/// end: `take`'s work (L2-HASH's steps, a chain of multiplications) then
+/// finds its input ready and runs beside NH, where right after its own
+/// chunk it would wait for the sums to be added across the vectors
+/// (`docs/performance.md` section 20).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn chunk_run<const T: usize>(
+    key: &NhKey,
+    chunks: &[[u8; CHUNK_BYTES]],
+    init: u64,
+    take: &mut impl FnMut([u64; T]),
+) {
+    let mut previous: Option<[u64; T]> = None;
+    for chunk in chunks {
+        let mut sums = [init; T];
+        // SAFETY: AVX2 is enabled here; a whole chunk from block 0.
+        unsafe { nh::<T, RUN_AHEAD>(key, 0, chunk, &mut sums) };
+        if let Some(words) = previous {
+            take(words);
+        }
+        previous = Some(sums);
+    }
+    if let Some(words) = previous {
+        take(words);
     }
 }
 
@@ -62,6 +97,7 @@ pub(super) fn fetch_ahead<const AHEAD: usize>(at: *const u8) {
 ///
 /// # Safety
 /// AVX2; `T` is 2 or 4.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn iteration_parallel<const T: usize, const AHEAD: usize>(
     key: &NhKey,
@@ -152,6 +188,7 @@ unsafe fn pair_block<const T: usize>(
 ///
 /// # Safety
 /// AVX2; `T` is 1 or 3 (any T works, the others are slower than above).
+#[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     let mut even = [_mm256_setzero_si256(); T];

@@ -49,8 +49,8 @@ const fn batch_chunks(t: usize) -> usize {
     8 / t
 }
 
-/// Chunks a run needs before batches pay: the last batch's outputs are
-/// handed on after its NH is done, with no NH left to overlap them.
+/// Chunks a run needs before AVX-512 batches pay: the last batch's outputs
+/// are handed on after its NH is done, with no NH left to overlap them.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 const BATCHED_RUN_MIN: usize = 32;
 
@@ -113,25 +113,32 @@ impl NhKey {
     }
 
     /// Whether [`NhKey::chunk_runs`] hashes a run of `chunks` whole chunks
-    /// for `T` iterations several chunks per call ([`batch_chunks`]): under
-    /// an AVX-512 key, for runs of at least [`BATCHED_RUN_MIN`] chunks.
+    /// for `T` iterations in one call to the backend: under an AVX-512 key
+    /// in batches of several chunks ([`batch_chunks`]) for runs of at least
+    /// [`BATCHED_RUN_MIN`] chunks; under AVX2, the chunk loop inside the
+    /// backend ([`avx2::chunk_run`]) for runs of two chunks or more.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[inline(always)]
-    pub(crate) fn batches<const T: usize>(&self, chunks: usize) -> bool {
-        chunks >= BATCHED_RUN_MIN && self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512
+    pub(crate) fn runs_in_one_call<const T: usize>(&self, chunks: usize) -> bool {
+        match self.kernels.kernel::<T>(CHUNK_BYTES) {
+            Backend::Avx512 => chunks >= BATCHED_RUN_MIN,
+            Backend::Avx2 => chunks >= 2,
+            _ => false,
+        }
     }
 
-    /// Off x86-64 no backend batches chunks.
+    /// Off x86-64 every backend is called once per chunk.
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     #[inline(always)]
-    pub(crate) fn batches<const T: usize>(&self, _chunks: usize) -> bool {
+    pub(crate) fn runs_in_one_call<const T: usize>(&self, _chunks: usize) -> bool {
         false
     }
 
     /// NH of whole `chunks` for `T` iterations, each chunk's sums from
-    /// `init`, handed to `take` in order: several chunks per call where
-    /// [`NhKey::batches`] says so, else one by one.
+    /// `init`, handed to `take` in order: in one call to the backend where
+    /// [`NhKey::runs_in_one_call`] says so, else one call per chunk.
     #[inline(always)]
+    #[allow(unsafe_code)] // calls into the AVX2 backend
     pub(crate) fn chunk_runs<const T: usize>(
         &self,
         chunks: &[[u8; CHUNK_BYTES]],
@@ -139,7 +146,13 @@ impl NhKey {
         mut take: impl FnMut([u64; T]),
     ) {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        if self.batches::<T>(chunks.len()) {
+        if self.runs_in_one_call::<T>(chunks.len()) {
+            if self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx2 {
+                // SAFETY: the kernel is AVX2's, chosen for a key laid out
+                // only after `Backend::is_supported` confirmed AVX2.
+                unsafe { avx2::chunk_run::<T>(self, chunks, init, &mut take) };
+                return;
+            }
             match T {
                 1 => self.batched::<T, { batch_chunks(1) }>(chunks, init, &mut take),
                 2 => self.batched::<T, { batch_chunks(2) }>(chunks, init, &mut take),
@@ -175,9 +188,9 @@ impl NhKey {
         init: u64,
         take: &mut impl FnMut([u64; T]),
     ) {
-        debug_assert!(N * T <= 8 && self.batches::<T>(chunks.len()));
+        debug_assert!(N * T <= 8 && self.runs_in_one_call::<T>(chunks.len()));
         let (batches, rest) = chunks.as_chunks::<N>();
-        // SAFETY: `batches` saw an AVX-512 key, laid out only after AVX-512
+        // SAFETY: `runs_in_one_call` saw an AVX-512 kernel, laid out only after AVX-512
         // F/BW/VL were detected; N * T <= 8.
         unsafe { avx512::chunk_batches::<T, N>(self, batches, init, take) };
         for chunk in rest {

@@ -120,18 +120,19 @@ fn both_avx512_layouts_for_four_iterations_equal_portable() {
     }
 }
 
-/// Whole chunks through `chunk_runs` (several per call where the backend
-/// batches them: runs of 32 chunks and more under AVX-512) equal portable
-/// NH chunk by chunk, in order, for every iteration count: runs just below,
-/// at and past the batching threshold, with and without chunks left over
-/// after the last whole batch.
+/// Whole chunks through `chunk_runs` (in one call where the backend takes
+/// a run that way: runs of two chunks and more under AVX2, each chunk's
+/// sums handed on after the next chunk's NH; of 32 and more under AVX-512,
+/// in batches) equal portable NH chunk by chunk, in order, for every
+/// iteration count: runs just below, at and past both thresholds, with and
+/// without chunks left over after the last whole batch.
 #[test]
 fn chunk_runs_equal_portable_chunk_by_chunk() {
     let words = key_words(13);
     let data = bytes(14, 64 * 1024);
     let (chunks, _) = data.as_chunks::<1024>();
     let init = 0x0123_4567_89ab_cdef;
-    for count in [0, 1, 31, 32, 33, 34, 35, 41, 64] {
+    for count in [0, 1, 2, 3, 31, 32, 33, 34, 35, 41, 64] {
         let run = &chunks[..count];
         for backend in Backend::supported() {
             let key = NhKey::new(&words, backend);
