@@ -65,11 +65,11 @@ impl UhashKey {
 
 /// L1-HASH of `chunks` (whole 1024-byte chunks, none of them the message's
 /// last) absorbed into `l2` in order. One chunk at a time, the L2 state in
-/// registers across the chunk loop within POLY64's range (16 MiB of
-/// message), so that one chunk's L2 step overlaps the next chunk's NH; or,
-/// where NH hashes a run in one call ([`NhKey::runs_in_one_call`]: AVX-512
-/// in batches, AVX2 with its chunk loop inside), the run past POLY64's
-/// first two words that way, L2's steps between NH's chunks
+/// registers across the chunk loop, so that one chunk's L2 step overlaps
+/// the next chunk's NH; or, where NH hashes a run in one call
+/// ([`NhKey::runs_in_one_call`]: AVX-512 in batches, AVX2 with its chunk
+/// loop inside), the runs after POLY64's first two words that way, within
+/// POLY64's range and past it, L2's steps between NH's chunks
 /// ([`l1_hash_chunks`]).
 ///
 /// [`NhKey::runs_in_one_call`]: super::nh::NhKey::runs_in_one_call
@@ -79,9 +79,9 @@ pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash,
     // Chunks as arrays: their length a constant where NH is called.
     let (chunks, _) = chunks.as_chunks::<L1_CHUNK>();
     let (first, rest) = chunks.split_at(l2.words_before_steps().min(chunks.len()));
-    let stepped = l2.poly64_room().saturating_sub(first.len()).min(rest.len());
-    if key.l1.runs_in_one_call::<ITERS>(stepped) {
-        absorb_in_one_call::<ITERS>(key, l2, first, rest.split_at(stepped));
+    let (in_poly64, past) = rest.split_at(l2.poly64_room().saturating_sub(first.len()).min(rest.len()));
+    if key.l1.runs_in_one_call::<ITERS>(in_poly64.len()) || key.l1.runs_in_one_call::<ITERS>(past.len()) {
+        absorb_in_one_call::<ITERS>(key, l2, first, in_poly64, past);
     } else {
         absorb_one_by_one::<ITERS>(key, l2, chunks);
     }
@@ -93,29 +93,46 @@ fn absorb_one_by_one<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks
     l2.absorb_run(&key.l2, chunks.iter().map(|chunk| l1_hash_in_run::<ITERS>(&key.l1, chunk)));
 }
 
-/// [`absorb_chunks`] where NH hashes the run `stepped` in one call: POLY64's
-/// first words one at a time, then `stepped` with L2's steps between NH's
-/// chunks, then the chunks `past` POLY64's range one at a time. Out of
-/// line, so that the one-at-a-time loop keeps its registers.
+/// [`absorb_chunks`] where NH hashes a run `in_poly64` or `past` POLY64's
+/// range in one call: POLY64's `first` words one at a time, then each run
+/// with L2's steps between NH's chunks where NH takes it in one call, one
+/// chunk at a time where not. Out of line, so that the one-at-a-time loop
+/// keeps its registers.
 #[inline(never)]
 fn absorb_in_one_call<const ITERS: usize>(
     key: &UhashKey,
     l2: &mut L2Hash,
     first: &[[u8; L1_CHUNK]],
-    (stepped, past): (&[[u8; L1_CHUNK]], &[[u8; L1_CHUNK]]),
+    in_poly64: &[[u8; L1_CHUNK]],
+    past: &[[u8; L1_CHUNK]],
 ) {
     absorb_one_by_one::<ITERS>(key, l2, first);
-    let mut steps = l2.poly64_steps::<ITERS>(&key.l2);
-    l1_hash_chunks::<ITERS>(
-        &key.l1,
-        stepped,
-        // Inlined into the backend's run: for four iterations LLVM would
-        // otherwise call the steps once per chunk.
-        #[inline(always)]
-        |word| steps.step(word),
-    );
-    l2.end_poly64_steps(steps, stepped.len());
-    absorb_one_by_one::<ITERS>(key, l2, past);
+    if key.l1.runs_in_one_call::<ITERS>(in_poly64.len()) {
+        let mut steps = l2.poly64_steps::<ITERS>(&key.l2);
+        l1_hash_chunks::<ITERS>(
+            &key.l1,
+            in_poly64,
+            // Inlined into the backend's run: for four iterations LLVM would
+            // otherwise call the steps once per chunk.
+            #[inline(always)]
+            |word| steps.step(word),
+        );
+        l2.end_poly64_steps(steps, in_poly64.len());
+    } else {
+        absorb_one_by_one::<ITERS>(key, l2, in_poly64);
+    }
+    if key.l1.runs_in_one_call::<ITERS>(past.len()) {
+        let mut steps = l2.poly128_steps::<ITERS>(&key.l2);
+        l1_hash_chunks::<ITERS>(
+            &key.l1,
+            past,
+            #[inline(always)]
+            |outputs| steps.step(outputs),
+        );
+        l2.end_poly128_steps(steps, past.len());
+    } else {
+        absorb_one_by_one::<ITERS>(key, l2, past);
+    }
 }
 
 /// The end of UHASH (section 5.1) from the L1 outputs of the message's last

@@ -174,6 +174,35 @@ impl L2Hash {
         self.words += words as u64;
     }
 
+    /// POLY128's accumulators, for a loop that absorbs words one at a time
+    /// between other work ([`Poly128Steps::step`]) and then hands them back
+    /// ([`L2Hash::end_poly128_steps`]): for a state past POLY64's range,
+    /// started at the switch if it is not yet, with the high half of a
+    /// word begun.
+    #[inline(always)]
+    pub(crate) fn poly128_steps<'k, const ITERS: usize>(&mut self, key: &'k L2Key) -> Poly128Steps<'k, ITERS> {
+        debug_assert!(self.words >= POLY64_WORDS);
+        let half_pending = self.poly128_half_pending();
+        let poly128 = Poly128::started::<ITERS>(&mut self.poly128, key, &self.y64);
+        Poly128Steps {
+            key,
+            y: core::array::from_fn(|i| poly128.y[i]),
+            high_half: half_pending.then(|| core::array::from_fn(|i| poly128.high_half[i])),
+        }
+    }
+
+    /// Takes back the accumulators of [`L2Hash::poly128_steps`], stepped
+    /// once for each of `words` words.
+    #[inline(always)]
+    pub(crate) fn end_poly128_steps<const ITERS: usize>(&mut self, steps: Poly128Steps<'_, ITERS>, words: usize) {
+        let poly128 = self.poly128.as_mut().expect("started by poly128_steps");
+        poly128.y[..ITERS].copy_from_slice(&steps.y);
+        if let Some(high) = &steps.high_half {
+            poly128.high_half[..ITERS].copy_from_slice(high);
+        }
+        self.words += words as u64;
+    }
+
     /// A run given as its POLY64 map (within POLY64's range): the state's
     /// accumulator so far (1 before any word, POLY64's first step after one
     /// word kept as it came) through `mult * y + value`.
@@ -319,6 +348,40 @@ impl<const ITERS: usize> Drop for Poly64Steps<'_, ITERS> {
     }
 }
 
+/// POLY128's accumulators taken out of an [`L2Hash`] (see
+/// [`L2Hash::poly128_steps`]): each word is two L1 outputs, the first its
+/// high half, then one multiply-add per word and iteration.
+pub(crate) struct Poly128Steps<'k, const ITERS: usize> {
+    key: &'k L2Key,
+    y: [u128; ITERS],
+    /// The high half of a word whose low half has not come.
+    high_half: Option<[u64; ITERS]>,
+}
+
+impl<const ITERS: usize> Poly128Steps<'_, ITERS> {
+    /// Absorbs the next L1 outputs: kept as a word's high half, or with
+    /// the high half before them, one word.
+    #[inline(always)]
+    pub(crate) fn step(&mut self, outputs: [u64; ITERS]) {
+        let Some(high) = self.high_half.take() else {
+            self.high_half = Some(outputs);
+            return;
+        };
+        let (k, k_squared) = (&self.key.k128, &self.key.k128_squared);
+        for i in 0..ITERS {
+            self.y[i] = poly128_step(k[i], k_squared[i], self.y[i], pair_word(high[i], outputs[i]));
+        }
+    }
+}
+
+impl<const ITERS: usize> Drop for Poly128Steps<'_, ITERS> {
+    /// The accumulators and the half word are as secret as the key.
+    fn drop(&mut self) {
+        self.y.zeroize();
+        self.high_half.zeroize();
+    }
+}
+
 /// One POLY64 value per iteration, `f(i)` for iteration `i`: a loop, where
 /// `core::array::from_fn` over four POLY64 steps can be left out of line
 /// by LLVM (a call per chunk, the words handed over through memory).
@@ -408,9 +471,10 @@ mod tests {
     }
 
     /// Word by word, one run, and runs of every length from 1 to 5 split
-    /// on either side of the switch to POLY128: one output, for lengths in
-    /// POLY64's range (the two-word step among them), at its end and past
-    /// it by an odd and an even count.
+    /// on either side of the switch to POLY128 (and past it, as POLY128's
+    /// steps too): one output, for lengths in POLY64's range (the two-word
+    /// step among them), at its end and past it by an odd and an even
+    /// count.
     fn every_way_of_feeding_equals_the_rfc<const ITERS: usize>() {
         let key = key(5, ITERS);
         let n64 = POLY64_WORDS as usize;
@@ -439,6 +503,21 @@ mod tests {
                         }
                     });
                     assert_eq!(pieces, expect, "{count} words, split at {split}, pieces of {piece}");
+                    if split < n64 {
+                        continue;
+                    }
+                    let stepped = through_state(&key, words, |l2, rest| {
+                        let split = split.min(rest.len());
+                        l2.absorb_run(&key, rest[..split].iter().copied());
+                        for part in rest[split..].chunks(piece) {
+                            let mut steps = l2.poly128_steps::<ITERS>(&key);
+                            for &outputs in part {
+                                steps.step(outputs);
+                            }
+                            l2.end_poly128_steps(steps, part.len());
+                        }
+                    });
+                    assert_eq!(stepped, expect, "{count} words, POLY128 steps from {split} in pieces of {piece}");
                 }
             }
         }
