@@ -209,8 +209,10 @@ pub struct Run {
 }
 
 /// Measures `subjects` at each of `sizes`, about `per_subject` each per
-/// size, and returns the run. `progress` is told each size before it is
-/// measured. Subjects that do not apply to a size are skipped there.
+/// size, and returns the run: [`timing::PASSES`] passes over the sizes,
+/// each with its share of the time. `progress` is told each size of each
+/// pass before it is measured. Subjects that do not apply to a size are
+/// skipped there.
 ///
 /// Everything runs on the one thread of a one-thread rayon pool: there the
 /// library's large-input path is sequential (the single-core figure), with
@@ -228,16 +230,25 @@ pub fn run(
         .build()
         .map_err(|e| format!("cannot start the benchmark thread: {e}"))?;
     let mut clock = Clock::default();
-    let mut rows = Vec::new();
+    let mut sampled: Vec<timing::Sampled> = sizes.iter().map(|_| timing::Sampled::default()).collect();
+    let per_pass = per_subject / timing::PASSES as u32;
+    let min_samples = timing::MIN_SAMPLES.div_ceil(timing::PASSES);
     single.install(|| {
-        for &size in sizes {
-            let mut batch: Vec<&mut Subject> = subjects.iter_mut().filter(|s| s.applies_to(size)).collect();
-            progress(size, batch.len());
-            clock.read();
-            rows.extend(timing::measure_size(&mut batch, size, per_subject)?);
+        for _ in 0..timing::PASSES {
+            for (&size, sampled) in sizes.iter().zip(&mut sampled) {
+                let mut batch: Vec<&mut Subject> = subjects.iter_mut().filter(|s| s.applies_to(size)).collect();
+                progress(size, batch.len());
+                clock.read();
+                timing::sample_size(&mut batch, size, per_pass, min_samples, sampled)?;
+            }
         }
         Ok::<(), String>(())
     })?;
+    let mut rows = Vec::new();
+    for (&size, sampled) in sizes.iter().zip(sampled) {
+        let batch: Vec<&mut Subject> = subjects.iter_mut().filter(|s| s.applies_to(size)).collect();
+        rows.extend(timing::rows(&batch, size, sampled));
+    }
     for row in &mut rows {
         row.use_clock(clock.ghz());
     }
@@ -300,5 +311,26 @@ mod tests {
         let json = serde_json::to_value(&row).unwrap();
         assert_eq!(json["impl"], "fastmac");
         assert!(json.get("backend").is_none());
+    }
+
+    /// A run goes over all its sizes once per pass, in order, and every
+    /// row holds the loops of all passes: at least the fewest samples, one
+    /// row per subject and size, in the order of the sizes.
+    #[test]
+    fn a_run_measures_every_size_in_every_pass() {
+        let mut subjects = vec![
+            Subject::per_message("a", Imp::Fastmac, |msg: &[u8]| msg[0]),
+            Subject::per_message("b", Imp::RustCrypto, |msg: &[u8]| msg[msg.len() - 1]),
+        ];
+        let mut told = Vec::new();
+        let run = run(&mut subjects, &[64, 2048], std::time::Duration::ZERO, Vec::new(), |size, count| {
+            told.push((size, count))
+        })
+        .unwrap();
+        let pass = [(64, 2), (2048, 2)];
+        assert_eq!(told, pass.repeat(timing::PASSES));
+        let cells: Vec<(usize, &str)> = run.results.iter().map(|r| (r.size, r.alg.as_str())).collect();
+        assert_eq!(cells, [(64, "a"), (64, "b"), (2048, "a"), (2048, "b")]);
+        assert!(run.results.iter().all(|r| r.samples >= timing::MIN_SAMPLES.max(timing::PASSES)), "{:?}", run.results);
     }
 }

@@ -2,20 +2,25 @@
 //! (`Instant`), because a VM's TSC may tick in coarse steps and a single
 //! short call cannot be timed (docs/performance.md). The subjects of one
 //! size are interleaved, one loop each per round, so that load from other
-//! processes falls on all of them alike; each figure is the median of the
-//! rounds.
+//! processes falls on all of them alike; a run goes over its sizes in
+//! [`PASSES`] passes, so that a slow spell of seconds (a busy neighbour on
+//! a shared host) falls on every size alike too; each figure is the median
+//! of its loops over all passes.
 
 use std::time::{Duration, Instant};
 
 use super::{Row, Subject};
 
 /// How time is measured, for the report.
-pub const METHOD: &str = "std::time::Instant (CLOCK_MONOTONIC); loops >= 0.5 ms; subjects interleaved; multi-core loops after one untimed message; medians";
+pub const METHOD: &str = "std::time::Instant (CLOCK_MONOTONIC); loops >= 0.5 ms; subjects interleaved; sizes in 5 passes; multi-core loops after one untimed message; medians";
+
+/// Passes a run makes over its sizes, each with a fifth of the time budget.
+pub const PASSES: usize = 5;
 
 /// Shortest timed loop.
 const MIN_LOOP: Duration = Duration::from_micros(500);
 /// Fewest samples per subject, whatever the time budget.
-const MIN_SAMPLES: usize = 5;
+pub const MIN_SAMPLES: usize = 5;
 
 /// A message buffer aligned to 4 KiB, so placement effects (4K aliasing)
 /// are the same for every subject.
@@ -70,24 +75,49 @@ fn summary(mut samples: Vec<f64>) -> (f64, f64, usize) {
     (samples[samples.len() / 2], samples[0], samples.len())
 }
 
-/// Measures every subject at `size` for about `budget` each; the rows have
-/// no cycle figures yet ([`Row::use_clock`]). An error if the message does
+/// The loops of the subjects of one size so far, over the passes: each
+/// subject's messages per loop (calibrated in the first pass) and its
+/// samples (ns per message).
+#[derive(Default)]
+pub struct Sampled {
+    counts: Vec<u64>,
+    samples: Vec<Vec<f64>>,
+}
+
+/// Times every subject at `size` for about `budget` each, at least
+/// `min_samples` loops each, adding the loops to `sampled` (the same
+/// subjects in the same order at every call). An error if the message does
 /// not fit in memory.
-pub fn measure_size(subjects: &mut [&mut Subject], size: usize, budget: Duration) -> Result<Vec<Row>, String> {
+pub fn sample_size(
+    subjects: &mut [&mut Subject],
+    size: usize,
+    budget: Duration,
+    min_samples: usize,
+    sampled: &mut Sampled,
+) -> Result<(), String> {
     let buffer = Aligned::new(size)?;
     let msg = buffer.bytes();
-    let counts: Vec<u64> = subjects.iter_mut().map(|s| calibrate(s, msg)).collect();
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); subjects.len()];
+    if sampled.counts.is_empty() {
+        sampled.counts = subjects.iter_mut().map(|s| calibrate(s, msg)).collect();
+        sampled.samples = vec![Vec::new(); subjects.len()];
+    }
+    let goal: Vec<usize> = sampled.samples.iter().map(|s| s.len() + min_samples).collect();
     let total_budget = budget * subjects.len().max(1) as u32;
     let start = Instant::now();
-    while samples.iter().any(|s| s.len() < MIN_SAMPLES) || start.elapsed() < total_budget {
-        for ((subject, &count), samples) in subjects.iter_mut().zip(&counts).zip(&mut samples) {
+    while sampled.samples.iter().zip(&goal).any(|(s, &goal)| s.len() < goal) || start.elapsed() < total_budget {
+        for ((subject, &count), samples) in subjects.iter_mut().zip(&sampled.counts).zip(&mut sampled.samples) {
             samples.push(subject.time(count, msg).as_nanos() as f64 / count as f64);
         }
     }
-    Ok(subjects
+    Ok(())
+}
+
+/// The rows of `subjects` at `size` from their loops; no cycle figures yet
+/// ([`Row::use_clock`]).
+pub fn rows(subjects: &[&mut Subject], size: usize, sampled: Sampled) -> Vec<Row> {
+    subjects
         .iter()
-        .zip(samples)
+        .zip(sampled.samples)
         .map(|(subject, samples)| {
             let (ns, ns_min, samples) = summary(samples);
             Row {
@@ -104,7 +134,16 @@ pub fn measure_size(subjects: &mut [&mut Subject], size: usize, budget: Duration
                 samples,
             }
         })
-        .collect())
+        .collect()
+}
+
+/// Measures every subject at `size` for about `budget` each, in one pass;
+/// the rows have no cycle figures yet ([`Row::use_clock`]). An error if the
+/// message does not fit in memory.
+pub fn measure_size(subjects: &mut [&mut Subject], size: usize, budget: Duration) -> Result<Vec<Row>, String> {
+    let mut sampled = Sampled::default();
+    sample_size(subjects, size, budget, MIN_SAMPLES, &mut sampled)?;
+    Ok(rows(subjects, size, sampled))
 }
 
 #[cfg(test)]

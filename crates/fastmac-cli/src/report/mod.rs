@@ -97,9 +97,12 @@ fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
     let mut notes: Vec<String> =
         missing.iter().map(|m| format!("{} ({}) not measured: {}", m.job.alg, m.job.imp.name(), m.reason)).collect();
     notes.dedup();
-    let mut progress = Progress::new(sizes.len());
+    let passes = crate::measure::timing::PASSES;
+    let mut progress = Progress::new(sizes.len() * passes);
+    let mut step = 0;
     let run = crate::measure::run(&mut subjects, &sizes, per_job, notes, |size, count| {
-        progress.step(&format!("{count} MACs at {size} B"));
+        progress.step(&format!("pass {} of {passes}: {count} MACs at {size} B", step / sizes.len() + 1));
+        step += 1;
     })?;
     progress.finish();
     let summary = format!(

@@ -57,7 +57,7 @@ impl Progress {
         if self.terminal {
             let _ = writeln!(
                 std::io::stderr(),
-                "\r\x1b[2Kmeasured {} jobs in {:.1} s",
+                "\r\x1b[2Kmeasured {} steps in {:.1} s",
                 self.done,
                 self.started.elapsed().as_secs_f64()
             );
