@@ -24,9 +24,9 @@ use super::sse2::tail_quads;
 const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
 /// AVX2 NH; see [`NhKey::sums`]. `AHEAD` bytes past its loads it asks for
-/// the message's lines (0: none; [`RUN_AHEAD`](super::block::RUN_AHEAD)
-/// for a whole chunk inside a run,
-/// [`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums)).
+/// the message's lines (0: none; [`RUN_AHEAD`] for a whole chunk inside a
+/// run, [`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums) and
+/// [`chunk_run`], whose loop inlines it with both layouts).
 ///
 /// # Safety
 /// The CPU must support AVX2.

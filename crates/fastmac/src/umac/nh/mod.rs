@@ -148,8 +148,9 @@ impl NhKey {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         if self.runs_in_one_call::<T>(chunks.len()) {
             if self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx2 {
-                // SAFETY: the kernel is AVX2's, chosen for a key laid out
-                // only after `Backend::is_supported` confirmed AVX2.
+                // SAFETY: an AVX2 kernel is chosen only for a key laid out
+                // after `Backend::is_supported` confirmed AVX2, or AVX-512
+                // F, which implies it.
                 unsafe { avx2::chunk_run::<T>(self, chunks, init, &mut take) };
                 return;
             }
