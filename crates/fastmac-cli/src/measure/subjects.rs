@@ -58,11 +58,18 @@ pub struct Subject {
     /// fastmac's NH backend, or the read pass's kernel.
     pub backend: Option<&'static str>,
     batch: Batch,
-    /// A pool of its own to run in (the parallel rows), and the least size
-    /// at which that pool is used.
-    pool: Option<(rayon::ThreadPool, usize)>,
+    /// A pool of its own to run in (the parallel rows).
+    pool: Option<Parallel>,
     /// The sizes it is measured at; all when `None`.
     sizes: Option<Vec<usize>>,
+}
+
+/// A parallel row's pool, the least size at which the row is measured,
+/// and the tag length's place in [`PARALLEL_FROM`] (UMAC-32 to UMAC-128).
+struct Parallel {
+    pool: rayon::ThreadPool,
+    min_size: usize,
+    tag_index: usize,
 }
 
 /// The first byte of a tag, the whole tag first handed to the optimizer as
@@ -94,12 +101,12 @@ impl Subject {
 
     /// Whether it is measured at `size`.
     pub fn applies_to(&self, size: usize) -> bool {
-        self.sizes.as_ref().is_none_or(|s| s.contains(&size)) && self.pool.as_ref().is_none_or(|p| size >= p.1)
+        self.sizes.as_ref().is_none_or(|s| s.contains(&size)) && self.pool.as_ref().is_none_or(|p| size >= p.min_size)
     }
 
     /// Threads it uses.
     pub fn threads(&self) -> usize {
-        self.pool.as_ref().map_or(1, |p| p.0.current_num_threads())
+        self.pool.as_ref().map_or(1, |p| p.pool.current_num_threads())
     }
 
     /// Times `count` messages `msg` on the monotonic clock. A subject with
@@ -112,8 +119,12 @@ impl Subject {
     /// blocks until the loop is done: the benchmark's own thread is a rayon
     /// worker (see `super::run`), and one waiting on another pool spins
     /// and yields for a while, taking a core from the pool it waits on.
-    /// The first such hand-off of the run calibrates the library's
-    /// multi-core threshold in the pool first ([`parallel_from`]).
+    /// The first parallel row of the run calibrates the library's
+    /// multi-core threshold in the pool first ([`parallel_from`]); below
+    /// the threshold a parallel row is timed here, on the benchmark's
+    /// thread, as the one-core row is: the library takes its one-core path
+    /// there, and on the pool's thread the row would time the message's
+    /// move to another core's caches, not a path.
     pub fn time(&mut self, count: u64, msg: &[u8]) -> Duration {
         let Subject { batch, pool, .. } = self;
         let mut timed = |warm_up: u64| {
@@ -122,20 +133,21 @@ impl Subject {
             black_box(batch(count, msg));
             start.elapsed()
         };
-        match pool {
-            Some((pool, _)) => std::thread::scope(|scope| {
-                let pool: &rayon::ThreadPool = pool;
-                scope
-                    .spawn(|| {
-                        PARALLEL_FROM.get_or_init(|| pool.install(fastmac::umac::calibrate_parallel));
-                        pool.install(|| timed(1))
-                    })
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            }),
-            None => timed(0),
+        let Some(parallel) = pool else { return timed(0) };
+        let from = *PARALLEL_FROM.get_or_init(|| in_pool(&parallel.pool, fastmac::umac::calibrate_parallel));
+        if from[parallel.tag_index].is_none_or(|from| msg.len() < from) {
+            return timed(0);
         }
+        in_pool(&parallel.pool, || timed(1))
     }
+}
+
+/// Runs `work` in `pool`, handed over from a plain thread that blocks until
+/// it is done (see [`Subject::time`]).
+fn in_pool<T: Send>(pool: &rayon::ThreadPool, work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        scope.spawn(|| pool.install(work)).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }
 
 /// A row of the registry: builds the subject, or says why it is not
@@ -229,7 +241,7 @@ fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, St
         }
         let pool = pinned_pool(threads)?;
         subject.imp = Imp::FastmacParallel;
-        subject.pool = Some((pool, fastmac::umac::PARALLEL_MIN));
+        subject.pool = Some(Parallel { pool, min_size: fastmac::umac::PARALLEL_MIN, tag_index: N / 4 - 1 });
     }
     Ok(subject)
 }
