@@ -139,7 +139,7 @@ pub struct Machine {
     /// How cycles are derived from time.
     pub clock_method: String,
     /// How time is measured.
-    pub timer: &'static str,
+    pub timer: String,
     /// Nettle's version, or why it was not measured.
     pub nettle: String,
     /// OpenSSL's libcrypto and version, or why it was not measured.
@@ -188,7 +188,7 @@ impl Machine {
             core_clock_ghz: clock.ghz(),
             core_clock_range_ghz: clock.range(),
             clock_method: clock.method(),
-            timer: timing::METHOD,
+            timer: timing::method(),
             nettle,
             openssl,
             blake3: format!("blake3 crate {}", keyed_blake3::VERSION),

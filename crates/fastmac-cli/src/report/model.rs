@@ -61,7 +61,7 @@ impl Results {
             ("CPU", format!("{} ({} logical CPUs)", m.cpu, m.logical_cpus)),
             ("backend", m.fastmac_backend.to_owned()),
             ("clock", format!("{clock}; {}", m.clock_method)),
-            ("timer", m.timer.to_owned()),
+            ("timer", m.timer.clone()),
             ("GNU Nettle", m.nettle.clone()),
             ("OpenSSL", m.openssl.clone()),
             ("BLAKE3", m.blake3.clone()),
