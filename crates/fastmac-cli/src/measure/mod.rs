@@ -236,7 +236,7 @@ pub fn run(
     single.install(|| {
         for _ in 0..timing::PASSES {
             for (&size, sampled) in sizes.iter().zip(&mut sampled) {
-                let mut batch: Vec<&mut Subject> = subjects.iter_mut().filter(|s| s.applies_to(size)).collect();
+                let mut batch = measured_at(subjects, size);
                 progress(size, batch.len());
                 clock.read();
                 timing::sample_size(&mut batch, size, per_pass, min_samples, sampled)?;
@@ -246,13 +246,17 @@ pub fn run(
     })?;
     let mut rows = Vec::new();
     for (&size, sampled) in sizes.iter().zip(sampled) {
-        let batch: Vec<&mut Subject> = subjects.iter_mut().filter(|s| s.applies_to(size)).collect();
-        rows.extend(timing::rows(&batch, size, sampled));
+        rows.extend(timing::rows(&measured_at(subjects, size), size, sampled));
     }
     for row in &mut rows {
         row.use_clock(clock.ghz());
     }
     Ok(Run { machine: Machine::describe(&clock, notes), results: rows })
+}
+
+/// The subjects measured at `size`, in their order.
+fn measured_at(subjects: &mut [Subject], size: usize) -> Vec<&mut Subject> {
+    subjects.iter_mut().filter(|s| s.applies_to(size)).collect()
 }
 
 /// Now in UTC, ISO 8601, from the system clock.

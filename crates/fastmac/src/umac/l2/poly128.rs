@@ -34,10 +34,25 @@ pub(super) fn pair_word(high: u64, low: u64) -> u128 {
     u128::from(high) << 64 | u128::from(low)
 }
 
+/// One 16-byte word per iteration, iteration `i`'s from its L1 outputs
+/// `high[i]` and `low[i]`: one [`poly128_step`] on each accumulator.
+#[inline(always)]
+pub(super) fn poly128_word<const ITERS: usize>(
+    k: &[u128],
+    k_squared: &[u128],
+    y: &mut [u128; ITERS],
+    high: &[u64],
+    low: &[u64; ITERS],
+) {
+    for i in 0..ITERS {
+        y[i] = poly128_step(k[i], k_squared[i], y[i], pair_word(high[i], low[i]));
+    }
+}
+
 /// POLY128 over L1 outputs taken two at a time, `ITERS` iterations, the
-/// accumulators in registers: each pair of outputs is one 16-byte word,
-/// one [`poly128_step`] per iteration. Consumes `outputs` up to an even
-/// count and returns the output left over, if any.
+/// accumulators in registers: each pair of outputs is one 16-byte word
+/// ([`poly128_word`]). Consumes `outputs` up to an even count and returns
+/// the output left over, if any.
 #[inline(always)]
 pub(super) fn poly128_pairs<const ITERS: usize>(
     k: &[u128],
@@ -48,9 +63,7 @@ pub(super) fn poly128_pairs<const ITERS: usize>(
     loop {
         let high = outputs.next()?;
         let Some(low) = outputs.next() else { return Some(high) };
-        for i in 0..ITERS {
-            y[i] = poly128_step(k[i], k_squared[i], y[i], pair_word(high[i], low[i]));
-        }
+        poly128_word(k, k_squared, y, &high, &low);
     }
 }
 

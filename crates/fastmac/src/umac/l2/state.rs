@@ -13,7 +13,7 @@ use super::key::L2Key;
 #[cfg(feature = "parallel")]
 use super::map::{Poly64Map, Poly128Map};
 use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two, poly64_two_second_late};
-use super::poly128::{pair_word, poly128_end, poly128_pairs, poly128_start, poly128_step};
+use super::poly128::{poly128_end, poly128_pairs, poly128_start, poly128_word};
 use crate::umac::iters::MAX_ITERS;
 
 /// L1 outputs hashed under POLY64 before L2-HASH moves to POLY128: 2^17
@@ -261,9 +261,7 @@ impl L2Hash {
         let mut y: [u128; ITERS] = core::array::from_fn(|i| poly128.y[i]);
         let words = self.words + run.len() as u64;
         if half_pending && let Some(low) = run.next() {
-            y = core::array::from_fn(|i| {
-                poly128_step(k[i], k_squared[i], y[i], pair_word(poly128.high_half[i], low[i]))
-            });
+            poly128_word(k, k_squared, &mut y, &poly128.high_half, &low);
         }
         if let Some(high) = poly128_pairs(k, k_squared, &mut y, run) {
             poly128.high_half[..ITERS].copy_from_slice(&high);
@@ -367,10 +365,7 @@ impl<const ITERS: usize> Poly128Steps<'_, ITERS> {
             self.high_half = Some(outputs);
             return;
         };
-        let (k, k_squared) = (&self.key.k128, &self.key.k128_squared);
-        for i in 0..ITERS {
-            self.y[i] = poly128_step(k[i], k_squared[i], self.y[i], pair_word(high[i], outputs[i]));
-        }
+        poly128_word(&self.key.k128, &self.key.k128_squared, &mut self.y, &high, &outputs);
     }
 }
 
