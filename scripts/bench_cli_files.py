@@ -12,6 +12,11 @@ message in cache) and at the file's size, measured once per round too.
 --root target/tools`); a command that is missing is reported and skipped.
 Python 3 standard library only.
 
+How the page cache holds the file moves every figure, `cat`'s too
+(docs/performance.md section 21): each round also maps the file, touches
+one byte of every 4 KiB page and unmaps it, and the medians of those two
+times say what the kernel's work per page cost in this run.
+
     scripts/bench_cli_files.py [--fastmac target/release/fastmac]
         [--size-mib 256] [--rounds 21] [--file PATH]
 """
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import mmap
 import os
 import shutil
 import statistics
@@ -68,6 +74,20 @@ def timed(argv: list[str]) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def page_work(path: str) -> tuple[float, float]:
+    """Seconds to map `path` and touch one byte of every 4 KiB page (the
+    faults that map them), and to unmap it: the kernel's work that a mapped
+    read adds to the hashing, which depends on the folios the page cache
+    holds the file in."""
+    with open(path, "rb") as f:
+        start = time.perf_counter()
+        mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        _ = mapped[::4096]  # one byte per page, the loop in the interpreter's C code
+        touched = time.perf_counter()
+        mapped.close()
+        return touched - start, time.perf_counter() - touched
+
+
 def in_memory(fastmac: str, sizes: list[int]) -> dict[int, float]:
     """Seconds per message of fastmac's one-core UMAC-128 at each size."""
     argv = [fastmac, "bench", "--algs", "umac-128", "--sizes", ",".join(map(str, sizes)), "--seconds", "0.05", "--json"]
@@ -101,14 +121,17 @@ def main() -> None:
     cpus: dict[str, list[float]] = {name: [] for name, _ in runs}
     memory: dict[int, list[float]] = {s: [] for s in memory_sizes}
     load_before = os.getloadavg()[0]
+    pages: list[tuple[float, float]] = []
     for _ in range(2):  # warm the page cache and the binaries
         for _, argv in runs:
             timed(argv)
+        page_work(path)
     for _ in range(args.rounds):
         for name, argv in runs:
             wall, cpu = timed(argv)
             walls[name].append(wall)
             cpus[name].append(cpu)
+        pages.append(page_work(path))
         for s, seconds in in_memory(args.fastmac, memory_sizes).items():
             memory[s].append(seconds)
     median = {name: statistics.median(t) for name, t in walls.items()}
@@ -122,6 +145,8 @@ def main() -> None:
     for name, wall in median.items():
         cpu = statistics.median(cpus[name])
         print(f"{name:<30} {wall * 1e3:>12.1f} {cpu * 1e3:>9.1f} {size / wall / 1e9:>7.2f} {cat / wall:>7.2f}")
+    touch, unmap = (statistics.median(t) * 1e3 for t in zip(*pages))
+    print(f"the kernel's work per page: mapping and touching every page {touch:.1f} ms, unmapping {unmap:.1f} ms")
     rate = {s: s / statistics.median(t) for s, t in memory.items()}
     for s in memory_sizes:
         print(f"UMAC-128 in memory, 1 core, {s} B messages (fastmac bench): {rate[s] / 1e9:.2f} GB/s")
