@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::input::CliError;
-use crate::measure::{self, Imp, Run};
+use crate::measure::{self, Imp, Row, Run, ratio};
 use crate::{names, numbers};
 
 /// The subjects measured when no `--algs` is given: UMAC at each tag
@@ -120,9 +120,9 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
 }
 
-/// ns/message of `alg` by `imp` at `size`, if measured.
-fn ns(run: &Run, alg: &str, imp: Imp, size: usize) -> Option<f64> {
-    run.results.iter().find(|r| r.alg == alg && r.imp == imp && r.size == size).map(|r| r.ns_per_msg)
+/// The row of `alg` by `imp` at `size`, if measured.
+fn row<'r>(run: &'r Run, alg: &str, imp: Imp, size: usize) -> Option<&'r Row> {
+    run.results.iter().find(|r| r.alg == alg && r.imp == imp && r.size == size)
 }
 
 /// Why a parallel row at `size` timed the one-core path, if the
@@ -169,22 +169,22 @@ fn table(run: &Run) -> String {
         "size", "alg", "impl", "ns/msg", "GB/s", "c/B", "c/msg"
     );
     for r in &run.results {
-        let ratio = match r.imp {
+        let versus = match r.imp {
             Imp::Fastmac => {
-                let nettle = ns(run, &r.alg, Imp::Nettle, r.size).map(|n| format!("{:.2}x nettle", n / r.ns_per_msg));
-                let ceiling = ns(run, &r.alg, Imp::NhCeiling, r.size)
-                    .map(|n| format!("{:.0}% of nh-ceiling", 100.0 * n / r.ns_per_msg));
+                let nettle = row(run, &r.alg, Imp::Nettle, r.size).map(|n| format!("{:.2}x nettle", ratio(n, r)));
+                let ceiling = row(run, &r.alg, Imp::NhCeiling, r.size)
+                    .map(|n| format!("{:.0}% of nh-ceiling", 100.0 * ratio(n, r)));
                 Some([nettle, ceiling].into_iter().flatten().collect::<Vec<_>>().join(", ")).filter(|s| !s.is_empty())
             }
-            Imp::FastmacParallel => ns(run, &r.alg, Imp::Fastmac, r.size).map(|n| {
-                let ratio = format!("{:.2}x 1 core", n / r.ns_per_msg);
+            Imp::FastmacParallel => row(run, &r.alg, Imp::Fastmac, r.size).map(|n| {
+                let times = format!("{:.2}x 1 core", ratio(n, r));
                 match one_core_path_here(m.parallel_from, &r.alg, r.size) {
-                    Some(why) => format!("{ratio} ({why})"),
-                    None => ratio,
+                    Some(why) => format!("{times} ({why})"),
+                    None => times,
                 }
             }),
-            Imp::OpenSsl | Imp::Blake3 | Imp::RustCrypto => ns(run, UMAC_128, Imp::Fastmac, r.size)
-                .map(|n| format!("fastmac {UMAC_128} {:.2}x faster", r.ns_per_msg / n)),
+            Imp::OpenSsl | Imp::Blake3 | Imp::RustCrypto => row(run, UMAC_128, Imp::Fastmac, r.size)
+                .map(|n| format!("fastmac {UMAC_128} {:.2}x faster", ratio(r, n))),
             Imp::Nettle | Imp::ReadLimit | Imp::NhCeiling => None,
         };
         let _ = writeln!(
@@ -197,7 +197,7 @@ fn table(run: &Run) -> String {
             r.gb_per_s,
             r.cycles_per_byte.map_or("-".to_owned(), |c| format!("{c:.3}")),
             r.cycles_per_msg.map_or("-".to_owned(), |c| format!("{c:.0}")),
-            ratio.unwrap_or_default()
+            versus.unwrap_or_default()
         );
     }
     let mut keyed: Vec<(&str, Imp)> = Vec::new();

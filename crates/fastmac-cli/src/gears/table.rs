@@ -163,6 +163,7 @@ mod tests {
             threads: 1,
             backend: None,
             samples: 5,
+            loops: crate::measure::timing::Loops::default(),
         }
     }
 

@@ -107,6 +107,9 @@ pub struct Row {
     pub backend: Option<&'static str>,
     /// Timed loops behind the median.
     pub samples: usize,
+    /// The loops themselves, for [`ratio`]; not serialized.
+    #[serde(skip)]
+    pub loops: timing::Loops,
 }
 
 impl Row {
@@ -117,6 +120,18 @@ impl Row {
         self.cycles_per_msg = ghz.map(|g| self.ns_per_msg * g);
         self.cycles_per_byte = self.cycles_per_msg.filter(|_| self.size > 0).map(|c| c / self.size as f64);
     }
+}
+
+/// How many times `numerator`'s time per message is `denominator`'s. Rows
+/// timed side by side (the subjects of one size, one loop each per round:
+/// [`timing::Loops`]) give the median of their per-round ratios: a slow
+/// spell that falls on a round slows both of its loops, and cancels in
+/// their ratio, where it would move the two medians apart whenever it
+/// covers a different share of each row's loops. Other rows give the
+/// ratio of their medians.
+pub fn ratio(numerator: &Row, denominator: &Row) -> f64 {
+    timing::Loops::paired_ratio(&numerator.loops, &denominator.loops)
+        .unwrap_or(numerator.ns_per_msg / denominator.ns_per_msg)
 }
 
 /// What the numbers were measured on, and how.
@@ -306,6 +321,7 @@ mod tests {
             threads: 1,
             backend: None,
             samples: 5,
+            loops: timing::Loops::default(),
         };
         row.use_clock(Some(3.0));
         assert_eq!((row.cycles_per_msg, row.cycles_per_byte), (Some(150.0), Some(1.5)));
@@ -315,6 +331,36 @@ mod tests {
         let json = serde_json::to_value(&row).unwrap();
         assert_eq!(json["impl"], "fastmac");
         assert!(json.get("backend").is_none());
+    }
+
+    /// Rows not timed side by side (here, built by hand) compare by their
+    /// medians; rows of one run's size, loop for loop (the pairing itself
+    /// is tested in `timing`).
+    #[test]
+    fn ratios_pair_loops_where_they_can() {
+        let row = |ns: f64| Row {
+            alg: "umac-64".into(),
+            imp: Imp::Fastmac,
+            size: 100,
+            ns_per_msg: ns,
+            ns_min: ns,
+            gb_per_s: 100.0 / ns,
+            cycles_per_byte: None,
+            cycles_per_msg: None,
+            threads: 1,
+            backend: None,
+            samples: 5,
+            loops: timing::Loops::default(),
+        };
+        assert_eq!(ratio(&row(50.0), &row(25.0)), 2.0);
+        let mut subjects = vec![
+            Subject::per_message("a", Imp::Fastmac, |msg: &[u8]| msg[0]),
+            Subject::per_message("b", Imp::Nettle, |msg: &[u8]| msg[1]),
+        ];
+        let run = run(&mut subjects, &[64], std::time::Duration::ZERO, Vec::new(), |_, _| {}).unwrap();
+        let (a, b) = (&run.results[0], &run.results[1]);
+        let paired = timing::Loops::paired_ratio(&a.loops, &b.loops).expect("one size's rows pair");
+        assert_eq!(ratio(a, b), paired);
     }
 
     /// A run goes over all its sizes once per pass, in order, and every

@@ -5,8 +5,10 @@
 //! processes falls on all of them alike; a run goes over its sizes in
 //! [`PASSES`] passes, so that a slow spell of seconds (a busy neighbour on
 //! a shared host) falls on every size alike too; each figure is the median
-//! of its loops over all passes.
+//! of its loops over all passes, and a ratio between two rows of one size
+//! the median of their per-round ratios ([`Loops`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Row, Subject};
@@ -15,7 +17,8 @@ use super::{Row, Subject};
 pub fn method() -> String {
     format!(
         "std::time::Instant (CLOCK_MONOTONIC); loops >= 0.5 ms; subjects interleaved; sizes in {PASSES} passes; \
-         multi-core loops after one untimed message; medians"
+         multi-core loops after one untimed message; medians; ratios between rows of one size: medians of their \
+         per-round ratios"
     )
 }
 
@@ -82,11 +85,46 @@ fn summary(mut samples: Vec<f64>) -> (f64, f64, usize) {
 
 /// The loops of the subjects of one size so far, over the passes: each
 /// subject's messages per loop (calibrated in the first pass) and its
-/// samples (ns per message).
-#[derive(Default)]
+/// samples (ns per message), loop `i` of every subject timed in the same
+/// round; `sampling` tells this set of subjects from any other.
 pub struct Sampled {
+    sampling: u64,
     counts: Vec<u64>,
     samples: Vec<Vec<f64>>,
+}
+
+impl Default for Sampled {
+    fn default() -> Self {
+        // One number per sampling in the process: rows of different
+        // samplings never pair their loops.
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Sampled { sampling: NEXT.fetch_add(1, Ordering::Relaxed), counts: Vec::new(), samples: Vec::new() }
+    }
+}
+
+/// A row's timed loops (ns per message) in the order taken, and the
+/// sampling they belong to: loop `i` of every row of one sampling was
+/// timed in the same round as the others' loop `i`, side by side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Loops {
+    /// 0 for a row not timed here.
+    sampling: u64,
+    ns: Vec<f64>,
+}
+
+impl Loops {
+    /// The median over rounds of `numerator`'s loop time over
+    /// `denominator`'s, if both were timed side by side.
+    pub fn paired_ratio(numerator: &Loops, denominator: &Loops) -> Option<f64> {
+        let paired = numerator.sampling != 0
+            && numerator.sampling == denominator.sampling
+            && numerator.ns.len() == denominator.ns.len()
+            && !numerator.ns.is_empty();
+        paired.then(|| {
+            let ratios = numerator.ns.iter().zip(&denominator.ns).map(|(n, d)| n / d).collect();
+            summary(ratios).0
+        })
+    }
 }
 
 /// Times every subject at `size` for about `budget` each, at least
@@ -120,11 +158,12 @@ pub fn sample_size(
 /// The rows of `subjects` at `size` from their loops; no cycle figures yet
 /// ([`Row::use_clock`]).
 pub fn rows(subjects: &[&mut Subject], size: usize, sampled: Sampled) -> Vec<Row> {
+    let sampling = sampled.sampling;
     subjects
         .iter()
         .zip(sampled.samples)
-        .map(|(subject, samples)| {
-            let (ns, ns_min, samples) = summary(samples);
+        .map(|(subject, loops)| {
+            let (ns, ns_min, samples) = summary(loops.clone());
             Row {
                 alg: subject.alg.clone(),
                 imp: subject.imp,
@@ -137,6 +176,7 @@ pub fn rows(subjects: &[&mut Subject], size: usize, sampled: Sampled) -> Vec<Row
                 threads: subject.threads(),
                 backend: subject.backend,
                 samples,
+                loops: Loops { sampling, ns: loops },
             }
         })
         .collect()
@@ -172,6 +212,31 @@ mod tests {
             assert!((row.gb_per_s - 64.0 / row.ns_per_msg).abs() < 1e-9);
         }
         assert_eq!((rows[1].alg.as_str(), rows[1].imp), ("b", Imp::RustCrypto));
+    }
+
+    #[test]
+    fn rows_timed_side_by_side_pair_their_loops() {
+        let mut a = Subject::per_message("a", Imp::Fastmac, |msg: &[u8]| msg[0]);
+        let mut b = Subject::per_message("b", Imp::Nettle, |msg: &[u8]| msg[1]);
+        let one = measure_size(&mut [&mut a, &mut b], 64, Duration::ZERO).unwrap();
+        let other = measure_size(&mut [&mut a, &mut b], 64, Duration::ZERO).unwrap();
+        assert!(Loops::paired_ratio(&one[0].loops, &one[1].loops).is_some(), "one sampling");
+        assert_eq!(Loops::paired_ratio(&one[0].loops, &other[1].loops), None, "two samplings");
+        assert_eq!(one[0].loops.ns.len(), one[0].samples);
+    }
+
+    #[test]
+    fn a_paired_ratio_is_the_median_of_the_rounds_ratios() {
+        // A spell slowed the third round of the first row only: the rounds'
+        // ratios are 1, 1, 3, 1, 1 (median 1), the medians 3 and 1.
+        let numerator = Loops { sampling: 7, ns: vec![1.0, 1.0, 3.0, 3.0, 3.0] };
+        let denominator = Loops { sampling: 7, ns: vec![1.0, 1.0, 1.0, 3.0, 3.0] };
+        assert_eq!(Loops::paired_ratio(&numerator, &denominator), Some(1.0));
+        let elsewhere = Loops { sampling: 8, ..denominator.clone() };
+        assert_eq!(Loops::paired_ratio(&numerator, &elsewhere), None, "another sampling");
+        let shorter = Loops { sampling: 7, ns: vec![1.0, 1.0, 1.0] };
+        assert_eq!(Loops::paired_ratio(&numerator, &shorter), None, "not loop for loop");
+        assert_eq!(Loops::paired_ratio(&Loops::default(), &Loops::default()), None, "not timed here");
     }
 
     #[test]

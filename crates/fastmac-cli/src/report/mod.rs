@@ -204,6 +204,7 @@ mod tests {
                     threads: 1,
                     backend: None,
                     samples: 5,
+                    loops: crate::measure::timing::Loops::default(),
                 };
                 row.use_clock(Some(3.0));
                 row

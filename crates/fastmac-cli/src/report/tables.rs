@@ -8,7 +8,7 @@ use super::model::{NOT_MEASURED, NOT_PRINTED, Results, Row, RowKind, Table, opt,
 use super::paper;
 use super::plan::{self, Imp};
 use crate::chart::{Axis, Chart, Panel, Scale, Series, Style};
-use crate::measure::gears;
+use crate::measure::{self, gears};
 
 /// How an algorithm is printed: `UMAC-64`, `HMAC-SHA1-96`, `Badger-64`,
 /// `UMAC-64 (Nettle)`.
@@ -78,13 +78,13 @@ fn ms_per_1000(row: Option<&Row>) -> Option<f64> {
 /// Table 1: the OpenSSH paper's table (section 4.4).
 pub fn openssh(results: &Results) -> Table {
     let [small, large] = [plan::OPENSSH_SIZES[0], plan::OPENSSH_SIZES[1]];
-    let sha1 = |size| results.get("hmac-sha1", Imp::Fastmac, size).map(|r| r.ns_per_msg);
+    let sha1 = |size| results.get("hmac-sha1", Imp::Fastmac, size);
     let mut rows = Vec::new();
     let mut listed: Vec<(&str, Imp)> = plan::OPENSSH_ALGS.iter().map(|&a| (a, Imp::Fastmac)).collect();
     listed.extend(plan::COMPARATORS.iter().copied());
     for &(alg, imp) in &listed {
         let row = |size| results.get(alg, imp, size);
-        let speedup = |size| Some(sha1(size)? / row(size)?.ns_per_msg);
+        let speedup = |size| Some(measure::ratio(sha1(size)?, row(size)?));
         let printed = paper::lookup(paper::OPENSSH_PENTIUM4_MS, alg, |r| r.0).filter(|_| imp == Imp::Fastmac);
         let paper_sha1 = paper::lookup(paper::OPENSSH_PENTIUM4_MS, "hmac-sha1", |r| r.0).unwrap();
         rows.push((
@@ -587,33 +587,34 @@ pub fn strength_chart(results: &Results) -> Chart {
 
 /// Table 7: fastmac against the comparators of the same run, at every size.
 pub fn comparators(results: &Results) -> Table {
-    let ns = |alg: &str, imp, size| results.get(alg, imp, size).map(|r| r.ns_per_msg);
-    let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
+    let ratio = |a: Option<&Row>, b: Option<&Row>| Some(measure::ratio(a?, b?));
+    let ns = |row: Option<&Row>| row.map(|r| r.ns_per_msg);
     let rows = plan::COMPARATOR_SIZES
         .iter()
         .map(|&size| {
-            let f64_ = ns("umac-64", Imp::Fastmac, size);
-            let n64 = ns("umac-64", Imp::Nettle, size);
-            let f128 = ns("umac-128", Imp::Fastmac, size);
-            let n128 = ns("umac-128", Imp::Nettle, size);
-            let poly = ns(plan::POLY1305, Imp::RustCrypto, size);
-            let read = ns(plan::READ_LIMIT, Imp::ReadLimit, size);
-            let f32_ = ns("umac-32", Imp::Fastmac, size);
-            let ceiling64 = ns("umac-64", Imp::NhCeiling, size);
+            let row = |alg: &str, imp| results.get(alg, imp, size);
+            let f64_ = row("umac-64", Imp::Fastmac);
+            let n64 = row("umac-64", Imp::Nettle);
+            let f128 = row("umac-128", Imp::Fastmac);
+            let n128 = row("umac-128", Imp::Nettle);
+            let poly = row(plan::POLY1305, Imp::RustCrypto);
+            let read = row(plan::READ_LIMIT, Imp::ReadLimit);
+            let f32_ = row("umac-32", Imp::Fastmac);
+            let ceiling64 = row("umac-64", Imp::NhCeiling);
             (
                 RowKind::Fastmac,
                 vec![
                     format!("{size} B"),
-                    opt(f64_),
-                    opt(n64),
+                    opt(ns(f64_)),
+                    opt(ns(n64)),
                     times(ratio(n64, f64_)),
-                    opt(f128),
-                    opt(n128),
+                    opt(ns(f128)),
+                    opt(ns(n128)),
                     times(ratio(n128, f128)),
-                    opt(poly),
+                    opt(ns(poly)),
                     times(ratio(poly, f64_)),
-                    opt(ns("hmac-sha2-256", Imp::RustCrypto, size)),
-                    opt(read),
+                    opt(ns(row("hmac-sha2-256", Imp::RustCrypto))),
+                    opt(ns(read)),
                     ratio(read, f32_).map_or(NOT_MEASURED.into(), |r| format!("{:.0}%", r * 100.0)),
                     ratio(ceiling64, f64_).map_or(NOT_MEASURED.into(), |r| format!("{:.0}%", r * 100.0)),
                 ],
@@ -661,12 +662,12 @@ pub fn picked(results: &Results) -> Table {
             let ours = if imp == Imp::Nettle { alg } else { "umac-128" };
             let mut cells = vec![display(alg, imp)];
             cells.extend(plan::COMPARATOR_SIZES.iter().map(|&size| {
-                let ns = results.get(alg, imp, size).map(|r| r.ns_per_msg);
-                match (ns, results.get(ours, Imp::Fastmac, size).map(|r| r.ns_per_msg)) {
-                    (Some(ns), Some(ours)) if imp != Imp::Fastmac => {
-                        format!("{} ({})", sig3(ns), times(Some(ns / ours)))
+                let row = results.get(alg, imp, size);
+                match (row, results.get(ours, Imp::Fastmac, size)) {
+                    (Some(row), Some(ours)) if imp != Imp::Fastmac => {
+                        format!("{} ({})", sig3(row.ns_per_msg), times(Some(measure::ratio(row, ours))))
                     }
-                    _ => opt(ns),
+                    _ => opt(row.map(|r| r.ns_per_msg)),
                 }
             }));
             (kind(imp), cells)
