@@ -79,6 +79,8 @@ def page_work(path: str) -> tuple[float, float]:
     faults that map them), and to unmap it: the kernel's work that a mapped
     read adds to the hashing, which depends on the folios the page cache
     holds the file in."""
+    if os.path.getsize(path) == 0:
+        return 0.0, 0.0  # nothing to map
     with open(path, "rb") as f:
         start = time.perf_counter()
         mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
