@@ -5,7 +5,9 @@ the file goals of docs/performance.md section 9 against them.
 
 Each round runs every command once, in turn, so that load from other
 processes falls on all of them alike; the figures are the medians over the
-rounds of each command's wall time and CPU time (user + system). The
+rounds of each command's wall time and CPU time (user + system), and each
+ratio the median over the rounds of that round's ratio, as `fastmac
+bench` takes its ratios (docs/performance.md section 2). The
 in-memory figure is `fastmac bench`'s one-core UMAC-128 at 1 MiB (the
 message in cache) and at the file's size, measured once per round too.
 `b3sum` is taken from PATH or target/tools/bin (`cargo install b3sum
@@ -72,6 +74,11 @@ def timed(argv: list[str]) -> tuple[float, float]:
     if child.returncode != 0:
         raise SystemExit(f"{argv[0]} exited with {child.returncode}")
     return wall, usage.ru_utime + usage.ru_stime
+
+
+def paired(numerators: list[float], denominators: list[float]) -> float:
+    """The median over rounds of one round's numerator over its denominator."""
+    return statistics.median(n / d for n, d in zip(numerators, denominators, strict=True))
 
 
 def page_work(path: str) -> tuple[float, float]:
@@ -143,22 +150,24 @@ def main() -> None:
         f"load average {load_before:.2f} before and {os.getloadavg()[0]:.2f} after"
     )
     print(f"{'command':<30} {'median (ms)':>12} {'CPU (ms)':>9} {'GB/s':>7} {'vs cat':>7}")
-    cat = median[CAT]
     for name, wall in median.items():
         cpu = statistics.median(cpus[name])
-        print(f"{name:<30} {wall * 1e3:>12.1f} {cpu * 1e3:>9.1f} {size / wall / 1e9:>7.2f} {cat / wall:>7.2f}")
+        vs_cat = paired(walls[CAT], walls[name])
+        print(f"{name:<30} {wall * 1e3:>12.1f} {cpu * 1e3:>9.1f} {size / wall / 1e9:>7.2f} {vs_cat:>7.2f}")
     touch, unmap = (statistics.median(t) * 1e3 for t in zip(*pages))
     print(f"the kernel's work per page: mapping and touching every page {touch:.1f} ms, unmapping {unmap:.1f} ms")
     rate = {s: s / statistics.median(t) for s, t in memory.items()}
     for s in memory_sizes:
         print(f"UMAC-128 in memory, 1 core, {s} B messages (fastmac bench): {rate[s] / 1e9:.2f} GB/s")
-    bound = min(size / cat, rate[MIB])
-    one, two = median[ONE_THREAD], median[TWO_THREADS]
+    bound = min(size / median[CAT], rate[MIB])
+    # Per round: the bound is that round's cat or in-memory rate, whichever is lower.
+    bounds = [min(size / c, MIB / m) for c, m in zip(walls[CAT], memory[MIB], strict=True)]
+    one_thread = paired([size / t for t in walls[ONE_THREAD]], bounds)
     print(
-        f"fastmac 1 thread: {size / one / bound:.2f} of min(cat, UMAC-128 in memory at 1 MiB) "
+        f"fastmac 1 thread: {one_thread:.2f} of min(cat, UMAC-128 in memory at 1 MiB) "
         f"= {bound / 1e9:.2f} GB/s (goal: 0.80)"
     )
-    print(f"fastmac 2 threads vs 1: {one / two:.2f}x (goal: 1.7x)")
+    print(f"fastmac 2 threads vs 1: {paired(walls[ONE_THREAD], walls[TWO_THREADS]):.2f}x (goal: 1.7x)")
 
 
 if __name__ == "__main__":

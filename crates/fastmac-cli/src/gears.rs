@@ -211,10 +211,10 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
         "at 1500 B: 16-byte field {:.0} ns vs UMAC-128 alone {:.0} ns (ratio {:.3}); verify depth 1 {:.0} ns vs depth 4 {:.0} ns (ratio {:.3})",
         r.field_ns,
         r.umac128_ns,
-        r.field_ns / r.umac128_ns,
+        r.field_over_umac128,
         r.depth1_ns,
         r.depth4_ns,
-        r.depth1_ns / r.depth4_ns
+        r.depth1_over_depth4
     )?;
     if let Some(path) = svg {
         std::fs::write(&path, strength_chart(&cal).to_svg())

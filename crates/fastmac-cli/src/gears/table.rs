@@ -11,7 +11,7 @@ use fastmac_gears::table::{Gear, gears};
 use fastmac_gears::{Check, CostModel, Profile, SampleRate};
 
 use crate::measure::gears::{FIELD, Work, work_subject};
-use crate::measure::{Imp, Row, Subject, registry, timing};
+use crate::measure::{self, Imp, Row, Subject, registry, timing};
 
 /// Datagram lengths of the table (header included, as the receiver charges
 /// its cost models): a small packet, the IPv4 minimum reassembly size, an
@@ -114,6 +114,11 @@ pub struct Ratios {
     pub depth1_ns: f64,
     /// ns of verifying at depth 4 (U128).
     pub depth4_ns: f64,
+    /// The field's time over UMAC-128's ([`measure::ratio`]: per round,
+    /// the sides timed side by side).
+    pub field_over_umac128: f64,
+    /// Depth 1's time over depth 4's, likewise.
+    pub depth1_over_depth4: f64,
 }
 
 /// The subject names of the four sides of [`Ratios`], in its field order.
@@ -140,10 +145,17 @@ pub fn measure_ratios(len: usize, round: Duration) -> Result<Ratios, String> {
 
 /// [`Ratios`] from the rows of the four sides.
 fn ratios(rows: &[Row]) -> Result<Ratios, String> {
-    let ns =
-        |alg: &str| rows.iter().find(|r| r.alg == alg).map(|r| r.ns_per_msg).ok_or_else(|| format!("no row for {alg}"));
-    let [field, umac, depth1, depth4] = RATIO_SIDES;
-    Ok(Ratios { field_ns: ns(field)?, umac128_ns: ns(umac)?, depth1_ns: ns(depth1)?, depth4_ns: ns(depth4)? })
+    let side = |alg: &str| rows.iter().find(|r| r.alg == alg).ok_or_else(|| format!("no row for {alg}"));
+    let [field, umac, depth1, depth4] = RATIO_SIDES.map(side);
+    let [field, umac, depth1, depth4] = [field?, umac?, depth1?, depth4?];
+    Ok(Ratios {
+        field_ns: field.ns_per_msg,
+        umac128_ns: umac.ns_per_msg,
+        depth1_ns: depth1.ns_per_msg,
+        depth4_ns: depth4.ns_per_msg,
+        field_over_umac128: measure::ratio(field, umac),
+        depth1_over_depth4: measure::ratio(depth1, depth4),
+    })
 }
 
 #[cfg(test)]
@@ -163,7 +175,7 @@ mod tests {
             threads: 1,
             backend: None,
             samples: 5,
-            loops: crate::measure::timing::Loops::default(),
+            loops: timing::Loops::default(),
         }
     }
 
@@ -192,7 +204,15 @@ mod tests {
     fn ratios_take_each_side_by_name() {
         let rows =
             [row("U128", 1500, 40.0), row(FIELD, 1500, 10.0), row("U32", 1500, 30.0), row("umac-128", 1500, 20.0)];
-        assert_eq!(ratios(&rows), Ok(Ratios { field_ns: 10.0, umac128_ns: 20.0, depth1_ns: 30.0, depth4_ns: 40.0 }));
+        let expected = Ratios {
+            field_ns: 10.0,
+            umac128_ns: 20.0,
+            depth1_ns: 30.0,
+            depth4_ns: 40.0,
+            field_over_umac128: 0.5,
+            depth1_over_depth4: 0.75,
+        };
+        assert_eq!(ratios(&rows), Ok(expected));
         assert!(ratios(&rows[1..]).unwrap_err().contains("U128"));
     }
 }
