@@ -131,8 +131,10 @@ TEST_RUST_EMPTY := --allow-empty 'Doc-tests fastmac_c' --allow-empty 'Doc-tests 
 TEST_SUITES += test-rust
 # The selection and features of test-rust's build, which test-backends
 # reuses (with `-p fastmac` alone, Cargo would unify other features and
-# rebuild).
-TEST_RUST_BUILD := --workspace --features fastmac-c/openssh
+# rebuild); --locked: the build fails where Cargo.lock no longer matches
+# the manifests, rather than resolving other versions than the committed
+# ones.
+TEST_RUST_BUILD := --workspace --features fastmac-c/openssh --locked
 test-rust: deps-nettle deps-openssl deps-chromium
 	RUSTFLAGS="$(TEST_RUSTFLAGS)" $(SUITE) $(TEST_RUST_EMPTY) -- $(CARGO) test $(TEST_RUST_BUILD)
 

@@ -20,7 +20,12 @@ deps-fuzz: deps-nettle
 	@command -v c++ >/dev/null || { echo "installing g++ (libFuzzer)"; $(call apt_install,g++); }
 
 TEST_SUITES += test-fuzz
+# cargo fuzz passes no --locked to cargo: the lock is checked first, so that
+# the build uses the versions of fuzz/Cargo.lock, not newly resolved ones.
 test-fuzz: deps-fuzz
+	@if ! (cd fuzz && $(CARGO) metadata --locked --format-version 1 >/dev/null); then \
+		echo "fuzz/Cargo.lock does not match the manifests: run cargo metadata in fuzz/ and commit the lock"; exit 1; \
+	fi
 	$(FUZZ_CARGO) build --dev
 	$(SUITE) -- fuzz/replay.sh $(FUZZ_TARGETS)
 
