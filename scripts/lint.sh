@@ -4,13 +4,16 @@
 # the workspace, twice: with the default features (what a user builds), and
 # with the OpenSSH drop-in's feature and the test cfgs (TEST_CFGS: the code
 # that only the test builds compile). The two cover every combination that
-# compiles different code (no code is under a not() of either).
+# compiles different code (what a not() of a test cfg keeps compiles in the
+# first).
 #
 #   LINT_TARGET=DIR TEST_CFGS="--cfg ..." lint.sh
 #
-# The default-feature run builds in LINT_TARGET, which make test-rustdoc
-# shares (its dependencies are checked once for both); the test-cfg run in
-# LINT_TARGET/test-cfgs (other RUSTFLAGS would invalidate the first's).
+# Both runs, and make test-rustdoc, check in LINT_TARGET, so the
+# dependencies are checked once for all three: the test cfgs go to clippy's
+# own arguments, which cargo passes to the workspace's crates only (in
+# RUSTFLAGS they would reach every dependency and check each again), and
+# cargo re-checks the workspace's crates when those arguments change.
 # Prints one line per check and "N passed, N failed, N skipped"
 # (scripts/checks.sh).
 set -euo pipefail
@@ -24,8 +27,9 @@ clippy_default() {
 	CARGO_TARGET_DIR=$lint_target "$cargo" clippy --workspace --all-targets -- -D warnings
 }
 clippy_test_cfgs() {
-	RUSTFLAGS="${RUSTFLAGS:-} $test_cfgs" CARGO_TARGET_DIR=$lint_target/test-cfgs \
-		"$cargo" clippy --workspace --all-targets --features fastmac-c/openssh -- -D warnings
+	# shellcheck disable=SC2086 # each cfg and its value are words of their own
+	CARGO_TARGET_DIR=$lint_target "$cargo" clippy --workspace --all-targets --features fastmac-c/openssh -- \
+		-D warnings $test_cfgs
 }
 check "rustfmt: the workspace" "$cargo" fmt --all --check
 check "rustfmt: the fuzz/ workspace" "$cargo" fmt --all --check --manifest-path fuzz/Cargo.toml
