@@ -48,8 +48,8 @@ endef
 # (the cheap checks first, then test-rust, whose build the later Rust suites
 # reuse). The second lane holds the suites whose builds share nothing with
 # test-rust's (the C library, OpenSSH, Go, russh, no_std), then the Python
-# suites, which run test-rust's CLI; the fuzz targets' build shares nothing
-# either, but runs in the first lane, whose suites took five minutes less
+# suites, which run test-rust's CLI. The fuzz targets share nothing either,
+# but run in the first lane, which the others leave the shorter
 # (docs/testing.md section 1). What two lanes share is
 # serialized by cargo's build-directory locks (test-cli) and
 # scripts/apt-install.sh's lock; any other make prerequisite of two suites
