@@ -230,3 +230,5 @@ include go/go.mk
 include crates/fastmac-cli/cli.mk
 # russh with UMAC (crates/fastmac-russh): russh-umac, test-russh, bench-russh.
 include crates/fastmac-russh/russh.mk
+# The timing-sensitive tests, many times under a CPU hog: flake-hunt.
+include scripts/flake-hunt.mk

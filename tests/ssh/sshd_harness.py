@@ -49,8 +49,9 @@ asyncssh, Go, russh) that uses the harness's host key, on any port.
 Pitfalls handled here (docs/ssh.md section 1.4): sshd is started by its
 absolute path; as root it needs /run/sshd; `-E` appends, so each server has
 its own log and readiness is its line "Server listening on 127.0.0.1 port
-N."; StrictModes is off (the keys live in a scratch folder); a port taken
-between the probe and sshd's bind is retried on another; the per-connection
+N."; StrictModes is off (the keys live in a scratch folder); the port is
+held from the kernel's choice until sshd stops (`reserve_port`), so no other
+process can take it in between; the per-connection
 processes call setsid(), so they are found through /proc by parent and
 stopped by PID (a process group would not reach them).
 """
@@ -141,10 +142,18 @@ def make_keys(directory: Path) -> Keys:
     return Keys(paths["host"], paths["client"], authorized, known_hosts)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def reserve_port() -> socket.socket:
+    """A TCP socket bound to a port of 127.0.0.1 that the kernel chose,
+    with SO_REUSEADDR and never listening. While it is open the kernel hands
+    that port to no other socket, and a process that binds it by number
+    fails (EADDRINUSE), but sshd, which sets SO_REUSEADDR on its listener
+    (Linux lets two such sockets share a port while neither of the others
+    listens), binds and listens on it: the port is the server's from the
+    kernel's choice on, with no window for another process."""
+    reservation = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    reservation.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    reservation.bind(("127.0.0.1", 0))
+    return reservation
 
 
 def descendants(pid: int) -> list[int]:
@@ -164,6 +173,35 @@ def descendants(pid: int) -> list[int]:
             found.append(child)
             todo.append(child)
     return found
+
+
+def end_processes(pids: list[int]) -> None:
+    """SIGTERM to each of `pids` (not our children: sshd's per-connection
+    processes call setsid()), then waits until all are gone, SIGKILL for
+    any still there after STOP_TIMEOUT_S."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        while time.monotonic() < deadline:
+            pids = [pid for pid in pids if running(pid)]
+            if not pids:
+                return
+            time.sleep(0.01)
+    if pids:
+        raise RuntimeError(f"processes {pids} outlived SIGKILL by {STOP_TIMEOUT_S} s")
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def key_exchanges(log: str) -> list[Kex]:
@@ -214,6 +252,7 @@ class Sshd:
         self.config_path = self.work / f"sshd-{self.name}.conf"
         self.log = self.work / f"sshd-{self.name}.log"
         self.process: subprocess.Popen | None = None
+        self.reservation: socket.socket | None = None
         self.port = 0
 
     @property
@@ -267,44 +306,49 @@ class Sshd:
             # unit creates and a test does not run.
             Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
         self.work.mkdir(parents=True, exist_ok=True)
-        for _attempt in range(3):
-            self.port = free_port()
-            self.config_path.write_text(self.config())
-            checked = subprocess.run(
-                [self.binary, "-t", "-f", str(self.config_path)], capture_output=True, text=True, timeout=30
-            )
-            if checked.returncode != 0:
-                raise RuntimeError(f"{self.binary} -t rejected {self.config_path}:\n{checked.stderr}")
-            self.log.write_text("")
-            self.process = subprocess.Popen(
-                [self.binary, "-D", "-f", str(self.config_path), "-E", str(self.log)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            if self.wait_for_log(f"Server listening on 127.0.0.1 port {self.port}.", START_TIMEOUT_S):
-                return self
-            self.stop()  # the port was taken in between: another one
-        raise RuntimeError(f"{self.binary} did not start; log:\n{self.log_text()}")
+        self.reservation = reserve_port()
+        self.port = self.reservation.getsockname()[1]
+        self.config_path.write_text(self.config())
+        checked = subprocess.run(
+            [self.binary, "-t", "-f", str(self.config_path)], capture_output=True, text=True, timeout=30
+        )
+        if checked.returncode != 0:
+            self.stop()
+            raise RuntimeError(f"{self.binary} -t rejected {self.config_path}:\n{checked.stderr}")
+        self.log.write_text("")
+        self.process = subprocess.Popen(
+            [self.binary, "-D", "-f", str(self.config_path), "-E", str(self.log)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if self.wait_for_log(f"Server listening on 127.0.0.1 port {self.port}.", START_TIMEOUT_S):
+            return self
+        exited = self.process.poll()
+        self.stop()
+        why = f"it exited with status {exited}" if exited is not None else f"no listening line in {START_TIMEOUT_S} s"
+        raise RuntimeError(
+            f"{self.binary} did not come up on 127.0.0.1 port {self.port} (held for it since the kernel chose it): "
+            f"{why}; log {self.log}:\n{self.log_text()}"
+        )
 
     def stop(self) -> None:
-        """The listener, then the per-connection processes it had forked."""
-        if self.process is None:
-            return
-        children = descendants(self.process.pid)
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=STOP_TIMEOUT_S)
-        for pid in children:
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        self.process = None
+        """The listener, then the per-connection processes it had forked
+        (each gone when this returns), then the port's reservation."""
+        if self.process is not None:
+            children = descendants(self.process.pid)
+            if self.process.poll() is None:
+                self.process.terminate()
+                try:
+                    self.process.wait(timeout=STOP_TIMEOUT_S)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(timeout=STOP_TIMEOUT_S)
+            end_processes(children)
+            self.process = None
+        if self.reservation is not None:
+            self.reservation.close()
+            self.reservation = None
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""

@@ -93,7 +93,8 @@ pub struct SendArgs {
 pub struct RecvArgs {
     #[command(flatten)]
     secret: Secret,
-    /// Address to listen on, 127.0.0.1:PORT.
+    /// Address to listen on, 127.0.0.1:PORT (port 0: a free port, which
+    /// the first line names).
     #[arg(long)]
     listen: String,
     /// CPU budget in cores (1.0 = one core; above 0, at most 1024).
@@ -126,7 +127,8 @@ pub struct RecvArgs {
 
 #[derive(Args)]
 pub struct AttackArgs {
-    /// Where genuine datagrams arrive, 127.0.0.1:PORT.
+    /// Where genuine datagrams arrive, 127.0.0.1:PORT (port 0: a free
+    /// port, which the first line names).
     #[arg(long)]
     listen: String,
     /// The receiver to forward to and attack, 127.0.0.1:PORT.
@@ -145,17 +147,28 @@ pub struct AttackArgs {
 /// The longest wait for a datagram `--idle-ms` takes: an hour.
 const MAX_IDLE_MS: u64 = 3_600_000;
 
-/// Only 127.0.0.1, and a port other than 0: the demonstration never
-/// leaves the machine, and every address is one a datagram can reach.
+/// Only 127.0.0.1: the demonstration never leaves the machine.
 fn loopback(what: &str, text: &str) -> Result<SocketAddr, CliError> {
     let addr: SocketAddr = text.parse().map_err(|_| CliError::Usage(format!("--{what}: not an address:port")))?;
     if addr.ip() != std::net::IpAddr::V4(Ipv4Addr::LOCALHOST) {
         return Err(CliError::Usage(format!("--{what}: only 127.0.0.1 is allowed")));
     }
+    Ok(addr)
+}
+
+/// A loopback address a datagram can be sent to: port 0 is none.
+fn destination(what: &str, text: &str) -> Result<SocketAddr, CliError> {
+    let addr = loopback(what, text)?;
     if addr.port() == 0 {
         return Err(CliError::Usage(format!("--{what}: port 0 is no port a datagram can be sent to")));
     }
     Ok(addr)
+}
+
+/// The address `socket` is bound to: the port the kernel chose where
+/// `--listen` gave port 0, so that the caller can send to it.
+fn bound_address(socket: &UdpSocket, requested: SocketAddr) -> Result<SocketAddr, CliError> {
+    socket.local_addr().map_err(net(NetCall::Bind, requested))
 }
 
 /// The error of a socket `call` on or to `addr`.
@@ -225,7 +238,7 @@ fn table(svg: Option<PathBuf>, round: Duration) -> Result<(), CliError> {
 }
 
 fn send(args: SendArgs) -> Result<(), CliError> {
-    let targets: Vec<SocketAddr> = args.to.iter().map(|t| loopback("to", t)).collect::<Result<_, _>>()?;
+    let targets: Vec<SocketAddr> = args.to.iter().map(|t| destination("to", t)).collect::<Result<_, _>>()?;
     if args.secret.rfc_prefix && targets.len() > 1 {
         return Err(CliError::Usage(format!(
             "--rfc-prefix is unicast only: one --to, not {} (group nonces serve several receivers)",
@@ -270,13 +283,14 @@ fn send(args: SendArgs) -> Result<(), CliError> {
 }
 
 fn recv(args: RecvArgs) -> Result<(), CliError> {
-    let addr = loopback("listen", &args.listen)?;
+    let requested = loopback("listen", &args.listen)?;
     let (floor, ceiling) = (check(&args.floor)?, check(&args.ceiling)?);
     if floor > ceiling {
         return Err(CliError::Usage("--floor is stronger than --ceiling".into()));
     }
     let secret = args.secret.get()?;
-    let socket = bind(addr)?;
+    let socket = bind(requested)?;
+    let addr = bound_address(&socket, requested)?;
     // Calibrate the cost model (a short start-up benchmark, docs/gears.md section 6.7).
     let cal = calibrate(Duration::from_millis(10)).map_err(CliError::Usage)?;
     let costs = umac_costs(&cal).into_iter().map(|(l, c)| (l, c.scaled(args.cost_scale))).collect();
@@ -341,14 +355,15 @@ const ATTACKS: [&str; 7] =
     ["random-tag", "payload-bit", "replay", "stale-epoch", "wrong-profile", "window-jump", "truncated"];
 
 fn attack(args: AttackArgs) -> Result<(), CliError> {
-    let listen = loopback("listen", &args.listen)?;
-    let to = loopback("to", &args.to)?;
-    if to == listen {
+    let requested = loopback("listen", &args.listen)?;
+    let to = destination("to", &args.to)?;
+    if to == requested {
         return Err(CliError::Usage(format!(
             "--to {to} is --listen's own address: every datagram would come back to be forwarded again"
         )));
     }
-    let inbound = bind(listen)?;
+    let inbound = bind(requested)?;
+    let listen = bound_address(&inbound, requested)?;
     inbound.set_read_timeout(Some(Duration::from_millis(args.idle_ms))).map_err(net(NetCall::SetTimeout, listen))?;
     let outbound = bind(ANY_PORT)?;
     let mut buf = vec![0u8; 65536];
@@ -363,6 +378,7 @@ fn attack(args: AttackArgs) -> Result<(), CliError> {
         state
     };
     let mut kind = 0usize;
+    outln!("listening on {listen}: forwarding to {to}")?;
     loop {
         let n = match inbound.recv(&mut buf) {
             Ok(n) => n,

@@ -4,7 +4,6 @@
 use std::io::{BufRead, BufReader};
 use std::net::UdpSocket;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::Duration;
 
 const SECRET: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 
@@ -12,24 +11,40 @@ fn fastmac() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fastmac"))
 }
 
+/// A port no server holds, for the commands that are refused before they
+/// bind or send.
 fn free_port() -> u16 {
     UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// Starts `fastmac gears recv` and waits until it listens.
-fn start_recv(port: u16, extra: &[&str]) -> Child {
+/// Spawns `fastmac gears SUBCOMMAND --listen 127.0.0.1:0 args...` and
+/// waits for its first line, "listening on 127.0.0.1:PORT: ...": the port
+/// the kernel gave it, bound before the line is written, so nothing can
+/// take it in between and datagrams sent from then on arrive.
+fn start_listening(subcommand: &str, args: &[&str]) -> (Child, u16) {
     let mut child = fastmac()
-        .args(["gears", "recv", "--secret", SECRET, "--listen", &format!("127.0.0.1:{port}"), "--idle-ms", "1500"])
-        .args(["--max-secs", "10"])
-        .args(extra)
+        .args(["gears", subcommand, "--listen", "127.0.0.1:0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut first = String::new();
     BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
-    assert!(first.starts_with("listening on"), "{first}");
-    child
+    let port = first
+        .strip_prefix("listening on 127.0.0.1:")
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|port| port.parse().ok())
+        .unwrap_or_else(|| panic!("gears {subcommand}: no listening line with a port: {first:?}"));
+    assert_ne!(port, 0, "{first}");
+    (child, port)
+}
+
+/// Starts `fastmac gears recv` on a free port and waits until it listens.
+fn start_recv(extra: &[&str]) -> (Child, u16) {
+    let mut args = vec!["--secret", SECRET, "--idle-ms", "1500", "--max-secs", "10"];
+    args.extend_from_slice(extra);
+    start_listening("recv", &args)
 }
 
 fn counter(text: &str, name: &str) -> u64 {
@@ -61,8 +76,7 @@ fn table_lists_every_gear_and_draws_the_chart() {
 
 #[test]
 fn send_and_recv_over_loopback() {
-    let port = free_port();
-    let recv = start_recv(port, &["--count", "3000"]);
+    let (recv, port) = start_recv(&["--count", "3000"]);
     let sent = fastmac()
         .args(["gears", "send", "--secret", SECRET, "--to", &format!("127.0.0.1:{port}")])
         .args(["--count", "3000", "--rate", "5000", "--sizes", "64,576,1400", "--rekey-packets", "1000"])
@@ -81,15 +95,9 @@ fn send_and_recv_over_loopback() {
 
 #[test]
 fn attack_never_gets_a_forgery_through() {
-    let (victim, relay) = (free_port(), free_port());
-    let recv = start_recv(victim, &["--floor", "u64"]);
-    let attack = fastmac()
-        .args(["gears", "attack", "--listen", &format!("127.0.0.1:{relay}"), "--to", &format!("127.0.0.1:{victim}")])
-        .args(["--per-packet", "3", "--idle-ms", "1000"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    let (recv, victim) = start_recv(&["--floor", "u64"]);
+    let victim = format!("127.0.0.1:{victim}");
+    let (attack, relay) = start_listening("attack", &["--to", &victim, "--per-packet", "3", "--idle-ms", "1000"]);
     let sent = fastmac()
         .args(["gears", "send", "--secret", SECRET, "--to", &format!("127.0.0.1:{relay}")])
         .args(["--count", "1000", "--rate", "2000", "--sizes", "64,1400"])

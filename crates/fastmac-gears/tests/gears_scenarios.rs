@@ -1,7 +1,7 @@
 //! The demonstration scenarios of docs/gears.md section 6.9 over UDP on 127.0.0.1, each
-//! bounded to 200,000 packets and 10 s, each asserting the conservation
-//! law for every receiver. Time is a virtual clock advanced per packet, so
-//! the policy's decisions do not depend on how busy the machine is.
+//! bounded to 200,000 packets, each asserting the conservation law for
+//! every receiver. Time is a virtual clock advanced per packet, so the
+//! policy's decisions do not depend on how busy the machine is.
 
 mod gears_net;
 

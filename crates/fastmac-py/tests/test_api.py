@@ -262,6 +262,7 @@ def test_thread_safety_of_shared_objects():
         t.start()
     for t in threads:
         t.join(60)
+    assert not any(t.is_alive() for t in threads), "a worker was still running after 60 s"
     assert failures == []
 
 
@@ -271,12 +272,14 @@ def other_thread_ran_during(calls) -> list[int]:
     the spinner gets the GIL during a call only if the call releases it."""
     stamps: list[float] = []
     stop = threading.Event()
+    spun = threading.Event()
 
     def spin() -> None:
         while not stop.is_set():
             for _ in range(1000):
                 pass
             stamps.append(time.perf_counter())
+            spun.set()
 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(0.5)
@@ -285,7 +288,11 @@ def other_thread_ran_during(calls) -> list[int]:
     counts = []
     try:
         for call in calls:
-            time.sleep(0.01)  # the spinner runs; this thread then waits for the GIL
+            # The spinner has run (it holds or waits for the GIL from now
+            # on); this thread then waits for the GIL, at most a switch
+            # interval.
+            spun.clear()
+            assert spun.wait(60), "the spinner thread did not run within 60 s"
             stamps.clear()
             start = time.perf_counter()
             call()

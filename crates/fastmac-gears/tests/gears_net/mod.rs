@@ -1,22 +1,16 @@
 //! Helpers of the gears UDP tests: loopback links, an emulated slow CPU, a
-//! virtual clock, and the bounds every test keeps (at most 200,000
-//! packets and 10 s).
+//! virtual clock, and the bounds every test keeps: at most 200,000
+//! packets, and a datagram that has not arrived within 2 s fails the test.
+//! No test bounds its wall time: the policy runs on the virtual clock, so
+//! a loaded machine makes a scenario slower, never different.
 #![allow(dead_code)] // each test binary uses a different subset
 
 use std::net::UdpSocket;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use fastmac_gears::{Check, CostModel, Counters, PolicyConfig, Receiver, ReceiverConfig, SessionSecret, Verdict};
 
 pub const MAX_PACKETS: u64 = 200_000;
-
-/// The wall-clock bound of one scenario: 10 s (docs/gears.md section 6.9). Under
-/// qemu-user (`make test-cross` sets FASTMAC_TEST_EMULATED) the same work
-/// runs about ten times slower, so there the bound is ten times longer.
-pub fn max_wall() -> Duration {
-    let native = Duration::from_secs(10);
-    if std::env::var_os("FASTMAC_TEST_EMULATED").is_some() { native * 10 } else { native }
-}
 
 pub fn secret() -> SessionSecret {
     SessionSecret::new(b"gears test session secret, 32 B!").unwrap()
@@ -56,7 +50,6 @@ pub struct Link {
     rx: Vec<UdpSocket>,
     buf: Vec<u8>,
     pub sent: u64,
-    started: Instant,
 }
 
 impl Link {
@@ -69,7 +62,7 @@ impl Link {
                 s
             })
             .collect();
-        Link { tx, rx, buf: vec![0; 65536], sent: 0, started: Instant::now() }
+        Link { tx, rx, buf: vec![0; 65536], sent: 0 }
     }
 
     /// Sends `datagram` to every receiver and hands each copy, as read
@@ -82,7 +75,6 @@ impl Link {
         mut seen: impl FnMut(usize, &Verdict<'_>),
     ) {
         assert!(self.sent < MAX_PACKETS, "test exceeds {MAX_PACKETS} packets");
-        assert!(self.started.elapsed() < max_wall(), "test exceeds {:?}", max_wall());
         self.sent += 1;
         for (i, (socket, receiver)) in self.rx.iter().zip(receivers.iter_mut()).enumerate() {
             self.tx.send_to(datagram, socket.local_addr().unwrap()).unwrap();
@@ -90,10 +82,6 @@ impl Link {
             let verdict = receiver.receive(now, &self.buf[..n]);
             seen(i, &verdict);
         }
-    }
-
-    pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
     }
 }
 
