@@ -12,7 +12,7 @@ FLAKE_RUNS := 30
 FLAKE_SESSION_RUNS := 5
 FLAKE_PYENV := $(CURDIR)/target/pytest-flake
 FLAKE_PYTEST := FASTMAC_CLI=$(FASTMAC_TEST_CLI) $(FLAKE_PYENV)/bin/python -m pytest -p no:cacheprovider -q
-FLAKE_CARGO_TEST := RUSTFLAGS="$(TEST_RUSTFLAGS)" $(CARGO) test -q $(TEST_RUST_BUILD)
+FLAKE_CARGO_TEST := RUSTFLAGS='$(TEST_RUSTFLAGS)' $(CARGO) test -q $(TEST_RUST_BUILD)
 FLAKE_OSSH_SUITE := trixie
 
 # The wheel in a venv of its own (run-tests.sh's venv, collecting only).
