@@ -11,12 +11,13 @@
 # eight umac.h functions, contain fastmac's UMAC code (Rust symbols of
 # fastmac::umac) and no nh_aux, and a program that does not must hold
 # neither, and its fastmac build must be the stock build (size(1)'s text,
-# data and bss, and every byte): the drop-in archive defines nothing but the eight
-# functions (crates/fastmac-c/api-archive.sh), so a program that calls none
-# of them links none of its code, and keeps libgcc's -ftrapv helpers
-# (__addvsi3, ...). CONTROL_DIR holds such programs linked with cargo's own
-# archive, whose compiler_builtins members displace libgcc's: each must
-# differ from its stock build. MUST_COMPUTE names the programs that are known to compute MACs
+# data and bss, and every byte): the drop-in archive defines nothing but
+# the eight functions (crates/fastmac-c/api-archive.sh), so a program that
+# calls none of them links none of its code, and keeps libgcc's -ftrapv
+# helpers (__addvsi3, ...). CONTROL_DIR holds such programs linked with
+# cargo's own archive, whose compiler_builtins members displace libgcc's:
+# each must differ from its stock build. MUST_COMPUTE names the programs
+# that are known to compute MACs
 # (the client and the server processes that carry a connection): each must
 # be found so, or the check fails. The stock build is the control that
 # shows each check can fail. Prints a table, one line per check and
@@ -53,9 +54,9 @@ for path in "$stock"/*; do
 	if ! has_umac_c "$path"; then
 		refuse "$program computes no MAC in its stock build, yet its fastmac build carries fastmac::umac code" \
 			has_fastmac_umac "$fastmac/$program"
-		check "$program computes no MAC: its fastmac build is the stock build, in size ($(sizes "$path")) and byte for byte" \
+		check "$program computes no MAC: its fastmac build is the stock build ($(sizes "$path")), byte for byte" \
 			identical "$fastmac/$program" "$path"
-		rows+=("| $program | no | (computes no MAC; size as stock) |")
+		rows+=("| $program | no | (computes no MAC; the stock program, byte for byte) |")
 		continue
 	fi
 	for function in "${UMAC_FUNCTIONS[@]}"; do
