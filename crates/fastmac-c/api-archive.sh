@@ -17,7 +17,10 @@
 # 1. `ld -r` links the members that the API reaches (the API's names as
 #    undefined roots, -u) into one object: the members nothing calls stay
 #    out, and a reference no member defines (malloc, memcpy, abort: libc)
-#    stays undefined, for the program's own libraries to resolve.
+#    stays undefined, for the program's own libraries to resolve. (With
+#    --whole-archive instead, the object would also need
+#    rust_eh_personality, which some compiler_builtins members refer to and
+#    a panic = "abort" build does not define: no C program could link it.)
 # 2. `objcopy --keep-global-symbols` makes every other definition, strong or
 #    weak, local to that object; the undefined references stay global.
 #    It also drops the LLVM bitcode that compiler_builtins' members carry
