@@ -26,15 +26,16 @@ C_BUILD := $(C_TARGET)/clib
 # its libfastmac_c.* would otherwise overwrite the general library's.
 C_OSSH_TARGET := $(C_TARGET)/openssh-dropin
 C_OSSH_BUILD := $(C_OSSH_TARGET)/clib
-# The archives as installed: cargo's, without the LLVM bitcode sections that
-# the sysroot's compiler_builtins members carry (GNU nm, with the LLVM plugin
-# installed, reads the bitcode rather than the object code and lists no
-# symbols), rewritten only when cargo's is newer.
+# The archives as installed (api-archive.sh): one object each whose only
+# global definitions are the C API, cargo's compiler_builtins members
+# (libgcc's and libm's names) made local to it and its LLVM bitcode
+# sections dropped; rewritten when cargo's archive or the script is newer.
 C_ARCHIVE := $(C_BUILD)/libfastmac.a
 C_OSSH_ARCHIVE := $(C_OSSH_BUILD)/libfastmac-openssh.a
-define c_plain_archive
-	@if [ ! -f $(2) ] || [ $(1) -nt $(2) ]; then \
-		objcopy --remove-section=.llvmbc --remove-section=.llvmcmd $(1) $(2); fi
+C_API_ARCHIVE := $(C_CRATE)/api-archive.sh
+define c_api_archive
+	@if [ ! -f $(2) ] || [ $(1).a -nt $(2) ] || [ $(C_API_ARCHIVE) -nt $(2) ]; then \
+		$(C_API_ARCHIVE) $(1).a $(1).so $(2); fi
 endef
 # What rustc reports for the lean staticlib (`--print native-static-libs`):
 # nothing; libc, which every C program links, provides malloc and free.
@@ -60,8 +61,8 @@ C_TEST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 c-lib:
 	$(C_CARGO_LEAN) --features api
 	$(C_CARGO_LEAN) --features openssh --target-dir $(C_OSSH_TARGET)
-	$(call c_plain_archive,$(C_BUILD)/libfastmac_c.a,$(C_ARCHIVE))
-	$(call c_plain_archive,$(C_OSSH_BUILD)/libfastmac_c.a,$(C_OSSH_ARCHIVE))
+	$(call c_api_archive,$(C_BUILD)/libfastmac_c,$(C_ARCHIVE))
+	$(call c_api_archive,$(C_OSSH_BUILD)/libfastmac_c,$(C_OSSH_ARCHIVE))
 
 # cbindgen reads the crate with its macros expanded (tests/header.rs), which
 # takes the nightly toolchain; the header test runs in test-rust.
@@ -102,13 +103,15 @@ deps-c: deps-nettle
 # Installs into a scratch prefix; tests/c/run.sh builds the tests from there
 # through pkg-config (the .pc files, the install layout and the headers are
 # tested too), runs them natively and under valgrind memcheck, fires its
-# negative controls, then exports.sh and lean.sh.
+# negative controls, then the libraries' global symbols (exports.sh), the
+# -ftrapv program with each archive (trapv.c) and lean.sh; cargo's own
+# archives are the controls of the first two.
 TEST_SUITES += test-c
 test-c: deps-c
 	rm -rf $(C_TEST_DIR)
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)
 	C_TEST_CFLAGS="$(C_TEST_CFLAGS)" $(SUITE) -- $(C_CRATE)/tests/c/run.sh $(C_TEST_PREFIX) $(C_TEST_DIR) \
-		$(C_OSSH_BUILD)/libfastmac_c.a
+		$(C_OSSH_BUILD)/libfastmac_c.a $(C_BUILD)/libfastmac_c.a
 
 c-example: c-lib
 	$(MAKE) --no-print-directory install PREFIX=$(C_TEST_PREFIX)

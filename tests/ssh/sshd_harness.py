@@ -5,7 +5,7 @@ It writes the keys and the sshd_config, starts `sshd -D` on a free port of
 negotiated at every key exchange (read from the `-E` log of sshd and the
 `-E` log or `-v` output of ssh), and stops the server with every
 per-connection process it forked. Its users: the OpenSSH drop-in's sessions
-(crates/fastmac-c/openssh/sessions.py, e2e.py), the Python package's tests
+(crates/fastmac-c/openssh/sessions.py, bench_ssh.py), the Python package's tests
 (crates/fastmac-py/tests/test_openssh.py, test_asyncssh.py) and the Go
 tests (go/ssh/harness_test.go). Python 3.9+ standard library only.
 

@@ -2,12 +2,13 @@
 # Links programs of a tree built by packager.sh against one UMAC
 # implementation and moves them to OUT_DIR:
 #
-#   link.sh TREE OUT_DIR all|peers [umac.c | UMAC_LIBS...]
+#   link.sh TREE OUT_DIR all|peers|PROGRAM [umac.c | UMAC_LIBS...]
 #
 # `all` is every program the tree builds (its Makefile's TARGETS); `peers`
 # the ones a session runs: ssh, sshd and, where the tree has them,
-# sshd-session (OpenSSH 9.8 on) and sshd-auth (10.0 on). UMAC_LIBS is what
-# replaces umac.o and umac128.o on the link lines: without it, the
+# sshd-session (OpenSSH 9.8 on) and sshd-auth (10.0 on); or one program of
+# TARGETS. UMAC_LIBS is what replaces umac.o and umac128.o on the link
+# lines: without it, the
 # Makefile's own (libfastmac's drop-in, packager.sh); `umac.c` for the
 # stock build: OpenSSH's own umac.o and umac128.o, in an archive of their
 # own so that, as from libssh.a, only the programs that call them link them
@@ -29,7 +30,10 @@ case $which in
 all) programs=$targets ;;
 peers) programs=$(for p in ssh sshd sshd-session sshd-auth; do
 	if grep -qw -- "$p" <<< "$targets"; then echo "$p"; fi; done) ;;
-*) echo "link.sh: all or peers, not $which" >&2; exit 2 ;;
+*) if ! grep -qxF -- "$which" <<< "$(tr ' ' '\n' <<< "$targets")"; then
+	echo "link.sh: all, peers or a program of the tree's TARGETS, not $which" >&2; exit 2
+fi
+programs=$which ;;
 esac
 override=()
 if [ "$*" = umac.c ]; then

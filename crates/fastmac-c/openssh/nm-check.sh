@@ -2,7 +2,7 @@
 # Which programs of an OpenSSH build compute a MAC, and that each of them
 # carries libfastmac's UMAC and none of OpenSSH's umac.c:
 #
-#   nm-check.sh FASTMAC_DIR STOCK_DIR MUST_COMPUTE...
+#   nm-check.sh FASTMAC_DIR STOCK_DIR CONTROL_DIR MUST_COMPUTE...
 #
 # The two directories hold the same programs (link.sh all), linked with the
 # drop-in and with OpenSSH's own umac.o and umac128.o. A program computes
@@ -10,7 +10,14 @@
 # nh_aux); the fastmac build of every such program must then define the
 # eight umac.h functions, contain fastmac's UMAC code (Rust symbols of
 # fastmac::umac) and no nh_aux, and a program that does not must hold
-# neither. MUST_COMPUTE names the programs that are known to compute MACs
+# neither, and its fastmac build must be the stock build (size(1)'s text,
+# data and bss, and every byte): the drop-in archive defines nothing but
+# the eight functions (crates/fastmac-c/api-archive.sh), so a program that
+# calls none of them links none of its code, and keeps libgcc's -ftrapv
+# helpers (__addvsi3, ...). CONTROL_DIR holds such programs linked with
+# cargo's own archive, whose compiler_builtins members displace libgcc's:
+# each must differ from its stock build. MUST_COMPUTE names the programs
+# that are known to compute MACs
 # (the client and the server processes that carry a connection): each must
 # be found so, or the check fails. The stock build is the control that
 # shows each check can fail. Prints a table, one line per check and
@@ -18,7 +25,8 @@
 set -euo pipefail
 fastmac=$1
 stock=$2
-shift 2
+control=$3
+shift 3
 source "$(dirname "$0")/../../../scripts/checks.sh"
 UMAC_FUNCTIONS=(umac_new umac_update umac_final umac_delete umac128_new umac128_update umac128_final umac128_delete)
 
@@ -27,6 +35,13 @@ UMAC_FUNCTIONS=(umac_new umac_update umac_final umac_delete umac128_new umac128_
 defines() { grep -q " T $2\$" <<< "$(nm "$1")"; }
 has_fastmac_umac() { grep -q '7fastmac4umac' <<< "$(nm "$1")"; }
 has_umac_c() { grep -q ' t nh_aux$' <<< "$(nm "$1")"; }
+sizes() { size --format=berkeley "$1" | awk 'NR == 2 { print $1, $2, $3 }'; }
+identical() {
+	if [ "$(sizes "$1")" != "$(sizes "$2")" ]; then
+		echo "size (text data bss): $(sizes "$1") against $(sizes "$2")"; return 1
+	fi
+	cmp "$1" "$2"
+}
 
 computing=()
 rows=()
@@ -39,7 +54,9 @@ for path in "$stock"/*; do
 	if ! has_umac_c "$path"; then
 		refuse "$program computes no MAC in its stock build, yet its fastmac build carries fastmac::umac code" \
 			has_fastmac_umac "$fastmac/$program"
-		rows+=("| $program | no | (computes no MAC) |")
+		check "$program computes no MAC: its fastmac build is the stock build ($(sizes "$path")), byte for byte" \
+			identical "$fastmac/$program" "$path"
+		rows+=("| $program | no | (computes no MAC; the stock program, byte for byte) |")
 		continue
 	fi
 	for function in "${UMAC_FUNCTIONS[@]}"; do
@@ -53,6 +70,15 @@ for path in "$stock"/*; do
 		rows+=("| $program | yes | NO |")
 	fi
 done
+controls=0
+for path in "$control"/*; do
+	if [ ! -x "$path" ]; then continue; fi
+	program=$(basename "$path")
+	refuse "control: $program linked with cargo's archive ($(sizes "$path")) is the stock build" \
+		identical "$path" "$stock/$program"
+	controls=$((controls + 1))
+done
+check "the control directory $control holds a program" test "$controls" -gt 0
 computes() { grep -qx -- "$1" < <(printf '%s\n' "${computing[@]}"); }
 for program in "$@"; do
 	check "$program computes MACs (its stock build holds umac.c)" computes "$program"

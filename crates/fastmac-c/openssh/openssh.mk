@@ -15,16 +15,21 @@
 #                        openssh-t-exec-trixie
 #   make c-bench         also runs bench-openssh-umac: OpenSSH's umac.c (the
 #                        objects its build compiled) against the drop-in
-#   make bench-openssh-e2e   MB/s of 1 GiB over ssh, stock vs fastmac builds
+#   make bench-ssh       MB/s and CPU per GiB over ssh on loopback, stock vs
+#                        fastmac builds, five ciphers and MACs (bench_ssh.py)
 #
 # Per suite S, target/openssh/S/ holds the source (src), the tree packager.sh
-# built (tree), and three builds linked from that one tree (link.sh):
+# built (tree), and the builds linked from that one tree (link.sh):
 #   fastmac   every program, with the Makefile's own UMAC_LIBS: the drop-in
 #   stock     every program, with OpenSSH's own umac.o and umac128.o, same
 #             flags: the nm check's control, the benchmarks' baseline, and a
 #             stock sshd-session the sessions' proof must tell apart
 #   flip      ssh and the server programs, every umac_final tag with one bit
 #             flipped (flip_tag.c): the negative controls
+#   cargo-archive  scp (which computes no MAC) with cargo's own archive of
+#             the drop-in in place of the installed one: the control of the
+#             nm check's size comparison (its compiler_builtins members
+#             displace libgcc's -ftrapv helpers)
 
 OSSH_DIR := target/openssh
 OSSH_SCRIPTS := $(C_CRATE)/openssh
@@ -41,13 +46,13 @@ OSSH_PREFIX := $(CURDIR)/$(OSSH_DIR)/prefix
 OSSH_DROPIN := $(OSSH_PREFIX)/lib/libfastmac-openssh.a
 OSSH_WRAP := -Wl,--wrap=umac_final -Wl,--wrap=umac128_final
 OSSH_FLIP_LIBS := $(OSSH_WRAP) $(CURDIR)/$(OSSH_DIR)/flip_tag.o $(OSSH_DROPIN)
-# The tree of the benchmarks (bench-openssh-umac, bench-openssh-e2e), whose
-# figures docs/openssh.md section 3 gives with that tree's compiler flags.
+# The tree of bench-openssh-umac, whose figures docs/openssh.md section 3
+# gives with that tree's compiler flags.
 OSSH_BENCH_SUITE := bookworm
 OSSH_TREE := $(OSSH_DIR)/$(OSSH_BENCH_SUITE)/tree
 
 .PHONY: deps-openssh openssh-prefix openssh-builds test-openssh openssh-nm openssh-docs openssh-sessions
-.PHONY: openssh-t-exec bench-openssh-e2e bench-openssh-umac
+.PHONY: openssh-t-exec bench-openssh-umac
 
 # The compiler, what OpenSSH's build needs (libcrypto, zlib, autoreconf for
 # configure.ac, dpkg-dev for apt-get source and dpkg-buildflags), and
@@ -99,8 +104,9 @@ openssh-docs:
 	$(SUITE) -- $(OSSH_SCRIPTS)/docs-check.sh docs/openssh.md $(OSSH_SCRIPTS)/packager.sh
 
 # Per suite: the source (source.sh: its deb-src entries stay in src/apt),
-# the tree packager.sh builds with the drop-in, the three builds, the nm
-# check, and OpenSSH's regression tests.
+# the tree packager.sh builds with the drop-in, the builds, the nm check,
+# the sizes against docs/openssh.md section 4's table for the suite
+# (sizes.py), and OpenSSH's regression tests.
 define ossh_suite
 $(OSSH_DIR)/$(1)/.source: $(OSSH_SCRIPTS)/source.sh
 	@$(MAKE) --no-print-directory deps-openssh
@@ -120,12 +126,15 @@ openssh-builds-$(1): deps-openssh openssh-prefix $(OSSH_DIR)/$(1)/.tree $(OSSH_D
 	$$(call ossh_link,$(1),stock,all,umac.c)
 	$$(call ossh_link,$(1),flip,peers,$$(OSSH_FLIP_LIBS))
 	$$(call ossh_link,$(1),fastmac,all)
+	$$(call ossh_link,$(1),cargo-archive,scp,$(C_OSSH_BUILD)/libfastmac_c.a)
 
 TEST_SUITES += openssh-nm-$(1)
 openssh-nm-$(1): openssh-builds-$(1)
 	@echo "nm: $$(call ossh_package,$(1))"
-	$$(SUITE) -- $(OSSH_SCRIPTS)/nm-check.sh $(OSSH_DIR)/$(1)/fastmac $(OSSH_DIR)/$(1)/stock \
-		$(OSSH_MUST_COMPUTE_$(1))
+	$$(SUITE)/nm -- $(OSSH_SCRIPTS)/nm-check.sh $(OSSH_DIR)/$(1)/fastmac $(OSSH_DIR)/$(1)/stock \
+		$(OSSH_DIR)/$(1)/cargo-archive $(OSSH_MUST_COMPUTE_$(1))
+	$$(SUITE)/sizes -- python3 $(OSSH_SCRIPTS)/sizes.py --fastmac $(OSSH_DIR)/$(1)/fastmac \
+		--stock $(OSSH_DIR)/$(1)/stock --doc docs/openssh.md --marker $(1)
 
 TEST_SUITES += openssh-sessions-$(1)
 openssh-sessions-$(1): openssh-builds-$(1) deps-python
@@ -177,12 +186,17 @@ bench-openssh-umac: openssh-builds-$(OSSH_BENCH_SUITE)
 
 c-bench: bench-openssh-umac
 
-# MB/s of 1 GiB over ssh -c aes128-ctr -m umac-64-etm@openssh.com to
-# 127.0.0.1, each build's ssh to its own sshd, the builds alternating (not
-# part of make test). E2E_ROUNDS=N to change the number of rounds.
-E2E_ROUNDS ?= 5
-bench-openssh-e2e: openssh-builds-$(OSSH_BENCH_SUITE) deps-python
-	@echo "CPU: $$(lscpu | sed -n 's/^Model name: *//p')"
-	$(PY) $(OSSH_SCRIPTS)/e2e.py --stock $(OSSH_DIR)/$(OSSH_BENCH_SUITE)/stock \
-		--fastmac $(OSSH_DIR)/$(OSSH_BENCH_SUITE)/fastmac \
-		--work $(OSSH_DIR)/e2e --rounds $(E2E_ROUNDS)
+# What an ssh user gains (bench_ssh.py; not part of make test): stock and
+# fastmac builds of one tree, each build's ssh to its own sshd on
+# 127.0.0.1, BENCH_SSH_MIB each way per transfer, BENCH_SSH_PAIRS
+# interleaved pairs per cipher, MAC and direction, and a control pair of the
+# stock build against a copy of itself; MB/s and client + server CPU
+# seconds per GiB. docs/openssh.md section 3 gives its table.
+BENCH_SSH_SUITE ?= trixie
+BENCH_SSH_PAIRS ?= 10
+BENCH_SSH_MIB ?= 1024
+.PHONY: bench-ssh
+bench-ssh: openssh-builds-$(BENCH_SSH_SUITE)
+	python3 $(OSSH_SCRIPTS)/bench_ssh.py --stock $(OSSH_DIR)/$(BENCH_SSH_SUITE)/stock \
+		--fastmac $(OSSH_DIR)/$(BENCH_SSH_SUITE)/fastmac --work $(OSSH_DIR)/bench-ssh \
+		--pairs $(BENCH_SSH_PAIRS) --mib $(BENCH_SSH_MIB)
