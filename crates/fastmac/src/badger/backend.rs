@@ -1,5 +1,6 @@
 //! Instruction-set dispatch for the tree hash, detected once per process.
-//! Every backend runs [`super::tree::absorb_with`], compiled for its
+//! Every backend runs [`super::tree::absorb_with`] (streaming) and
+//! [`super::tree::hash_with`] (a whole message), compiled for its
 //! instruction set, with its own form of one tree level ([`Level`]):
 //!
 //! * AVX-512: 8 nodes of a level per instruction (two loads, two
@@ -9,13 +10,19 @@
 //!   earlier and later nodes, `vpmuludq`, one `vpermq` to put the four nodes
 //!   back in order).
 //!
-//! Neither ends a level in scalar code (but for a level 1 of under 4
-//! nodes): level 1's last vector overlaps the one before (computing some
-//! nodes twice, alike), and the higher levels, in the scratch of
-//! [`enh::with_scratch`], round up to whole vectors, so that a run of any
-//! length costs what its neighbours cost (`docs/performance.md` section 23).
 //! * Baseline x86-64 and other targets: [`enh::Portable`], vectorised by the
 //!   compiler where it can.
+//!
+//! No level of a run ends in scalar code but for the top few: AVX2
+//! computes level 1's last vector from the last 4 pairs of the message and
+//! stores the pairs it lacked where the next whole vector would go
+//! (AVX-512's last vector overlaps the one before, computing some nodes
+//! twice, alike), and the higher levels, in the scratch of
+//! [`enh::with_scratch`], round up to whole vectors; so a run of any length
+//! costs what its neighbours cost (`docs/performance.md` section 23). Levels
+//! of fewer than 8 nodes above level 1 (and a level 1 of fewer than 4) are
+//! scalar: at the top of a tree a vector's latency (its shuffles, and a
+//! load that waits for the level below) costs more than it saves.
 
 #![allow(unsafe_code)]
 
@@ -82,9 +89,9 @@ fn chosen() -> &'static Backend {
 mod x86 {
     use core::arch::x86_64::{
         __m256i, __m512i, _mm256_add_epi64, _mm256_blend_epi32, _mm256_loadu_si256, _mm256_mul_epu32,
-        _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_srli_epi64, _mm256_storeu_si256,
-        _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mul_epu32,
-        _mm512_permutex2var_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+        _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64,
+        _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mul_epu32, _mm512_permutex2var_epi64,
+        _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
     };
 
     use super::super::enh;
@@ -103,6 +110,13 @@ mod x86 {
 
         #[inline(always)]
         fn up(&self, key: u64, nodes: &mut [u64], pairs: usize) {
+            // The top levels: a vector's latency (shuffles, and a load that
+            // waits for the previous level's store) would exceed the scalar
+            // code's, and there is no throughput to gain.
+            if pairs < 8 {
+                enh::level_up(key, nodes, 0, pairs);
+                return;
+            }
             let groups = pairs.div_ceil(4);
             assert!(8 * groups <= nodes.len());
             let words = nodes.as_mut_ptr();
@@ -119,6 +133,13 @@ mod x86 {
     #[target_feature(enable = "avx2")]
     fn first_avx2(key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]) {
         let pairs = blocks.len() / 16;
+        // A run of under 16 pairs (256 bytes) is the whole of a short
+        // message: its tree is a chain of short levels, where the scalar
+        // code's latency is the lower.
+        if pairs < 16 {
+            enh::Portable.first(key, blocks, extra, nodes);
+            return;
+        }
         let groups = pairs / 4;
         assert!(pairs + 4 <= nodes.len());
         let (src, dst) = (blocks.as_ptr(), nodes.as_mut_ptr());
@@ -133,20 +154,14 @@ mod x86 {
         // higher level's loads then each meet one store of this level
         // (a load that spans two stores waits for both to reach the
         // cache, `docs/performance.md` section 23).
-        let tail = if pairs >= 4 {
-            // SAFETY: the 64 bytes from pair `pairs - 4` are in `blocks`.
-            let last_four = unsafe { enh_avx2(key, src.add(16 * (pairs - 4))) };
-            // Lanes 4 - tail_pairs .. 4 to lanes 0 .. tail_pairs.
-            match tail_pairs {
-                1 => _mm256_permute4x64_epi64::<0b10_01_00_11>(last_four),
-                2 => _mm256_permute4x64_epi64::<0b01_00_11_10>(last_four),
-                3 => _mm256_permute4x64_epi64::<0b00_11_10_01>(last_four),
-                _ => last_four,
-            }
-        } else {
-            let mut lanes = [0u64; 4];
-            enh::level_one(key, blocks, &mut lanes[..pairs]);
-            _mm256_setr_epi64x(lanes[0] as i64, lanes[1] as i64, lanes[2] as i64, lanes[3] as i64)
+        // SAFETY: the 64 bytes from pair `pairs - 4` are in `blocks`.
+        let last_four = unsafe { enh_avx2(key, src.add(16 * (pairs - 4))) };
+        // Lanes 4 - tail_pairs .. 4 to lanes 0 .. tail_pairs.
+        let tail = match tail_pairs {
+            1 => _mm256_permute4x64_epi64::<0b10_01_00_11>(last_four),
+            2 => _mm256_permute4x64_epi64::<0b01_00_11_10>(last_four),
+            3 => _mm256_permute4x64_epi64::<0b00_11_10_01>(last_four),
+            _ => last_four,
         };
         let tail = match extra {
             None => tail,
@@ -198,6 +213,10 @@ mod x86 {
 
         #[inline(always)]
         fn up(&self, key: u64, nodes: &mut [u64], pairs: usize) {
+            if pairs < 8 {
+                Avx2(()).up(key, nodes, pairs);
+                return;
+            }
             let groups = pairs.div_ceil(8);
             assert!(16 * groups <= nodes.len());
             let words = nodes.as_mut_ptr();

@@ -169,18 +169,23 @@ pub(crate) fn fold(level_key: &[u64], acc: Option<u64>, height: usize, node: u64
 }
 
 /// Calls `hash` with zeroed scratch for runs of up to `blocks` blocks (at
-/// least `min(blocks, 2^MAX_SUBTREE_HEIGHT) / 2 + UP_SLACK` nodes), sized
-/// so that short messages do not clear 8 KiB; one scratch serves every tree
-/// of a message.
+/// least `min(blocks, 2^MAX_SUBTREE_HEIGHT) / 2 + UP_SLACK` nodes); one
+/// scratch serves every tree of a message. Its sizes step by a factor of
+/// at most 1.5, so that clearing it costs a message little more than its
+/// level 1 does, at every length (clearing 4 KiB where 1 KiB serves costs a
+/// 2 KiB message about a fifth of Badger-32's time, `docs/performance.md`
+/// section 23).
 #[inline(always)]
 pub(crate) fn with_scratch<R>(blocks: u64, hash: impl FnOnce(&mut [u64]) -> R) -> R {
-    match blocks / 2 {
-        ..=8 => hash(&mut [0; 8 + UP_SLACK]),
-        9..=32 => hash(&mut [0; 32 + UP_SLACK]),
-        33..=128 => hash(&mut [0; 128 + UP_SLACK]),
-        129..=512 => hash(&mut [0; 512 + UP_SLACK]),
-        _ => hash(&mut [0; MAX_LEVEL_ONE + UP_SLACK]),
+    macro_rules! sized {
+        ($($pairs:literal)+) => {
+            match blocks / 2 {
+                $(..=$pairs => hash(&mut [0; $pairs + UP_SLACK]),)+
+                _ => hash(&mut [0; MAX_LEVEL_ONE + UP_SLACK]),
+            }
+        };
     }
+    sized!(8 12 16 24 32 48 64 96 128 192 256 384 512 768)
 }
 
 #[cfg(test)]

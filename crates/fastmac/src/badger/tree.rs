@@ -124,11 +124,14 @@ pub(crate) fn hash_with(
     }
     // The blocks of whole runs before the last run.
     let before = (count - 1) >> enh::MAX_SUBTREE_HEIGHT << enh::MAX_SUBTREE_HEIGHT;
-    let mut nodes = [0u64; NODE_SLOTS];
     let (head, tail) = blocks.split_at(8 * before as usize);
-    absorb_with(level_key, &mut nodes, 0, head, None, scratch, level);
     let mut acc = None;
     enh::run(level_key, tail, last, scratch, level, |height, node| acc = Some(enh::fold(level_key, acc, height, node)));
+    if before == 0 {
+        return acc.expect("at least one block");
+    }
+    let mut nodes = [0u64; NODE_SLOTS];
+    absorb_with(level_key, &mut nodes, 0, head, None, scratch, level);
     // A merge of two nodes of one height is the fold's step too, so the
     // nodes before fold in whatever the height of the last run's largest.
     let hash = fold_nodes(level_key, &nodes, before, acc).expect("at least one block");
