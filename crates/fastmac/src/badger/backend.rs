@@ -32,12 +32,17 @@ use super::tree::{NODE_SLOTS, absorb_portable, hash_portable};
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 use super::tree::{absorb_with, hash_with};
 
+/// [`absorb_portable`]'s signature.
+type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8], Option<u64>, &mut [u64]);
+/// [`hash_portable`]'s signature.
+type HashFn = fn(&[u64], &[u8], Option<u64>, &mut [u64]) -> u64;
+
 /// One instruction set's forms of the tree hash.
 pub(crate) struct Backend {
     /// See [`absorb_portable`].
-    absorb: fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8], Option<u64>, &mut [u64]),
+    absorb: AbsorbFn,
     /// See [`hash_portable`].
-    hash: fn(&[u64], &[u8], Option<u64>, &mut [u64]) -> u64,
+    hash: HashFn,
 }
 
 const PORTABLE: Backend = Backend { absorb: absorb_portable, hash: hash_portable };
