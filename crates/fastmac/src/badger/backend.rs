@@ -93,10 +93,12 @@ fn chosen() -> &'static Backend {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 mod x86 {
     use core::arch::x86_64::{
-        __m256i, __m512i, _mm256_add_epi64, _mm256_blend_epi32, _mm256_loadu_si256, _mm256_mul_epu32,
-        _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64,
-        _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mul_epu32, _mm512_permutex2var_epi64,
-        _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+        __m128i, __m256i, __m512i, _mm_add_epi64, _mm_loadu_si128, _mm_mul_epu32, _mm_set1_epi64x, _mm_srli_epi64,
+        _mm_storeu_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm256_add_epi64, _mm256_blend_epi32,
+        _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_srli_epi64,
+        _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_loadu_si512,
+        _mm512_mul_epu32, _mm512_permutex2var_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64,
+        _mm512_storeu_si512,
     };
 
     use super::super::enh;
@@ -139,10 +141,19 @@ mod x86 {
     fn first_avx2(key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]) {
         let pairs = blocks.len() / 16;
         // A run of under 16 pairs (256 bytes) is the whole of a short
-        // message: its tree is a chain of short levels, where the scalar
-        // code's latency is the lower.
+        // message, whose higher levels are all scalar: 128-bit vectors, whose
+        // nodes a scalar load takes straight from the store (from a 256-bit
+        // store it waits longer), and the odd pair scalar.
         if pairs < 16 {
-            enh::Portable.first(key, blocks, extra, nodes);
+            assert!(pairs < nodes.len());
+            // SAFETY: `blocks` holds 32 bytes and `nodes` 2 words per
+            // group of 2 pairs, and the two do not overlap.
+            unsafe { level_sse2(key, blocks.as_ptr(), nodes.as_mut_ptr(), pairs / 2) };
+            let done = pairs & !1;
+            enh::level_one(key, &blocks[16 * done..], &mut nodes[done..pairs]);
+            if let Some(node) = extra {
+                nodes[pairs] = node;
+            }
             return;
         }
         let groups = pairs / 4;
@@ -248,6 +259,34 @@ mod x86 {
             // `src` and words 4 * group .. + 4 in `dst` (caller's contract);
             // the loads come before the store.
             unsafe { _mm256_storeu_si256(dst.add(4 * group).cast(), enh_avx2(key, src.add(64 * group))) };
+        }
+    }
+
+    /// One level for `2 * groups` nodes in 128-bit vectors: `dst[s] =
+    /// ENH(key, src[2s + 1], src[2s])`, with `src` read as little-endian
+    /// 64-bit words.
+    ///
+    /// # Safety
+    /// `src` must be valid for reading `32 * groups` bytes and `dst` for
+    /// writing `2 * groups` words, not overlapping.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn level_sse2(key: u64, src: *const u8, dst: *mut u64, groups: usize) {
+        let key_low = _mm_set1_epi64x(key as i64);
+        let key_high = _mm_set1_epi64x((key >> 32) as i64);
+        for group in 0..groups {
+            // SAFETY: group < groups, so bytes 32 * group .. + 32 are in
+            // `src` and words 2 * group .. + 2 in `dst` (caller's contract).
+            let (first, second): (__m128i, __m128i) = unsafe {
+                (_mm_loadu_si128(src.add(32 * group).cast()), _mm_loadu_si128(src.add(32 * group + 16).cast()))
+            };
+            let earlier = _mm_unpacklo_epi64(first, second);
+            let later = _mm_unpackhi_epi64(first, second);
+            let low = _mm_add_epi64(earlier, key_low);
+            let high = _mm_add_epi64(_mm_srli_epi64::<32>(earlier), key_high);
+            let node = _mm_add_epi64(_mm_mul_epu32(low, high), later);
+            // SAFETY: see above.
+            unsafe { _mm_storeu_si128(dst.add(2 * group).cast(), node) };
         }
     }
 
