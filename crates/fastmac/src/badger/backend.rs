@@ -9,20 +9,21 @@
 //! * AVX2: 4 nodes per instruction (two loads, `vpunpck{l,h}qdq` to split
 //!   earlier and later nodes, `vpmuludq`, one `vpermq` to put the four nodes
 //!   back in order).
-//!
-//! * Baseline x86-64 and other targets: [`enh::Portable`], vectorised by the
-//!   compiler where it can.
+//! * Baseline x86-64 and other targets: [`super::enh::Portable`],
+//!   vectorised by the compiler where it can.
 //!
 //! No level of a run ends in scalar code but for the top few: AVX2
 //! computes level 1's last vector from the last 4 pairs of the message and
 //! stores the pairs it lacked where the next whole vector would go
 //! (AVX-512's last vector overlaps the one before, computing some nodes
 //! twice, alike), and the higher levels, in the scratch of
-//! [`enh::with_scratch`], round up to whole vectors; so a run of any length
-//! costs what its neighbours cost (`docs/performance.md` section 23). Levels
-//! of fewer than 8 nodes above level 1 (and a level 1 of fewer than 4) are
-//! scalar: at the top of a tree a vector's latency (its shuffles, and a
-//! load that waits for the level below) costs more than it saves.
+//! [`super::enh::with_scratch`], round up to whole vectors; so a run of any
+//! length costs what its neighbours cost (`docs/performance.md` section
+//! 23). Levels of fewer than 8 nodes above level 1 are scalar: at the top
+//! of a tree a vector's latency (its shuffles, and a load that waits for
+//! the level below) costs more than it saves. A level 1 of fewer than 16
+//! nodes (a message under 256 bytes) takes 128-bit vectors, whose nodes
+//! those scalar levels load straight from the stores.
 
 #![allow(unsafe_code)]
 
