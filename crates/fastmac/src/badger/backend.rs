@@ -1,23 +1,71 @@
-//! Instruction-set dispatch for the tree hash, detected once per process:
+//! Instruction-set dispatch for the tree hash, detected once per process.
+//! Every backend runs [`super::tree::absorb_with`] (streaming) and
+//! [`super::tree::hash_with`] (a whole message), compiled for its
+//! instruction set, with its own form of one tree level ([`Level`]):
 //!
-//! * AVX-512: the levels of a subtree with explicit intrinsics, 8 nodes of a
-//!   level per instruction (two loads, two `vpermt2q` to split earlier and
-//!   later nodes, `vpmuludq` for the 32x32->64 products), in place.
-//! * AVX2 and baseline x86-64: [`super::tree::absorb_portable`] compiled for
-//!   that instruction set, vectorised by the compiler.
+//! * AVX-512: 8 nodes of a level per instruction (two loads, two
+//!   `vpermt2q` to split earlier and later nodes, `vpmuludq` for the
+//!   32x32->64 products).
+//! * AVX2: 4 nodes per instruction (two loads, `vpunpck{l,h}qdq` to split
+//!   earlier and later nodes, `vpmuludq`, one `vpermq` to put the four nodes
+//!   back in order).
+//! * Baseline x86-64 and other targets: [`super::enh::Portable`],
+//!   vectorised by the compiler where it can.
+//!
+//! No level of a run ends in scalar code but for the top few: AVX2
+//! computes level 1's last vector from the last 4 pairs of the message and
+//! stores the pairs it lacked where the next whole vector would go
+//! (AVX-512's last vector overlaps the one before, computing some nodes
+//! twice, alike), and the higher levels, in the scratch of
+//! [`super::enh::with_scratch`], round up to whole vectors; so a run of any
+//! length costs what its neighbours cost (`docs/performance.md` section
+//! 23). Levels of fewer than 8 nodes above level 1 are scalar: at the top
+//! of a tree a vector's latency (its shuffles, and a load that waits for
+//! the level below) costs more than it saves. A level 1 of fewer than 16
+//! nodes (a message under 256 bytes) takes 128-bit vectors, whose nodes
+//! those scalar levels load straight from the stores.
 
 #![allow(unsafe_code)]
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
-use super::tree::absorb_with;
-use super::tree::{NODE_SLOTS, absorb_portable};
+use super::enh::Level;
+use super::tree::{NODE_SLOTS, absorb_portable, hash_portable};
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
+use super::tree::{absorb_with, hash_with};
 
-type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8]);
+/// [`absorb_portable`]'s signature.
+type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8], Option<u64>, &mut [u64]);
+/// [`hash_portable`]'s signature.
+type HashFn = fn(&[u64], &[u8], Option<u64>, &mut [u64]) -> u64;
 
-/// Adds whole blocks to one tree; see [`absorb_portable`].
+/// One instruction set's forms of the tree hash.
+pub(crate) struct Backend {
+    /// See [`absorb_portable`].
+    absorb: AbsorbFn,
+    /// See [`hash_portable`].
+    hash: HashFn,
+}
+
+const PORTABLE: Backend = Backend { absorb: absorb_portable, hash: hash_portable };
+
+/// Adds whole blocks, then the final block if given, to one tree; see
+/// [`absorb_portable`].
 #[inline]
-pub(crate) fn absorb(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8]) {
-    chosen()(level_key, nodes, count, blocks)
+pub(crate) fn absorb(
+    level_key: &[u64],
+    nodes: &mut [u64; NODE_SLOTS],
+    count: u64,
+    blocks: &[u8],
+    last: Option<u64>,
+    scratch: &mut [u64],
+) {
+    (chosen().absorb)(level_key, nodes, count, blocks, last, scratch)
+}
+
+/// One tree's hash of a whole message; see [`hash_portable`].
+#[inline]
+pub(crate) fn hash(level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
+    (chosen().hash)(level_key, blocks, last, scratch)
 }
 
 // Run-time detection without std, cached by `cpufeatures` in a static.
@@ -27,84 +75,264 @@ cpufeatures::new!(has_avx2, "avx2");
 cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl", "avx2");
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
-fn chosen() -> AbsorbFn {
+fn chosen() -> &'static Backend {
     if has_avx512::get() {
-        x86::avx512_checked
+        &x86::AVX512
     } else if has_avx2::get() {
-        x86::avx2_checked
+        &x86::AVX2
     } else {
-        absorb_portable
+        &PORTABLE
     }
 }
 
 /// Elsewhere, and under Miri (which checks the portable code), the baseline.
 #[cfg(any(not(all(target_arch = "x86_64", target_feature = "sse2")), miri))]
-fn chosen() -> AbsorbFn {
-    absorb_portable
+fn chosen() -> &'static Backend {
+    &PORTABLE
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 mod x86 {
     use core::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mul_epu32, _mm512_permutex2var_epi64, _mm512_set1_epi64,
-        _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+        __m128i, __m256i, __m512i, _mm_add_epi64, _mm_loadu_si128, _mm_mul_epu32, _mm_set1_epi64x, _mm_srli_epi64,
+        _mm_storeu_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm256_add_epi64, _mm256_blend_epi32,
+        _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_srli_epi64,
+        _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_loadu_si512,
+        _mm512_mul_epu32, _mm512_permutex2var_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64,
+        _mm512_storeu_si512,
     };
 
-    use super::super::enh::{self, MAX_LEVEL_ONE};
-    use super::{NODE_SLOTS, absorb_portable, absorb_with};
+    use super::super::enh;
+    use super::{Backend, Level, NODE_SLOTS, absorb_with, hash_with};
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    fn avx512(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8]) {
-        absorb_with(level_key, nodes, count, blocks, |keys, blocks, height| subtree_root_avx512(keys, blocks, height))
-    }
+    /// [`Level`] in AVX2. Made only inside functions that run after AVX2 was
+    /// detected.
+    pub(super) struct Avx2(());
 
-    /// [`enh::subtree_root`] with the wide levels in AVX-512.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    fn subtree_root_avx512(level_key: &[u64], blocks: &[u8], height: u32) -> u64 {
-        match blocks.len() / 16 {
-            ..16 => enh::subtree_root(level_key, blocks, height),
-            // Scratch sized to the subtree, so that 1 KiB does not clear 8 KiB.
-            16..=64 => levels_avx512::<64>(level_key, blocks, height),
-            65..=256 => levels_avx512::<256>(level_key, blocks, height),
-            _ => levels_avx512::<MAX_LEVEL_ONE>(level_key, blocks, height),
+    impl Level for Avx2 {
+        #[inline(always)]
+        fn first(&self, key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]) {
+            // SAFETY: AVX2 was detected (the only place an `Avx2` is made).
+            unsafe { first_avx2(key, blocks, extra, nodes) }
+        }
+
+        #[inline(always)]
+        fn up(&self, key: u64, nodes: &mut [u64], pairs: usize) {
+            // The top levels: a vector's latency (shuffles, and a load that
+            // waits for the previous level's store) would exceed the scalar
+            // code's, and there is no throughput to gain.
+            if pairs < 8 {
+                enh::level_up(key, nodes, 0, pairs);
+                return;
+            }
+            let groups = pairs.div_ceil(4);
+            assert!(8 * groups <= nodes.len());
+            let words = nodes.as_mut_ptr();
+            // SAFETY: AVX2 was detected; group g reads words 8g .. 8g + 8
+            // (within `nodes`, checked above) and then writes words 4g ..
+            // 4g + 4, in place as `level_avx2` allows. Past `pairs` it
+            // writes nodes that `Level::up` may overwrite.
+            unsafe { level_avx2(key, words.cast_const().cast(), words, groups) };
         }
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    fn levels_avx512<const PAIRS: usize>(level_key: &[u64], blocks: &[u8], height: u32) -> u64 {
+    /// [`Avx2`]'s level 1.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn first_avx2(key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]) {
         let pairs = blocks.len() / 16;
-        let mut nodes = [0u64; PAIRS];
-        // SAFETY: `blocks` holds 16 * `pairs` bytes and `nodes` at least
-        // `pairs` (<= PAIRS) entries; `pairs` is a multiple of 8.
-        unsafe { level_avx512(level_key[0], blocks.as_ptr(), nodes.as_mut_ptr(), pairs) };
-        let mut len = pairs;
-        let mut level = 1;
-        while len >= 16 {
-            len /= 2;
-            // SAFETY: reads 2 * `len` nodes and writes `len` nodes of
-            // `nodes`, in place: the write of node s (for s in a group of 8)
-            // happens after the reads of nodes 2s and 2s + 1 of that group,
-            // and no later group reads below 2 * (s + 8) > s.
-            unsafe { level_avx512(level_key[level], nodes.as_ptr().cast(), nodes.as_mut_ptr(), len) };
-            level += 1;
+        // A run of under 16 pairs (256 bytes) is the whole of a short
+        // message, whose higher levels are all scalar: 128-bit vectors, whose
+        // nodes a scalar load takes straight from the store (from a 256-bit
+        // store it waits longer), and the odd pair scalar.
+        if pairs < 16 {
+            assert!(pairs < nodes.len());
+            // SAFETY: `blocks` holds 32 bytes and `nodes` 2 words per
+            // group of 2 pairs, and the two do not overlap.
+            unsafe { level_sse2(key, blocks.as_ptr(), nodes.as_mut_ptr(), pairs / 2) };
+            let done = pairs & !1;
+            enh::level_one(key, &blocks[16 * done..], &mut nodes[done..pairs]);
+            if let Some(node) = extra {
+                nodes[pairs] = node;
+            }
+            return;
         }
-        enh::upper_levels(&level_key[level..height as usize], &mut nodes[..len])
+        let groups = pairs / 4;
+        assert!(pairs + 4 <= nodes.len());
+        let (src, dst) = (blocks.as_ptr(), nodes.as_mut_ptr());
+        // SAFETY: `blocks` holds 64 bytes and `nodes` 4 words per group,
+        // and the two do not overlap (one is borrowed mutably).
+        unsafe { level_avx2(key, src, dst, groups) };
+        let (done, tail_pairs) = (4 * groups, pairs % 4);
+        if tail_pairs == 0 && extra.is_none() {
+            return;
+        }
+        // The last vector, stored where the next whole one would go: a
+        // higher level's loads then each meet one store of this level
+        // (a load that spans two stores waits for both to reach the
+        // cache, `docs/performance.md` section 23).
+        // SAFETY: the 64 bytes from pair `pairs - 4` are in `blocks`.
+        let last_four = unsafe { enh_avx2(key, src.add(16 * (pairs - 4))) };
+        // Lanes 4 - tail_pairs .. 4 to lanes 0 .. tail_pairs.
+        let tail = match tail_pairs {
+            1 => _mm256_permute4x64_epi64::<0b10_01_00_11>(last_four),
+            2 => _mm256_permute4x64_epi64::<0b01_00_11_10>(last_four),
+            3 => _mm256_permute4x64_epi64::<0b00_11_10_01>(last_four),
+            _ => last_four,
+        };
+        let tail = match extra {
+            None => tail,
+            Some(node) => {
+                let node = _mm256_set1_epi64x(node as i64);
+                match tail_pairs {
+                    0 => node,
+                    1 => _mm256_blend_epi32::<0b0000_1100>(tail, node),
+                    2 => _mm256_blend_epi32::<0b0011_0000>(tail, node),
+                    _ => _mm256_blend_epi32::<0b1100_0000>(tail, node),
+                }
+            }
+        };
+        // SAFETY: words `done .. done + 4` <= `pairs + 4` are in
+        // `nodes`, checked above.
+        unsafe { _mm256_storeu_si256(dst.add(done).cast(), tail) };
     }
 
-    /// One level: `dst[s] = ENH(key, src[2s + 1], src[2s])` for s < `len`
-    /// (a multiple of 8), with `src` read as little-endian 64-bit words.
+    /// [`Level`] in AVX-512 for groups of 8 nodes, and AVX2 for a level 1
+    /// of fewer. Made only inside functions that run after AVX-512 F/BW/VL
+    /// and AVX2 were detected.
+    pub(super) struct Avx512(());
+
+    impl Level for Avx512 {
+        #[inline(always)]
+        fn first(&self, key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]) {
+            let pairs = blocks.len() / 16;
+            assert!(pairs + 4 <= nodes.len());
+            if pairs < 8 {
+                Avx2(()).first(key, blocks, extra, nodes);
+                return;
+            }
+            let (src, dst) = (blocks.as_ptr(), nodes.as_mut_ptr());
+            // SAFETY: AVX-512 F was detected (the only place an `Avx512` is
+            // made); `blocks` holds 128 bytes and `nodes` 8 words per group,
+            // the last group ending at pair `pairs` (overlapping the one
+            // before when 8 does not divide `pairs`, with the same values),
+            // and the two do not overlap.
+            unsafe {
+                level_avx512(key, src, dst, pairs / 8);
+                if !pairs.is_multiple_of(8) {
+                    level_avx512(key, src.add(16 * (pairs - 8)), dst.add(pairs - 8), 1);
+                }
+            }
+            if let Some(node) = extra {
+                nodes[pairs] = node;
+            }
+        }
+
+        #[inline(always)]
+        fn up(&self, key: u64, nodes: &mut [u64], pairs: usize) {
+            if pairs < 8 {
+                Avx2(()).up(key, nodes, pairs);
+                return;
+            }
+            let groups = pairs.div_ceil(8);
+            assert!(16 * groups <= nodes.len());
+            let words = nodes.as_mut_ptr();
+            // SAFETY: AVX-512 F was detected; group g reads words 16g ..
+            // 16g + 16 (within `nodes`, checked above) and then writes words
+            // 8g .. 8g + 8, in place as `level_avx512` allows. Past `pairs`
+            // it writes nodes that `Level::up` may overwrite.
+            unsafe { level_avx512(key, words.cast_const().cast(), words, groups) };
+        }
+    }
+
+    /// One level: `dst[s] = ENH(key, src[2s + 1], src[2s])` for the `4 *
+    /// groups` nodes `s`, with `src` read as little-endian 64-bit words.
     ///
     /// # Safety
-    /// `src` must be valid for reading `16 * len` bytes, `dst` for writing
-    /// `len` words, and any overlap must be `dst == src` (in place).
+    /// AVX2 must be available. `src` must be valid for reading `64 * groups`
+    /// bytes, `dst` for writing `4 * groups` words, and any overlap must be
+    /// `dst == src` (in place: group g reads its 8 words before writing its
+    /// 4, and no later group reads below word 8(g + 1)).
+    #[target_feature(enable = "avx2")]
+    unsafe fn level_avx2(key: u64, src: *const u8, dst: *mut u64, groups: usize) {
+        for group in 0..groups {
+            // SAFETY: group < groups, so bytes 64 * group .. + 64 are in
+            // `src` and words 4 * group .. + 4 in `dst` (caller's contract);
+            // the loads come before the store.
+            unsafe { _mm256_storeu_si256(dst.add(4 * group).cast(), enh_avx2(key, src.add(64 * group))) };
+        }
+    }
+
+    /// One level for `2 * groups` nodes in 128-bit vectors: `dst[s] =
+    /// ENH(key, src[2s + 1], src[2s])`, with `src` read as little-endian
+    /// 64-bit words.
+    ///
+    /// # Safety
+    /// `src` must be valid for reading `32 * groups` bytes and `dst` for
+    /// writing `2 * groups` words, not overlapping.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn level_sse2(key: u64, src: *const u8, dst: *mut u64, groups: usize) {
+        let key_low = _mm_set1_epi64x(key as i64);
+        let key_high = _mm_set1_epi64x((key >> 32) as i64);
+        for group in 0..groups {
+            // SAFETY: group < groups, so bytes 32 * group .. + 32 are in
+            // `src` and words 2 * group .. + 2 in `dst` (caller's contract).
+            let (first, second): (__m128i, __m128i) = unsafe {
+                (_mm_loadu_si128(src.add(32 * group).cast()), _mm_loadu_si128(src.add(32 * group + 16).cast()))
+            };
+            let earlier = _mm_unpacklo_epi64(first, second);
+            let later = _mm_unpackhi_epi64(first, second);
+            let low = _mm_add_epi64(earlier, key_low);
+            let high = _mm_add_epi64(_mm_srli_epi64::<32>(earlier), key_high);
+            let node = _mm_add_epi64(_mm_mul_epu32(low, high), later);
+            // SAFETY: see above.
+            unsafe { _mm_storeu_si128(dst.add(2 * group).cast(), node) };
+        }
+    }
+
+    /// The 4 nodes `ENH(key, src[2s + 1], src[2s])`, s = 0..4, in order,
+    /// of the 64 bytes at `src` (little-endian 64-bit words).
+    ///
+    /// # Safety
+    /// AVX2 must be available, and `src` valid for reading 64 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn enh_avx2(key: u64, src: *const u8) -> __m256i {
+        let key_low = _mm256_set1_epi64x(key as i64);
+        let key_high = _mm256_set1_epi64x((key >> 32) as i64);
+        // SAFETY: the caller's contract.
+        let (first, second): (__m256i, __m256i) =
+            unsafe { (_mm256_loadu_si256(src.cast()), _mm256_loadu_si256(src.add(32).cast())) };
+        // Within each 128-bit half: the earlier and later words of the
+        // pairs, so the lanes hold pairs 0, 2, 1, 3.
+        let earlier = _mm256_unpacklo_epi64(first, second);
+        let later = _mm256_unpackhi_epi64(first, second);
+        // vpmuludq reads the low 32 bits of each lane, so 64-bit adds give
+        // the 32-bit sums L(a) +32 L(k) and U(a) +32 U(k).
+        let low = _mm256_add_epi64(earlier, key_low);
+        let high = _mm256_add_epi64(_mm256_srli_epi64::<32>(earlier), key_high);
+        let node = _mm256_add_epi64(_mm256_mul_epu32(low, high), later);
+        // Lanes 0, 2, 1, 3 back to pairs 0, 1, 2, 3.
+        _mm256_permute4x64_epi64::<0b11_01_10_00>(node)
+    }
+
+    /// One level: `dst[s] = ENH(key, src[2s + 1], src[2s])` for the `8 *
+    /// groups` nodes `s`, with `src` read as little-endian 64-bit words.
+    ///
+    /// # Safety
+    /// AVX-512 F must be available. `src` must be valid for reading `128 *
+    /// groups` bytes, `dst` for writing `8 * groups` words, and any overlap
+    /// must be `dst == src` (in place: group g reads its 16 words before
+    /// writing its 8, and no later group reads below word 16(g + 1)).
     #[target_feature(enable = "avx512f")]
-    unsafe fn level_avx512(key: u64, src: *const u8, dst: *mut u64, len: usize) {
+    unsafe fn level_avx512(key: u64, src: *const u8, dst: *mut u64, groups: usize) {
         let key_low = _mm512_set1_epi64(key as i64);
         let key_high = _mm512_set1_epi64((key >> 32) as i64);
         let earlier_index = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
         let later_index = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-        for group in 0..len / 8 {
-            // SAFETY: group < len / 8, so bytes 128 * group .. + 128 are in
+        for group in 0..groups {
+            // SAFETY: group < groups, so bytes 128 * group .. + 128 are in
             // `src` and words 8 * group .. + 8 in `dst` (caller's contract).
             let (first, second): (__m512i, __m512i) = unsafe {
                 (_mm512_loadu_si512(src.add(128 * group).cast()), _mm512_loadu_si512(src.add(128 * group + 64).cast()))
@@ -121,25 +349,114 @@ mod x86 {
         }
     }
 
+    /// Run only after run-time detection of AVX2 (`chosen`, the tests).
+    pub(super) const AVX2: Backend = Backend { absorb: avx2_absorb_checked, hash: avx2_hash_checked };
+    /// Run only after run-time detection of AVX-512 F/BW/VL and AVX2.
+    pub(super) const AVX512: Backend = Backend { absorb: avx512_absorb_checked, hash: avx512_hash_checked };
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    fn avx512_absorb(
+        level_key: &[u64],
+        nodes: &mut [u64; NODE_SLOTS],
+        count: u64,
+        blocks: &[u8],
+        last: Option<u64>,
+        scratch: &mut [u64],
+    ) {
+        absorb_with(level_key, nodes, count, blocks, last, scratch, &Avx512(()))
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    fn avx512_hash(level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
+        hash_with(level_key, blocks, last, scratch, &Avx512(()))
+    }
+
     #[target_feature(enable = "avx2")]
-    fn avx2(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8]) {
-        absorb_portable(level_key, nodes, count, blocks)
+    fn avx2_absorb(
+        level_key: &[u64],
+        nodes: &mut [u64; NODE_SLOTS],
+        count: u64,
+        blocks: &[u8],
+        last: Option<u64>,
+        scratch: &mut [u64],
+    ) {
+        absorb_with(level_key, nodes, count, blocks, last, scratch, &Avx2(()))
     }
 
-    pub(super) fn avx512_checked(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8]) {
-        // SAFETY: `chosen` returns this only after run-time detection of
+    #[target_feature(enable = "avx2")]
+    fn avx2_hash(level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
+        hash_with(level_key, blocks, last, scratch, &Avx2(()))
+    }
+
+    fn avx512_absorb_checked(
+        level_key: &[u64],
+        nodes: &mut [u64; NODE_SLOTS],
+        count: u64,
+        blocks: &[u8],
+        last: Option<u64>,
+        scratch: &mut [u64],
+    ) {
+        // SAFETY: only `AVX512` holds this, run after run-time detection of
         // AVX-512 F/BW/VL and AVX2.
-        unsafe { avx512(level_key, nodes, count, blocks) }
+        unsafe { avx512_absorb(level_key, nodes, count, blocks, last, scratch) }
     }
 
-    pub(super) fn avx2_checked(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8]) {
-        // SAFETY: `chosen` returns this only after run-time detection of AVX2.
-        unsafe { avx2(level_key, nodes, count, blocks) }
+    fn avx512_hash_checked(level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
+        // SAFETY: as for `avx512_absorb_checked`.
+        unsafe { avx512_hash(level_key, blocks, last, scratch) }
+    }
+
+    fn avx2_absorb_checked(
+        level_key: &[u64],
+        nodes: &mut [u64; NODE_SLOTS],
+        count: u64,
+        blocks: &[u8],
+        last: Option<u64>,
+        scratch: &mut [u64],
+    ) {
+        // SAFETY: only `AVX2` holds this, run after run-time detection of
+        // AVX2.
+        unsafe { avx2_absorb(level_key, nodes, count, blocks, last, scratch) }
+    }
+
+    fn avx2_hash_checked(level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
+        // SAFETY: as for `avx2_absorb_checked`.
+        unsafe { avx2_hash(level_key, blocks, last, scratch) }
     }
 
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        /// A level form against the scalar one, for every number of pairs a
+        /// run has, level 1 and in place.
+        fn levels_equal_the_portable_form(level: &impl Level) {
+            let key = 0x9E37_79B9_7F4A_7C15 ^ 0xFFFF_FFFF;
+            let blocks: Vec<u8> = (0..16 << 10).map(|i: u32| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+            for pairs in 0..=enh::MAX_LEVEL_ONE {
+                for extra in [None, Some(0x0123_4567_89AB_CDEF)] {
+                    let mut expect = vec![0; pairs + 1];
+                    enh::level_one(key, &blocks[..16 * pairs], &mut expect[..pairs]);
+                    expect[pairs] = extra.unwrap_or(0);
+                    let mut fast = vec![0; pairs + 1 + enh::UP_SLACK];
+                    level.first(key, &blocks[..16 * pairs], extra, &mut fast);
+                    fast[pairs] = if extra.is_some() { fast[pairs] } else { 0 };
+                    assert_eq!(fast[..=pairs], expect, "level 1, {pairs} pairs, extra {extra:?}");
+                }
+                let mut nodes: Vec<u64> =
+                    (0..(2 * pairs + enh::UP_SLACK) as u64).map(|i| i.wrapping_mul(0xD6E8_FEB8_6659_FD93)).collect();
+                let mut expect = nodes.clone();
+                enh::level_up(key, &mut expect, 0, pairs);
+                level.up(key, &mut nodes, pairs);
+                assert_eq!(nodes[..pairs], expect[..pairs], "in place, {pairs} pairs");
+            }
+        }
+
+        #[test]
+        fn avx2_levels_equal_the_portable_form() {
+            assert!(std::is_x86_feature_detected!("avx2"), "this CPU lacks AVX2: run it where it is");
+            levels_equal_the_portable_form(&Avx2(()));
+        }
 
         /// Only a CPU with AVX-512 runs it: ignored by a plain `cargo test`,
         /// so that elsewhere it shows as a skip, not a pass; `make test` runs
@@ -147,45 +464,96 @@ mod x86 {
         /// `cargo test -- --ignored avx512`.
         #[test]
         #[ignore = "needs AVX-512 F (make test runs it where the CPU has it: test-backends/avx512-only)"]
-        fn avx512_subtrees_equal_the_portable_form() {
+        fn avx512_levels_equal_the_portable_form() {
             assert!(std::is_x86_feature_detected!("avx512f"), "this CPU lacks AVX-512 F: run it where it is");
-            let keys: Vec<u64> = (0..11u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xFFFF_FFFF).collect();
-            let blocks: Vec<u8> = (0..16384u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
-            for height in 1..=11 {
-                let bytes = &blocks[..8 << height];
-                // SAFETY: AVX-512 F was detected above.
-                let fast = unsafe { subtree_root_avx512(&keys, bytes, height) };
-                assert_eq!(fast, enh::subtree_root(&keys, bytes, height), "height {height}");
-            }
+            assert!(std::is_x86_feature_detected!("avx2"), "this CPU lacks AVX2: run it where it is");
+            levels_equal_the_portable_form(&Avx512(()));
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::enh;
+    use super::super::keys::Keys;
+    use super::super::sizes::{MAX_LEVELS, MAX_TREES};
+    use super::super::tree;
     use super::*;
+    use rabbit::RabbitKeyOnly;
+    use rabbit::cipher::KeyInit;
 
-    /// Every backend this CPU can run gives the same nodes as the baseline
-    /// build, from any starting count and for any number of blocks, so the
-    /// reference-form tests (which run the chosen backend only) cover all.
-    #[test]
-    fn every_available_backend_equals_the_baseline() {
+    /// The vector backends this CPU can run, by name.
+    fn vector_backends() -> Vec<(&'static str, &'static Backend)> {
         // No SIMD backend elsewhere.
-        #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), allow(unused_mut))]
-        let mut backends: Vec<(&str, AbsorbFn)> = Vec::new();
+        #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2", not(miri))), allow(unused_mut))]
+        let mut backends: Vec<(&str, &Backend)> = Vec::new();
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
         {
             if std::is_x86_feature_detected!("avx2") {
-                backends.push(("avx2", x86::avx2_checked));
+                backends.push(("avx2", &x86::AVX2));
             }
             if std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512bw")
                 && std::is_x86_feature_detected!("avx512vl")
                 && std::is_x86_feature_detected!("avx2")
             {
-                backends.push(("avx512", x86::avx512_checked));
+                backends.push(("avx512", &x86::AVX512));
             }
         }
+        backends
+    }
+
+    /// The hash `M^i` of one tree for a whole message, both ways: one call
+    /// (as `hash_once` takes it), and streamed (the whole blocks from count
+    /// 0, then the zero-extended last block, then the root).
+    fn tree_hashes(backend: &Backend, level_key: &[u64], msg: &[u8]) -> [u64; 2] {
+        let whole = msg.len() & !7;
+        let last = (whole < msg.len()).then(|| {
+            let mut block = [0u8; 8];
+            block[..msg.len() - whole].copy_from_slice(&msg[whole..]);
+            u64::from_le_bytes(block)
+        });
+        let count = msg.len().div_ceil(8) as u64;
+        let one_call = enh::with_scratch(count, |scratch| (backend.hash)(level_key, &msg[..whole], last, scratch));
+        let mut nodes = [0u64; NODE_SLOTS];
+        enh::with_scratch(count, |scratch| (backend.absorb)(level_key, &mut nodes, 0, &msg[..whole], last, scratch));
+        [one_call, tree::root(level_key, &nodes, count)]
+    }
+
+    /// Every backend this CPU can run gives the baseline build's tree hash
+    /// for every message length from 0 to 4,200 bytes, under the keys of
+    /// every tree for every `u` (the keys of one `u` are not those of
+    /// another, docs/badger.md section 3.3); so the reference-form tests,
+    /// which run the chosen backend only, cover all.
+    #[test]
+    fn every_available_backend_equals_the_baseline_at_every_length() {
+        let backends = vector_backends();
+        let msg: Vec<u8> = (0..4200u32).map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8).collect();
+        let mut checked = 0;
+        for trees in 1..=MAX_TREES {
+            let keys = Keys::setup(&mut RabbitKeyOnly::new(&[trees as u8; 16].into()), trees, MAX_LEVELS);
+            for level_key in &keys.level_key[..trees] {
+                for len in 0..=msg.len() {
+                    let expect = tree_hashes(&PORTABLE, level_key, &msg[..len]);
+                    assert_eq!(expect[0], expect[1], "portable, one call and streamed: u = {trees}, {len} bytes");
+                    for (name, backend) in &backends {
+                        assert_eq!(
+                            tree_hashes(backend, level_key, &msg[..len]),
+                            expect,
+                            "{name}: u = {trees}, {len} bytes"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 15 * 4201 * backends.len());
+    }
+
+    /// The same from any starting count and for any number of blocks, as
+    /// streaming gives them, and with a final block given apart.
+    #[test]
+    fn every_available_backend_equals_the_baseline_from_any_count() {
         let keys: Vec<u64> = (1..=58u64).map(|k| k.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (k << 40)).collect();
         let data: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8).collect();
         for (start, blocks) in [
@@ -198,20 +566,25 @@ mod tests {
             (4095, 8193),
             (0, 20_000),
             (2048, 6144),
+            (6, 2047),
+            (2048, 2047),
+            (7, 0),
         ] {
-            let bytes = &data[..8 * blocks];
-            let mut expect = [0u64; NODE_SLOTS];
-            absorb_portable(&keys, &mut expect, start, bytes);
-            for (name, absorb) in &backends {
-                let mut nodes = [0u64; NODE_SLOTS];
-                absorb(&keys, &mut nodes, start, bytes);
-                let end = start + blocks as u64;
-                for height in 0..64 - end.leading_zeros() as usize {
-                    if end >> height & 1 == 1 {
-                        assert_eq!(
-                            nodes[height], expect[height],
-                            "{name}: start {start}, {blocks} blocks, height {height}"
-                        );
+            for last in [None, Some(0x0123_4567_89AB_CDEF)] {
+                let bytes = &data[..8 * blocks];
+                let end = start + blocks as u64 + u64::from(last.is_some());
+                let mut expect = [0u64; NODE_SLOTS];
+                enh::with_scratch(end, |scratch| absorb_portable(&keys, &mut expect, start, bytes, last, scratch));
+                for (name, backend) in &vector_backends() {
+                    let mut nodes = [0u64; NODE_SLOTS];
+                    enh::with_scratch(end, |scratch| (backend.absorb)(&keys, &mut nodes, start, bytes, last, scratch));
+                    for height in 0..64 - end.leading_zeros() as usize {
+                        if end >> height & 1 == 1 {
+                            assert_eq!(
+                                nodes[height], expect[height],
+                                "{name}: start {start}, {blocks} blocks, last {last:?}, height {height}"
+                            );
+                        }
                     }
                 }
             }

@@ -8,7 +8,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::keys::Keys;
 use super::sizes::MAX_TREES;
 use super::tree::{self, NODE_SLOTS};
-use super::{backend, finalize};
+use super::{backend, enh, finalize};
 use crate::error::Error;
 
 /// Longest message `levels` level keys can hash: `2^levels` blocks, and
@@ -24,24 +24,32 @@ pub(crate) fn hash_once(keys: &Keys, trees: usize, msg: &[u8]) -> Result<[u32; M
         return Err(Error::MessageTooLong { max });
     }
     let whole = msg.len() & !7;
-    let mut last = [0u8; 8];
-    last[..msg.len() - whole].copy_from_slice(&msg[whole..]);
+    // The zero-extended final block, which goes through the same run as the
+    // blocks before it (docs/performance.md section 23): the message's last
+    // 8 bytes shifted down, or for a message of under 8 bytes, a copy.
+    let final_block = match msg.len() - whole {
+        0 => None,
+        rest if whole > 0 => {
+            let tail: [u8; 8] = msg[msg.len() - 8..].try_into().expect("8 bytes");
+            Some(u64::from_le_bytes(tail) >> (64 - 8 * rest))
+        }
+        rest => {
+            let mut last = [0u8; 8];
+            last[..rest].copy_from_slice(msg);
+            let block = u64::from_le_bytes(last);
+            last.zeroize();
+            Some(block)
+        }
+    };
     let count = msg.len().div_ceil(8) as u64;
     let mut out = [0u32; MAX_TREES];
-    let mut nodes = [0u64; NODE_SLOTS];
-    for (tree, s) in out[..trees].iter_mut().enumerate() {
-        let level_key = &keys.level_key[tree][..keys.levels];
-        if whole > 0 {
-            backend::absorb(level_key, &mut nodes, 0, &msg[..whole]);
+    enh::with_scratch(count, |scratch| {
+        for (tree, s) in out[..trees].iter_mut().enumerate() {
+            let level_key = &keys.level_key[tree][..keys.levels];
+            let hash = backend::hash(level_key, &msg[..whole], final_block, scratch);
+            *s = finalize::f(&keys.final_key[tree], 8 * msg.len() as u64, hash);
         }
-        if whole < msg.len() {
-            backend::absorb(level_key, &mut nodes, whole as u64 / 8, &last);
-        }
-        *s = finalize::f(&keys.final_key[tree], 8 * msg.len() as u64, tree::root(level_key, &nodes, count));
-    }
-    // Only the slots up to the highest pending node were written.
-    nodes[..(u64::BITS - count.leading_zeros()) as usize].zeroize();
-    last.zeroize();
+    });
     Ok(out)
 }
 
@@ -80,24 +88,29 @@ impl Streaming {
             if have + take < 8 {
                 return;
             }
-            let block = self.partial;
-            self.absorb(keys, trees, self.len / 8 - 1, &block);
+            let block = u64::from_le_bytes(self.partial);
+            self.absorb(keys, trees, self.len / 8 - 1, &[], Some(block));
         }
         let whole = data.len() & !7;
-        self.absorb(keys, trees, self.len / 8, &data[..whole]);
+        self.absorb(keys, trees, self.len / 8, &data[..whole], None);
         self.len += whole as u64;
         let rest = data.len() - whole;
         self.partial[..rest].copy_from_slice(&data[whole..]);
         self.len += rest as u64;
     }
 
-    fn absorb(&mut self, keys: &Keys, trees: usize, count: u64, blocks: &[u8]) {
-        if blocks.is_empty() {
+    /// Adds whole blocks, then `last` if given, to trees `0..trees` after
+    /// `count` blocks.
+    fn absorb(&mut self, keys: &Keys, trees: usize, count: u64, blocks: &[u8], last: Option<u64>) {
+        let added = (blocks.len() / 8) as u64 + u64::from(last.is_some());
+        if added == 0 {
             return;
         }
-        for (tree, nodes) in self.nodes[..trees].iter_mut().enumerate() {
-            backend::absorb(&keys.level_key[tree][..keys.levels], nodes, count, blocks);
-        }
+        enh::with_scratch(added, |scratch| {
+            for (tree, nodes) in self.nodes[..trees].iter_mut().enumerate() {
+                backend::absorb(&keys.level_key[tree][..keys.levels], nodes, count, blocks, last, scratch);
+            }
+        });
     }
 
     /// `S^i` of trees `0..trees` for the streamed message; resets the state
@@ -111,7 +124,7 @@ impl Streaming {
         if have > 0 {
             let mut block = [0u8; 8];
             block[..have].copy_from_slice(&self.partial[..have]);
-            self.absorb(keys, trees, self.len / 8, &block);
+            self.absorb(keys, trees, self.len / 8, &[], Some(u64::from_le_bytes(block)));
             block.zeroize();
         }
         let count = self.len.div_ceil(8);
