@@ -17,6 +17,9 @@ use ::aegis::aegis128x2::Aegis128X2Mac;
 use ::aegis::aegis128x4::Aegis128X4Mac;
 use ::aegis::aegis256::Aegis256Mac;
 
+use super::Imp;
+use super::subjects::{Subject, first_byte_of};
+
 /// The `aegis` crate's version (Cargo.lock's, recorded by build.rs).
 pub const VERSION: &str = env!("FASTMAC_AEGIS_VERSION");
 
@@ -43,13 +46,31 @@ pub const AEGIS_128X2_NONCE: &str = "aegismac-128x2/nonce";
 pub const AEGIS_128X4_NONCE: &str = "aegismac-128x4/nonce";
 /// AEGISMAC-256 with a nonce per message.
 pub const AEGIS_256_NONCE: &str = "aegismac-256/nonce";
-/// The rows: each variant's keyed name and nonce name.
-pub const ROWS: &[(&str, &str)] = &[
-    (AEGIS_128L, AEGIS_128L_NONCE),
-    (AEGIS_128X2, AEGIS_128X2_NONCE),
-    (AEGIS_128X4, AEGIS_128X4_NONCE),
-    (AEGIS_256, AEGIS_256_NONCE),
+/// Builds a row's subject: its name, whether it takes a nonce per
+/// message, and the key (its first 16 or 32 bytes are used).
+type MakeSubject = fn(&'static str, bool, &[u8; 32]) -> Subject;
+
+/// The rows: each variant's keyed name, nonce name and subject.
+pub const ROWS: &[(&str, &str, MakeSubject)] = &[
+    (AEGIS_128L, AEGIS_128L_NONCE, subject::<Aegis128LMac<TAG_BYTES>>),
+    (AEGIS_128X2, AEGIS_128X2_NONCE, subject::<Aegis128X2Mac<TAG_BYTES>>),
+    (AEGIS_128X4, AEGIS_128X4_NONCE, subject::<Aegis128X4Mac<TAG_BYTES>>),
+    (AEGIS_256, AEGIS_256_NONCE, subject::<Aegis256Mac<TAG_BYTES>>),
 ];
+
+/// The subject `alg` of variant `V` under `key`: a keyed state cloned per
+/// message, or (`per_nonce`) a state from the key and the counter nonce per
+/// message; it records the size of `V`'s state.
+fn subject<V: Variant>(alg: &'static str, per_nonce: bool, key: &[u8; 32]) -> Subject {
+    let subject = if per_nonce {
+        let mut mac = with_nonce::<V>(key);
+        Subject::per_message(alg, Imp::Aegis, move |msg| first_byte_of(&mac(msg)))
+    } else {
+        let mut mac = keyed::<V>(key);
+        Subject::per_message(alg, Imp::Aegis, move |msg| first_byte_of(&mac(msg)))
+    };
+    subject.keeps::<V>()
+}
 
 /// How the keyed rows are keyed, printed beside them.
 pub const KEYED: &str = "one key; a state initialized once from the key and the all-zero nonce, cloned per message (the MAC is the one AEGIS function that may reuse a key and nonce, section 8 of the AEGIS specification); 128-bit tag";
@@ -57,7 +78,7 @@ pub const KEYED: &str = "one key; a state initialized once from the key and the 
 pub const NONCE: &str = "one key; a fresh state per message from the key and the message counter as the nonce, so every message pays AEGIS's initialization; 128-bit tag";
 
 /// An AEGISMAC variant of the `aegis` crate with 128-bit tags.
-pub trait Variant: Clone + Send + 'static {
+trait Variant: Clone + Send + 'static {
     /// Key and nonce length in bytes (16, or 32 for AEGIS-256).
     const KEY_LEN: usize;
     /// A state initialized from `key` and `nonce`, their first
@@ -101,13 +122,13 @@ fn nonce<V: Variant>(n: u64) -> [u8; 32] {
 }
 
 /// A MAC of message `msg` from a state cloned from `keyed`.
-pub fn keyed<V: Variant>(key: &[u8; 32]) -> impl FnMut(&[u8]) -> [u8; TAG_BYTES] + Send + 'static {
+fn keyed<V: Variant>(key: &[u8; 32]) -> impl FnMut(&[u8]) -> [u8; TAG_BYTES] + Send + 'static {
     let keyed = V::init(key, &[0u8; 32]);
     move |msg| keyed.clone().tag(msg)
 }
 
 /// A MAC of each message from a fresh state under the next counter nonce.
-pub fn with_nonce<V: Variant>(key: &[u8; 32]) -> impl FnMut(&[u8]) -> [u8; TAG_BYTES] + Send + 'static {
+fn with_nonce<V: Variant>(key: &[u8; 32]) -> impl FnMut(&[u8]) -> [u8; TAG_BYTES] + Send + 'static {
     let key = *key;
     let mut n = 0u64;
     move |msg| {
@@ -149,7 +170,7 @@ mod tests {
 
     #[test]
     fn every_nonce_row_is_its_keyed_row_with_the_suffix() {
-        for &(keyed, nonce) in ROWS {
+        for &(keyed, nonce, _) in ROWS {
             assert_eq!(nonce, format!("{keyed}{NONCE_SUFFIX}"));
         }
     }

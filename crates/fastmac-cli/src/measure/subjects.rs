@@ -23,7 +23,7 @@ use poly1305::Poly1305;
 use sha2::Sha256;
 
 use super::Imp;
-use super::aegis::{self, Variant};
+use super::aegis;
 use super::keyed_blake3::{self, KeyedBlake3};
 use super::nettle::{Nettle, NettleUmac};
 use super::openssl::{self, OpenSsl, OpenSslGcm128, OpenSslGmac, OpenSslPoly1305};
@@ -85,7 +85,7 @@ struct Parallel {
 /// read: with a MAC inlined into the timing loop, using only `tag[0]`
 /// would let the compiler skip the work behind the other bytes (for UMAC,
 /// the L3 of every UHASH iteration but the first).
-fn first_byte_of(tag: &[u8]) -> u8 {
+pub(super) fn first_byte_of(tag: &[u8]) -> u8 {
     black_box(tag)[0]
 }
 
@@ -232,9 +232,10 @@ pub fn registry() -> Vec<Entry> {
     entries.push(Entry::new(POLY1305_GIVEN_KEY, Imp::OpenSsl, openssl_poly1305_given_key));
     entries.push(Entry::new(GMAC, Imp::OpenSsl, openssl_gmac));
     entries.push(Entry::new(GMAC_GCM128, Imp::OpenSsl, openssl_gcm128));
-    for &(keyed, nonce) in aegis::ROWS {
-        entries.push(Entry::new(keyed, Imp::Aegis, move || Ok(aegis_mac(keyed, false))));
-        entries.push(Entry::new(nonce, Imp::Aegis, move || Ok(aegis_mac(nonce, true))));
+    let aegis_key: [u8; 32] = std::array::from_fn(|i| KEY[i % KEY.len()]);
+    for &(keyed, nonce, subject) in aegis::ROWS {
+        entries.push(Entry::new(keyed, Imp::Aegis, move || Ok(subject(keyed, false, &aegis_key))));
+        entries.push(Entry::new(nonce, Imp::Aegis, move || Ok(subject(nonce, true, &aegis_key))));
     }
     entries.push(Entry::new(BLAKE3_KEYED, Imp::Blake3, || Ok(blake3_keyed())));
     entries.push(Entry::new(READ_LIMIT, Imp::ReadLimit, || Ok(read_limit())));
@@ -432,8 +433,9 @@ fn aegis_keying(alg: &str) -> &'static str {
     if alg.ends_with(aegis::NONCE_SUFFIX) { aegis::NONCE } else { aegis::KEYED }
 }
 
-/// How the comparator `alg` of `imp` is keyed per message (the first
-/// entry of [`KEYING`] whose name starts `alg`: the longer names first).
+/// How the comparator `alg` of `imp` is keyed per message: the first
+/// entry of [`KEYING`] whose name `alg` starts with (so a longer name, as
+/// `poly1305/given-key`, comes before its prefix).
 pub fn keying(alg: &str, imp: Imp) -> Option<&'static str> {
     if imp == Imp::Aegis {
         return Some(aegis_keying(alg));
@@ -485,31 +487,6 @@ fn openssl_gcm128() -> Result<Subject, String> {
         n += 1;
         mac.mac(&nonce96(n), msg, &mut tag).map_or(0, |()| first_byte_of(&tag))
     }))
-}
-
-/// AEGIS as a MAC (`alg` a keyed or nonce name of [`aegis::ROWS`]): a
-/// keyed state cloned per message, or (`per_nonce`) a state from the key
-/// and the counter nonce per message.
-fn aegis_mac(alg: &'static str, per_nonce: bool) -> Subject {
-    use ::aegis::aegis256::Aegis256Mac;
-    use ::aegis::{aegis128l::Aegis128LMac, aegis128x2::Aegis128X2Mac, aegis128x4::Aegis128X4Mac};
-    fn of<V: Variant>(alg: &'static str, per_nonce: bool) -> Subject {
-        let key: [u8; 32] = std::array::from_fn(|i| KEY[i % KEY.len()]);
-        let subject = if per_nonce {
-            let mut mac = aegis::with_nonce::<V>(&key);
-            Subject::per_message(alg, Imp::Aegis, move |msg| first_byte_of(&mac(msg)))
-        } else {
-            let mut mac = aegis::keyed::<V>(&key);
-            Subject::per_message(alg, Imp::Aegis, move |msg| first_byte_of(&mac(msg)))
-        };
-        subject.keeps::<V>()
-    }
-    match alg.strip_suffix(aegis::NONCE_SUFFIX).unwrap_or(alg) {
-        aegis::AEGIS_128L => of::<Aegis128LMac<16>>(alg, per_nonce),
-        aegis::AEGIS_128X2 => of::<Aegis128X2Mac<16>>(alg, per_nonce),
-        aegis::AEGIS_128X4 => of::<Aegis128X4Mac<16>>(alg, per_nonce),
-        _ => of::<Aegis256Mac<16>>(alg, per_nonce),
-    }
 }
 
 /// OpenSSL's AES-128-GMAC, one key, the counter as the IV.
