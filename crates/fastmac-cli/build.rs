@@ -1,5 +1,6 @@
-//! Records the version of the `blake3` crate Cargo.lock pins, so that
-//! `fastmac bench` can print which BLAKE3 it measured.
+//! Records the versions of the `blake3` and `aegis` crates Cargo.lock
+//! pins, so that `fastmac bench` can print which BLAKE3 and AEGIS it
+//! measured.
 
 use std::path::Path;
 
@@ -8,6 +9,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", lock.display());
     let text = std::fs::read_to_string(&lock).unwrap_or_default();
     println!("cargo:rustc-env=FASTMAC_BLAKE3_VERSION={}", locked_version(&text, "blake3").unwrap_or("unknown"));
+    println!("cargo:rustc-env=FASTMAC_AEGIS_VERSION={}", locked_version(&text, "aegis").unwrap_or("unknown"));
 }
 
 /// The `version` line after `name = "<name>"` in a Cargo.lock.

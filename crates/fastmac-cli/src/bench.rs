@@ -22,7 +22,17 @@ const DEFAULT_ALGS: &[&str] = &[
     "umac-128",
     "hmac-sha2-256",
     "poly1305",
+    "poly1305/given-key",
     "aes-128-gmac",
+    "aes-128-gmac/gcm128",
+    "aegismac-128l",
+    "aegismac-128x2",
+    "aegismac-128x4",
+    "aegismac-256",
+    "aegismac-128l/nonce",
+    "aegismac-128x2/nonce",
+    "aegismac-128x4/nonce",
+    "aegismac-256/nonce",
     "blake3-keyed",
     "read-limit",
 ];
@@ -43,11 +53,13 @@ const DEFAULT_SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65_536, 1_048_576]
 #[derive(Args)]
 pub struct BenchArgs {
     /// Algorithms to run, comma-separated, in any case: any name `fastmac
-    /// list` prints (the SSH names too), poly1305, aes-128-gmac,
-    /// blake3-keyed or read-limit (default: umac-32,
-    /// umac-64, umac-96, umac-128, hmac-sha2-256, poly1305, aes-128-gmac,
-    /// blake3-keyed, read-limit). Each is measured in every implementation
-    /// there is (fastmac, Nettle, OpenSSL, the blake3 crate, RustCrypto).
+    /// list` prints (the SSH names too), poly1305, poly1305/given-key,
+    /// aes-128-gmac, aes-128-gmac/gcm128, aegismac-128l, aegismac-128x2,
+    /// aegismac-128x4, aegismac-256 (each also with /nonce), blake3-keyed
+    /// or read-limit (default: umac-32, umac-64, umac-96, umac-128,
+    /// hmac-sha2-256 and all of those). Each is measured in every
+    /// implementation there is (fastmac, Nettle, OpenSSL, the aegis and
+    /// blake3 crates, RustCrypto).
     #[arg(long, value_delimiter = ',')]
     algs: Vec<String>,
     /// Message sizes in bytes, comma-separated; suffixes K and M (x1024);
@@ -152,6 +164,7 @@ fn table(run: &Run) -> String {
     let _ = writeln!(out, "nettle: {}", m.nettle);
     let _ = writeln!(out, "openssl: {}", m.openssl);
     let _ = writeln!(out, "blake3: {}", m.blake3);
+    let _ = writeln!(out, "aegis: {}", m.aegis);
     if let Some(from) = m.parallel_from {
         let sizes: Vec<String> = PARALLEL_FROM_ALGS
             .iter()
@@ -183,7 +196,7 @@ fn table(run: &Run) -> String {
                     None => times,
                 }
             }),
-            Imp::OpenSsl | Imp::Blake3 | Imp::RustCrypto => row(run, UMAC_128, Imp::Fastmac, r.size)
+            Imp::OpenSsl | Imp::Blake3 | Imp::Aegis | Imp::RustCrypto => row(run, UMAC_128, Imp::Fastmac, r.size)
                 .map(|n| format!("fastmac {UMAC_128} {:.2}x faster", ratio(r, n))),
             Imp::Nettle | Imp::ReadLimit | Imp::NhCeiling => None,
         };

@@ -19,7 +19,8 @@ fn json_report_has_the_schema_and_every_comparator() {
         &[
             "bench",
             "--algs",
-            "umac-64,umac-128,hmac-sha2-256,poly1305,aes-128-gmac,blake3-keyed,read-limit",
+            "umac-64,umac-128,hmac-sha2-256,poly1305,poly1305/given-key,aes-128-gmac,aes-128-gmac/gcm128,\
+             aegismac-128x2,aegismac-128x4/nonce,blake3-keyed,read-limit",
             "--sizes",
             "32,2K",
             "--seconds",
@@ -31,7 +32,7 @@ fn json_report_has_the_schema_and_every_comparator() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     let machine = &report["machine"];
-    for key in ["cpu", "logical_cpus", "fastmac_backend", "clock_method", "nettle", "openssl", "blake3"] {
+    for key in ["cpu", "logical_cpus", "fastmac_backend", "clock_method", "nettle", "openssl", "blake3", "aegis"] {
         assert!(!machine[key].is_null(), "machine.{key} missing");
     }
     // nettle-dev (installed by `make deps`) brings libnettle.so.8.
@@ -52,6 +53,14 @@ fn json_report_has_the_schema_and_every_comparator() {
             // The ceiling runs the backend UMAC uses.
             assert_eq!(row["backend"], machine["fastmac_backend"], "{row}");
         }
+        // The bytes kept per key, where the subject knows its keyed object.
+        let state = row.get("state_bytes").and_then(|b| b.as_u64());
+        match imp {
+            "fastmac" if alg.starts_with("umac") => assert!(state.is_some_and(|b| b > 1024), "{row}"),
+            "aegis" => assert!(state.is_some_and(|b| b >= 256), "{row}"),
+            "openssl" | "nettle" => assert_eq!(state, None, "{row}"),
+            _ => {}
+        }
         seen.push(format!("{alg}/{imp}/{size}"));
     }
     for size in [32, 2048] {
@@ -67,6 +76,10 @@ fn json_report_has_the_schema_and_every_comparator() {
             "poly1305/rustcrypto",
             "poly1305/openssl",
             "aes-128-gmac/openssl",
+            "poly1305/given-key/openssl",
+            "aes-128-gmac/gcm128/openssl",
+            "aegismac-128x2/aegis",
+            "aegismac-128x4/nonce/aegis",
             "blake3-keyed/blake3",
         ] {
             assert!(seen.contains(&format!("{expected}/{size}")), "{expected} at {size} missing: {seen:?}");

@@ -48,7 +48,17 @@ const COMPARATORS: &[(&str, &str)] = &[
     ("umac-96", "nettle"),
     ("umac-128", "nettle"),
     ("poly1305", "openssl"),
+    ("poly1305/given-key", "openssl"),
     ("aes-128-gmac", "openssl"),
+    ("aes-128-gmac/gcm128", "openssl"),
+    ("aegismac-128l", "aegis"),
+    ("aegismac-128x2", "aegis"),
+    ("aegismac-128x4", "aegis"),
+    ("aegismac-256", "aegis"),
+    ("aegismac-128l/nonce", "aegis"),
+    ("aegismac-128x2/nonce", "aegis"),
+    ("aegismac-128x4/nonce", "aegis"),
+    ("aegismac-256/nonce", "aegis"),
     ("blake3-keyed", "blake3"),
     ("poly1305", "rustcrypto"),
     ("hmac-sha2-256", "rustcrypto"),
@@ -169,15 +179,22 @@ fn every_table_is_printed() {
     // The comparators' libraries, and how each is keyed per message.
     assert!(run.stdout.contains("OpenSSL:    libcrypto.so.3, OpenSSL 3"), "OpenSSL's version not printed");
     assert!(run.stdout.contains("BLAKE3:     blake3 crate 1."), "BLAKE3's version not printed");
+    assert!(run.stdout.contains("AEGIS:      aegis crate 0."), "AEGIS's version not printed");
     for keyed in [
         "Poly1305 (OpenSSL): a fresh one-time key per message",
+        "Poly1305, key given (OpenSSL): a one-time key per message given to EVP_MAC_init",
         "AES-128-GMAC (OpenSSL): one AES-128 key; a fresh 96-bit IV per message",
+        "AES-128-GMAC, CRYPTO_gcm128 (OpenSSL): one AES-128 key; per message CRYPTO_gcm128_setiv",
+        "AEGISMAC-128L keyed (aegis crate), AEGISMAC-128X2 keyed (aegis crate), AEGISMAC-128X4 keyed (aegis crate), AEGISMAC-256 keyed (aegis crate): one key; a state initialized once",
+        "AEGISMAC-128L, nonce per message (aegis crate), AEGISMAC-128X2, nonce per message (aegis crate), AEGISMAC-128X4, nonce per message (aegis crate), AEGISMAC-256, nonce per message (aegis crate): one key; a fresh state per message",
         "BLAKE3 keyed (blake3 crate): one 256-bit key",
         "Poly1305 (RustCrypto): one key for every message",
     ] {
         assert!(run.stdout.contains(keyed), "keying not printed: {keyed}");
     }
     assert!(run.stdout.contains("cycles = time x"), "the cycles method is not printed");
+    assert!(run.stdout.contains("in this run AEGISMAC-128X4 keyed takes at most UMAC-64's time "), "no crossover");
+    assert!(run.stdout.contains("docs/choosing.md"), "the guide to choosing a MAC is not named");
 }
 
 fn svg_series(svg: &str) -> Vec<(String, usize)> {
@@ -205,6 +222,8 @@ fn figure_1_has_one_series_per_measured_algorithm() {
             ("umac-128", "nettle"),
             ("poly1305", "openssl"),
             ("aes-128-gmac", "openssl"),
+            ("aegismac-128l", "aegis"),
+            ("aegismac-128x4", "aegis"),
             ("blake3-keyed", "blake3"),
             ("poly1305", "rustcrypto"),
             ("read-limit", "read-limit"),
@@ -212,6 +231,9 @@ fn figure_1_has_one_series_per_measured_algorithm() {
         .collect();
     let measured = sweep.iter().filter(|(a, i)| rows.contains(&(a.to_string(), i.to_string(), 32))).count();
     assert!(measured >= 8, "too few algorithms measured: {measured}");
+    for aegis in ["AEGISMAC-128L keyed (aegis crate)", "AEGISMAC-128X4 keyed (aegis crate)"] {
+        assert!(series.iter().any(|s| s.0 == aegis), "{aegis} not in figure 1: {series:?}");
+    }
     // Panels: fastmac's UMAC-64 and UMAC-128 are drawn again beside the
     // comparators, so the count is of distinct series.
     let distinct: BTreeSet<&str> = series.iter().map(|s| s.0.as_str()).collect();
@@ -254,6 +276,10 @@ fn strength_chart_has_a_point_per_mac_measured_at_1500() {
     let series = svg_series(&std::fs::read_to_string(run.dir.join("strength.svg")).unwrap());
     let points: usize = series.iter().map(|s| s.1).sum();
     assert_eq!(points, macs_at_1500, "{series:?}");
+    // Every AEGIS row, keyed and with a nonce per message, at the 128 bits
+    // its specification states.
+    let aegis = series.iter().find(|s| s.0 == "AEGIS (aegis crate)").expect("an AEGIS series");
+    assert_eq!(aegis.1, 8, "AEGIS points");
 }
 
 fn wait_bounded(mut cmd: Command, limit: Duration) -> Output {
@@ -300,6 +326,9 @@ fn a_real_browser_renders_the_page_with_every_chart() {
     let dom = String::from_utf8_lossy(&dom.stdout);
     for id in ["chart-figure1", "chart-figure6", "chart-strength"] {
         assert!(dom.contains(&format!("id=\"{id}\"")), "{id} not in the browser's DOM");
+    }
+    for aegis in ["data-series=\"AEGIS (aegis crate)\"", "data-series=\"AEGISMAC-128X4 keyed (aegis crate)\""] {
+        assert!(dom.contains(aegis), "{aegis} not in the browser's DOM");
     }
     assert_eq!(dom.matches("<table>").count(), 8, "tables in the DOM");
     let in_files: usize = ["figure1.svg", "figure6.svg", "strength.svg"]

@@ -174,6 +174,7 @@ mod tests {
             cycles_per_msg: None,
             threads: 1,
             backend: None,
+            state_bytes: None,
             samples: 5,
             loops: timing::Loops::default(),
         }

@@ -4,13 +4,14 @@
 //!
 //! * [`subjects`]: one registry of subjects, keyed by the library's
 //!   algorithm names (`fastmac list`) plus the comparators (Nettle's UMAC,
-//!   OpenSSL's Poly1305 and AES-128-GMAC, keyed BLAKE3, RustCrypto
-//!   Poly1305 and HMAC-SHA2-256, the pure read pass).
+//!   OpenSSL's Poly1305 and AES-128-GMAC, AEGIS used as a MAC, keyed
+//!   BLAKE3, RustCrypto Poly1305 and HMAC-SHA2-256, the pure read pass).
 //! * [`timing`]: the one timing loop (loops of at least 0.5 ms on the
 //!   monotonic clock, subjects of one size interleaved, medians).
 //! * [`clock`]: the one core clock, measured in-process.
 //! * [`Row`] and [`Machine`]: what a run produced, serialized as they are.
 
+pub mod aegis;
 pub mod clock;
 pub mod gears;
 mod keyed_blake3;
@@ -39,6 +40,8 @@ pub enum Imp {
     OpenSsl,
     /// The `blake3` crate (BLAKE3's keyed hash).
     Blake3,
+    /// The `aegis` crate (AEGIS used as a MAC, libaegis's C code).
+    Aegis,
     /// RustCrypto's crates (Poly1305, HMAC-SHA2-256).
     RustCrypto,
     /// The vectorized pure read pass: the floor no MAC can beat.
@@ -69,6 +72,7 @@ impl Imp {
             Imp::Nettle => "nettle",
             Imp::OpenSsl => "openssl",
             Imp::Blake3 => "blake3",
+            Imp::Aegis => "aegis",
             Imp::RustCrypto => "rustcrypto",
             Imp::ReadLimit => "read-limit",
             Imp::NhCeiling => "nh-ceiling",
@@ -105,6 +109,10 @@ pub struct Row {
     /// fastmac's NH backend, or the read pass's kernel.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub backend: Option<&'static str>,
+    /// Bytes of the state kept per live key (`size_of` of the keyed
+    /// object a message starts from), where the subject knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_bytes: Option<usize>,
     /// Timed loops behind the median.
     pub samples: usize,
     /// The loops themselves, for [`ratio`]; not serialized.
@@ -161,6 +169,8 @@ pub struct Machine {
     pub openssl: String,
     /// The `blake3` crate's version.
     pub blake3: String,
+    /// The `aegis` crate's version.
+    pub aegis: String,
     /// The smallest message each UMAC tag length (32, 64, 96, 128 bits)
     /// hashed on all cores in the parallel rows, as the library's
     /// calibration chose it in their pool (`null` inside: one core at every
@@ -207,6 +217,7 @@ impl Machine {
             nettle,
             openssl,
             blake3: format!("blake3 crate {}", keyed_blake3::VERSION),
+            aegis: format!("aegis crate {}, C backend (libaegis)", aegis::VERSION),
             parallel_from: subjects::parallel_from(),
             notes,
             date: utc_now(),
@@ -321,6 +332,7 @@ mod tests {
             cycles_per_msg: None,
             threads: 1,
             backend: None,
+            state_bytes: None,
             samples: 5,
             loops: timing::Loops::default(),
         }

@@ -23,9 +23,10 @@ use poly1305::Poly1305;
 use sha2::Sha256;
 
 use super::Imp;
+use super::aegis;
 use super::keyed_blake3::{self, KeyedBlake3};
 use super::nettle::{Nettle, NettleUmac};
-use super::openssl::{self, OpenSsl, OpenSslGmac, OpenSslPoly1305};
+use super::openssl::{self, OpenSsl, OpenSslGcm128, OpenSslGmac, OpenSslPoly1305};
 use super::read_limit::ReadKernel;
 
 /// The benchmark key (the RFC 4418 test key): speed does not depend on it.
@@ -33,8 +34,14 @@ const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
 /// The comparator Poly1305 (RustCrypto, OpenSSL).
 pub const POLY1305: &str = "poly1305";
+/// The comparator Poly1305 with the one-time key given, not derived
+/// (OpenSSL): [`POLY1305`] less its key derivation.
+pub const POLY1305_GIVEN_KEY: &str = "poly1305/given-key";
 /// The comparator GMAC with AES-128 (OpenSSL).
 pub const GMAC: &str = "aes-128-gmac";
+/// The comparator GMAC with AES-128 through OpenSSL's `CRYPTO_gcm128_*`:
+/// [`GMAC`] less the `EVP_MAC` layers.
+pub const GMAC_GCM128: &str = "aes-128-gmac/gcm128";
 /// The comparator BLAKE3 in keyed mode (the `blake3` crate).
 pub const BLAKE3_KEYED: &str = "blake3-keyed";
 /// The pure read pass.
@@ -57,6 +64,8 @@ pub struct Subject {
     pub imp: Imp,
     /// fastmac's NH backend, or the read pass's kernel.
     pub backend: Option<&'static str>,
+    /// Bytes of the keyed state a message starts from, where known.
+    pub state_bytes: Option<usize>,
     batch: Batch,
     /// A pool of its own to run in (the parallel rows).
     pool: Option<Parallel>,
@@ -76,7 +85,7 @@ struct Parallel {
 /// read: with a MAC inlined into the timing loop, using only `tag[0]`
 /// would let the compiler skip the work behind the other bytes (for UMAC,
 /// the L3 of every UHASH iteration but the first).
-fn first_byte_of(tag: &[u8]) -> u8 {
+pub(super) fn first_byte_of(tag: &[u8]) -> u8 {
     black_box(tag)[0]
 }
 
@@ -90,7 +99,21 @@ impl Subject {
             }
             sink
         };
-        Subject { alg: alg.to_owned(), imp, backend: None, batch: Box::new(batch), pool: None, sizes: None }
+        Subject {
+            alg: alg.to_owned(),
+            imp,
+            backend: None,
+            state_bytes: None,
+            batch: Box::new(batch),
+            pool: None,
+            sizes: None,
+        }
+    }
+
+    /// Records the size of its per-key state, a `T`.
+    pub fn keeps<T>(mut self) -> Subject {
+        self.state_bytes = Some(std::mem::size_of::<T>());
+        self
     }
 
     /// Measured only at `sizes`.
@@ -206,7 +229,14 @@ pub fn registry() -> Vec<Entry> {
     entries.push(Entry::new("hmac-sha2-256", Imp::RustCrypto, || Ok(hmac_sha256())));
     entries.push(Entry::new(POLY1305, Imp::RustCrypto, || Ok(poly1305())));
     entries.push(Entry::new(POLY1305, Imp::OpenSsl, openssl_poly1305));
+    entries.push(Entry::new(POLY1305_GIVEN_KEY, Imp::OpenSsl, openssl_poly1305_given_key));
     entries.push(Entry::new(GMAC, Imp::OpenSsl, openssl_gmac));
+    entries.push(Entry::new(GMAC_GCM128, Imp::OpenSsl, openssl_gcm128));
+    let aegis_key: [u8; 32] = std::array::from_fn(|i| KEY[i % KEY.len()]);
+    for &(keyed, nonce, subject) in aegis::ROWS {
+        entries.push(Entry::new(keyed, Imp::Aegis, move || Ok(subject(keyed, false, &aegis_key))));
+        entries.push(Entry::new(nonce, Imp::Aegis, move || Ok(subject(nonce, true, &aegis_key))));
+    }
     entries.push(Entry::new(BLAKE3_KEYED, Imp::Blake3, || Ok(blake3_keyed())));
     entries.push(Entry::new(READ_LIMIT, Imp::ReadLimit, || Ok(read_limit())));
     entries
@@ -232,7 +262,8 @@ fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, St
     let mut subject = Subject::per_message(alg, Imp::Fastmac, move |msg| {
         n += 1;
         mac.mac(&n.to_be_bytes(), msg).map_or(0, |tag| first_byte_of(&tag))
-    });
+    })
+    .keeps::<Umac<N>>();
     subject.backend = Some(backend);
     if parallel {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -360,6 +391,7 @@ fn hmac_sha256() -> Subject {
         mac.update(msg);
         mac.finalize().into_bytes()[0]
     })
+    .keeps::<Hmac<Sha256>>()
 }
 
 /// RustCrypto Poly1305 (its AVX2 backend where present). Poly1305 is a
@@ -370,6 +402,7 @@ fn hmac_sha256() -> Subject {
 fn poly1305() -> Subject {
     let keyed = Poly1305::new(&[0x5au8; 32].into());
     Subject::per_message(POLY1305, Imp::RustCrypto, move |msg| keyed.clone().compute_unpadded(msg)[0])
+        .keeps::<Poly1305>()
 }
 
 /// How each comparator is keyed per message, printed beside its rows:
@@ -387,13 +420,26 @@ const KEYING: &[(&str, Imp, &str)] = &[
         Imp::RustCrypto,
         "one key for every message, the keyed state cloned: the one-time key per message a protocol needs is not counted (the OpenSSL row counts it)",
     ),
+    (POLY1305_GIVEN_KEY, Imp::OpenSsl, openssl::POLY1305_GIVEN_KEY_KEYING),
     (POLY1305, Imp::OpenSsl, openssl::POLY1305_KEYING),
+    (GMAC_GCM128, Imp::OpenSsl, openssl::GMAC_GCM128_KEYING),
     (GMAC, Imp::OpenSsl, openssl::GMAC_KEYING),
     (BLAKE3_KEYED, Imp::Blake3, keyed_blake3::KEYING),
 ];
 
-/// How the comparator `alg` of `imp` is keyed per message.
+/// How the AEGIS row `alg` is keyed: from a keyed state, or a nonce per
+/// message.
+fn aegis_keying(alg: &str) -> &'static str {
+    if alg.ends_with(aegis::NONCE_SUFFIX) { aegis::NONCE } else { aegis::KEYED }
+}
+
+/// How the comparator `alg` of `imp` is keyed per message: the first
+/// entry of [`KEYING`] whose name `alg` starts with (so a longer name, as
+/// `poly1305/given-key`, comes before its prefix).
 pub fn keying(alg: &str, imp: Imp) -> Option<&'static str> {
+    if imp == Imp::Aegis {
+        return Some(aegis_keying(alg));
+    }
     KEYING.iter().find(|k| k.1 == imp && alg.starts_with(k.0)).map(|k| k.2)
 }
 
@@ -412,6 +458,32 @@ fn openssl_poly1305() -> Result<Subject, String> {
     // One tag before timing, so that a failing call is reported, not timed.
     mac.mac(&nonce96(0), b"", &mut tag).map_err(|e| e.to_string())?;
     Ok(Subject::per_message(POLY1305, Imp::OpenSsl, move |msg| {
+        n += 1;
+        mac.mac(&nonce96(n), msg, &mut tag).map_or(0, |()| first_byte_of(&tag))
+    }))
+}
+
+/// OpenSSL's Poly1305 under a one-time key given per message: the
+/// counter in the key's first 8 bytes, so that no two messages share one.
+fn openssl_poly1305_given_key() -> Result<Subject, String> {
+    let mut key: [u8; 32] = std::array::from_fn(|i| KEY[i % KEY.len()]);
+    let mut mac = OpenSslPoly1305::new(OpenSsl::get().map_err(|e| e.to_string())?, &key).map_err(|e| e.to_string())?;
+    let (mut n, mut tag) = (0u64, [0u8; 16]);
+    mac.mac_with_key(&key, b"", &mut tag).map_err(|e| e.to_string())?;
+    Ok(Subject::per_message(POLY1305_GIVEN_KEY, Imp::OpenSsl, move |msg| {
+        n += 1;
+        key[..8].copy_from_slice(&n.to_le_bytes());
+        mac.mac_with_key(&key, msg, &mut tag).map_or(0, |()| first_byte_of(&tag))
+    }))
+}
+
+/// OpenSSL's AES-128-GMAC through `CRYPTO_gcm128_*`, one key, the counter
+/// as the IV.
+fn openssl_gcm128() -> Result<Subject, String> {
+    let mut mac = OpenSslGcm128::new(OpenSsl::get().map_err(|e| e.to_string())?, KEY).map_err(|e| e.to_string())?;
+    let (mut n, mut tag) = (0u64, [0u8; 16]);
+    mac.mac(&nonce96(0), b"", &mut tag).map_err(|e| e.to_string())?;
+    Ok(Subject::per_message(GMAC_GCM128, Imp::OpenSsl, move |msg| {
         n += 1;
         mac.mac(&nonce96(n), msg, &mut tag).map_or(0, |()| first_byte_of(&tag))
     }))
@@ -485,7 +557,13 @@ mod tests {
     fn openssl_and_blake3_subjects_build_here() {
         // libcrypto.so.3 is installed by `make deps`; absent, this fails
         // with the reason.
-        for (alg, imp) in [(POLY1305, Imp::OpenSsl), (GMAC, Imp::OpenSsl), (BLAKE3_KEYED, Imp::Blake3)] {
+        for (alg, imp) in [
+            (POLY1305, Imp::OpenSsl),
+            (POLY1305_GIVEN_KEY, Imp::OpenSsl),
+            (GMAC, Imp::OpenSsl),
+            (GMAC_GCM128, Imp::OpenSsl),
+            (BLAKE3_KEYED, Imp::Blake3),
+        ] {
             let entry = registry().into_iter().find(|e| e.alg == alg && e.imp == imp).expect("registered");
             if let Err(why) = entry.make() {
                 panic!("{alg} ({}) not built: {why}", imp.name());

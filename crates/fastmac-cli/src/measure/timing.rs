@@ -175,6 +175,7 @@ pub fn rows(subjects: &[&mut Subject], size: usize, sampled: Sampled) -> Vec<Row
                 cycles_per_msg: None,
                 threads: subject.threads(),
                 backend: subject.backend,
+                state_bytes: subject.state_bytes,
                 samples,
                 loops: Loops { sampling, ns: loops },
             }

@@ -65,6 +65,7 @@ impl Results {
             ("GNU Nettle", m.nettle.clone()),
             ("OpenSSL", m.openssl.clone()),
             ("BLAKE3", m.blake3.clone()),
+            ("AEGIS", m.aegis.clone()),
             ("measured", m.date.clone()),
             ("run", self.run.clone()),
         ]

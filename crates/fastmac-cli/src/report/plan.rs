@@ -3,7 +3,13 @@
 //! in this build is reported missing, never filled in.
 
 pub use crate::measure::Imp;
-pub use crate::measure::subjects::{BADGER_KEY_SETUP, BADGER_SEQUENTIAL, BLAKE3_KEYED, GMAC, POLY1305, READ_LIMIT};
+pub use crate::measure::aegis::{
+    AEGIS_128L, AEGIS_128L_NONCE, AEGIS_128X2, AEGIS_128X2_NONCE, AEGIS_128X4, AEGIS_128X4_NONCE, AEGIS_256,
+    AEGIS_256_NONCE,
+};
+pub use crate::measure::subjects::{
+    BADGER_KEY_SETUP, BADGER_SEQUENTIAL, BLAKE3_KEYED, GMAC, GMAC_GCM128, POLY1305, POLY1305_GIVEN_KEY, READ_LIMIT,
+};
 
 /// One thing to time: an algorithm of one implementation at one message size.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -77,15 +83,27 @@ pub const BADGER_HASH_SIZE: usize = 65536;
 pub const BADGER_TABLE_ALG: &str = "badger-64";
 
 /// Comparators measured in the same run: Nettle's UMAC at the four tag
-/// lengths, OpenSSL's Poly1305 and AES-128-GMAC, keyed BLAKE3, RustCrypto's
-/// Poly1305 and HMAC-SHA2-256, the read pass, and UMAC-64's NH ceiling.
+/// lengths, OpenSSL's Poly1305 (with its key derived, and given) and
+/// AES-128-GMAC (through EVP_MAC, and CRYPTO_gcm128), AEGIS as a MAC
+/// (keyed, and a nonce per message), keyed BLAKE3, RustCrypto's Poly1305
+/// and HMAC-SHA2-256, the read pass, and UMAC-64's NH ceiling.
 pub const COMPARATORS: &[(&str, Imp)] = &[
     ("umac-32", Imp::Nettle),
     ("umac-64", Imp::Nettle),
     ("umac-96", Imp::Nettle),
     ("umac-128", Imp::Nettle),
     (POLY1305, Imp::OpenSsl),
+    (POLY1305_GIVEN_KEY, Imp::OpenSsl),
     (GMAC, Imp::OpenSsl),
+    (GMAC_GCM128, Imp::OpenSsl),
+    (AEGIS_128L, Imp::Aegis),
+    (AEGIS_128X2, Imp::Aegis),
+    (AEGIS_128X4, Imp::Aegis),
+    (AEGIS_256, Imp::Aegis),
+    (AEGIS_128L_NONCE, Imp::Aegis),
+    (AEGIS_128X2_NONCE, Imp::Aegis),
+    (AEGIS_128X4_NONCE, Imp::Aegis),
+    (AEGIS_256_NONCE, Imp::Aegis),
     (BLAKE3_KEYED, Imp::Blake3),
     (POLY1305, Imp::RustCrypto),
     ("hmac-sha2-256", Imp::RustCrypto),
@@ -99,6 +117,8 @@ pub const SWEEP_COMPARATORS: &[(&str, Imp)] = &[
     ("umac-128", Imp::Nettle),
     (POLY1305, Imp::OpenSsl),
     (GMAC, Imp::OpenSsl),
+    (AEGIS_128L, Imp::Aegis),
+    (AEGIS_128X4, Imp::Aegis),
     (BLAKE3_KEYED, Imp::Blake3),
     (POLY1305, Imp::RustCrypto),
     (READ_LIMIT, Imp::ReadLimit),

@@ -23,8 +23,16 @@ pub fn display(alg: &str, imp: Imp) -> String {
         format!("Badger{rest}")
     } else if alg == plan::POLY1305 {
         "Poly1305".to_owned()
+    } else if alg == plan::POLY1305_GIVEN_KEY {
+        "Poly1305, key given".to_owned()
     } else if alg == plan::GMAC {
         "AES-128-GMAC".to_owned()
+    } else if alg == plan::GMAC_GCM128 {
+        "AES-128-GMAC, CRYPTO_gcm128".to_owned()
+    } else if let Some(keyed) = alg.strip_suffix(crate::measure::aegis::NONCE_SUFFIX) {
+        format!("{}, nonce per message", keyed.to_ascii_uppercase())
+    } else if alg.starts_with("aegismac") {
+        format!("{} keyed", alg.to_ascii_uppercase())
     } else if alg == plan::BLAKE3_KEYED {
         "BLAKE3 keyed".to_owned()
     } else if alg == plan::READ_LIMIT {
@@ -41,6 +49,7 @@ pub fn display(alg: &str, imp: Imp) -> String {
         Imp::Nettle => format!("{base} (Nettle)"),
         Imp::OpenSsl => format!("{base} (OpenSSL)"),
         Imp::Blake3 => format!("{base} (blake3 crate)"),
+        Imp::Aegis => format!("{base} (aegis crate)"),
         Imp::RustCrypto => format!("{base} (RustCrypto)"),
     }
 }
@@ -443,12 +452,16 @@ pub fn go(results: &Results) -> Table {
 /// (ceil(L/16) + 1) / 2^128 (McGrew and Viega, "The Security and
 /// Performance of the Galois/Counter Mode of Operation": GHASH is a
 /// polynomial of that degree in the hash key); keyed BLAKE3 truncated to
-/// 128 bits is a PRF, 2^-128.
+/// 128 bits is a PRF, 2^-128; AEGIS, as its specification states it
+/// (draft-irtf-cfrg-aegis-aead, section 10.3: every variant offers "at
+/// least 128-bit security against forgery attacks"), 128 bits, a claim
+/// resting on the analysis of its round function, not a proof.
 pub fn strength_bits(alg: &str, imp: Imp, size: usize) -> Option<f64> {
     match (alg, imp) {
-        (plan::POLY1305, _) => Some(106.0 - (8.0 * size.div_ceil(16) as f64).log2()),
-        (plan::GMAC, _) => Some(128.0 - ((size.div_ceil(16) + 1) as f64).log2()),
+        (plan::POLY1305 | plan::POLY1305_GIVEN_KEY, _) => Some(106.0 - (8.0 * size.div_ceil(16) as f64).log2()),
+        (plan::GMAC | plan::GMAC_GCM128, _) => Some(128.0 - ((size.div_ceil(16) + 1) as f64).log2()),
         (plan::BLAKE3_KEYED, _) => Some(128.0),
+        (_, Imp::Aegis) => Some(AEGIS_STRENGTH_BITS),
         (gear, Imp::Fastmac) if gear.starts_with("gear") => gears::strength_bits(gear),
         (plan::BADGER_SEQUENTIAL, Imp::Fastmac) => strength_bits(plan::BADGER_TABLE_ALG, Imp::Fastmac, size),
         (_, Imp::Fastmac | Imp::Nettle) => Algorithm::from_name(alg).ok().map(|a| -a.info().forgery_bound_log2),
@@ -456,6 +469,9 @@ pub fn strength_bits(alg: &str, imp: Imp, size: usize) -> Option<f64> {
         _ => None,
     }
 }
+
+/// AEGIS's forgery security in bits, as its specification states it.
+const AEGIS_STRENGTH_BITS: f64 = 128.0;
 
 fn strength_algs(results: &Results) -> Vec<(String, Imp)> {
     let mut algs: Vec<(String, Imp)> = plan::OPENSSH_ALGS.iter().map(|&a| (a.to_owned(), Imp::Fastmac)).collect();
@@ -494,7 +510,7 @@ pub fn strength(results: &Results) -> Table {
     let refs: Vec<(&str, Imp)> = listed.iter().map(|(a, i)| (a.as_str(), *i)).collect();
     let mut notes = vec![
         cycles_note(results),
-        "strength = -log2 of the forgery probability per attempt (UMAC: RFC 4418 section 1; Badger: its paper's bound for any length; HMAC: the tag length; Poly1305: 8*ceil(L/16)/2^106; GMAC: (ceil(L/16)+1)/2^128; keyed BLAKE3: its 128-bit tag; gears: their level's UMAC bound)".to_owned(),
+        "strength = -log2 of the forgery probability per attempt (UMAC: RFC 4418 section 1; Badger: its paper's bound for any length; HMAC: the tag length; Poly1305: 8*ceil(L/16)/2^106; GMAC: (ceil(L/16)+1)/2^128; keyed BLAKE3: its 128-bit tag; AEGISMAC: 128, as the AEGIS specification states it (section 10.3), from the analysis of its round function rather than a reduction to a cipher as PRF plus a universal-hash bound; gears: their level's UMAC bound)".to_owned(),
         "the chart plots every row with a strength; the partial MACs S-L guarantee a detection rate, not a forgery bound, and the gears field's strength is what the receiver checks".to_owned(),
     ];
     if let Some(limit) = results.get(plan::READ_LIMIT, Imp::ReadLimit, size).and_then(|r| r.cycles_per_byte) {
@@ -532,7 +548,9 @@ fn family(alg: &str, imp: Imp) -> String {
         a if a.starts_with("hmac") => "HMAC",
         a if a.starts_with("badger") => "Badger",
         plan::POLY1305 => "Poly1305",
-        plan::GMAC => "GMAC",
+        plan::GMAC | plan::GMAC_GCM128 => "GMAC",
+        plan::POLY1305_GIVEN_KEY => "Poly1305",
+        a if a.starts_with("aegismac") => "AEGIS",
         plan::BLAKE3_KEYED => "BLAKE3",
         _ => "gears",
     };
@@ -541,6 +559,7 @@ fn family(alg: &str, imp: Imp) -> String {
         Imp::Nettle => format!("{base} (Nettle)"),
         Imp::OpenSsl => format!("{base} (OpenSSL)"),
         Imp::Blake3 => format!("{base} (blake3 crate)"),
+        Imp::Aegis => format!("{base} (aegis crate)"),
         Imp::RustCrypto => format!("{base} (RustCrypto)"),
     }
 }
@@ -553,7 +572,7 @@ pub fn strength_chart(results: &Results) -> Chart {
     let unit = if results.machine.core_clock_ghz.is_some() { "cycles per byte" } else { "ns per byte" };
     let read_limit = results.get(plan::READ_LIMIT, Imp::ReadLimit, size).and_then(|r| r.cycles_per_byte);
     let titles = [
-        "(a) UMAC, Badger and the fast MACs: Poly1305, GMAC, keyed BLAKE3",
+        "(a) UMAC, Badger and the fast MACs: Poly1305, GMAC, AEGIS, keyed BLAKE3",
         "(b) the gears' receiver check at each level",
         "(c) the HMACs",
     ];
@@ -601,6 +620,7 @@ pub fn comparators(results: &Results) -> Table {
             let read = row(plan::READ_LIMIT, Imp::ReadLimit);
             let f32_ = row("umac-32", Imp::Fastmac);
             let ceiling64 = row("umac-64", Imp::NhCeiling);
+            let x4 = row(plan::AEGIS_128X4, Imp::Aegis);
             (
                 RowKind::Fastmac,
                 vec![
@@ -613,6 +633,11 @@ pub fn comparators(results: &Results) -> Table {
                     times(ratio(n128, f128)),
                     opt(ns(poly)),
                     times(ratio(poly, f64_)),
+                    opt(ns(row(plan::AEGIS_128L, Imp::Aegis))),
+                    opt(ns(row(plan::AEGIS_128X2, Imp::Aegis))),
+                    opt(ns(x4)),
+                    times(ratio(x4, f64_)),
+                    times(ratio(x4, f128)),
                     opt(ns(row("hmac-sha2-256", Imp::RustCrypto))),
                     opt(ns(read)),
                     ratio(read, f32_).map_or(NOT_MEASURED.into(), |r| format!("{:.0}%", r * 100.0)),
@@ -622,14 +647,14 @@ pub fn comparators(results: &Results) -> Table {
         })
         .collect();
     let mut notes = vec![
-        "ns per message; x = how many times faster fastmac is; UMAC-32 vs read = share of the pure-read throughput UMAC-32 reaches; UMAC-64 vs NH = share of its NH ceiling (a bare NH pass of the same backend with UMAC-64's two iterations) UMAC-64 reaches".to_owned(),
+        "ns per message; x = how many times faster fastmac is (below 1: slower); the AEGISMAC columns are keyed (a keyed state cloned per message, 128-bit tags), X4 x = AEGISMAC-128X4's time over UMAC-64's and UMAC-128's; UMAC-32 vs read = share of the pure-read throughput UMAC-32 reaches; UMAC-64 vs NH = share of its NH ceiling (a bare NH pass of the same backend with UMAC-64's two iterations) UMAC-64 reaches".to_owned(),
         format!("GNU Nettle: {}", results.machine.nettle),
     ];
     notes.extend(missing_note(results, plan::COMPARATORS));
     Table {
         id: "comparators",
         title: "7. fastmac against other implementations and the read limit, same run".into(),
-        source: "this run only: GNU Nettle's UMAC (hand-written SSE2 NH), RustCrypto Poly1305 and HMAC-SHA2-256, a pure read pass; OpenSSL and BLAKE3 are in table 8".into(),
+        source: "this run only: GNU Nettle's UMAC (hand-written SSE2 NH), RustCrypto Poly1305 and HMAC-SHA2-256, AEGIS used as a MAC (aegis crate), a pure read pass; OpenSSL, BLAKE3 and AEGIS's nonce rows are in table 8".into(),
         header: vec![
             "size".into(),
             "UMAC-64".into(),
@@ -640,6 +665,11 @@ pub fn comparators(results: &Results) -> Table {
             "x".into(),
             "Poly1305 RustCrypto".into(),
             "UMAC-64 x".into(),
+            "AEGISMAC-128L".into(),
+            "AEGISMAC-128X2".into(),
+            "AEGISMAC-128X4".into(),
+            "UMAC-64 x X4".into(),
+            "UMAC-128 x X4".into(),
             "HMAC-SHA2-256".into(),
             "read pass".into(),
             "UMAC-32 vs read".into(),
@@ -674,8 +704,12 @@ pub fn picked(results: &Results) -> Table {
         })
         .collect();
     let mut notes = vec![
-        "ns per message; (x) = how many times faster fastmac is at the same size: Nettle's rows against fastmac's UMAC of the same tag length, the others against fastmac's UMAC-128 (Poly1305, GMAC and the BLAKE3 row have 128-bit tags too)".to_owned(),
-        format!("OpenSSL: {}; BLAKE3: {}; GNU Nettle: {}", results.machine.openssl, results.machine.blake3, results.machine.nettle),
+        "ns per message; (x) = how many times faster fastmac is at the same size (below 1: slower): Nettle's rows against fastmac's UMAC of the same tag length, the others against fastmac's UMAC-128 (Poly1305, GMAC, AEGISMAC and the BLAKE3 row have 128-bit tags too)".to_owned(),
+        format!(
+            "OpenSSL: {}; AEGIS: {}; BLAKE3: {}; GNU Nettle: {}",
+            results.machine.openssl, results.machine.aegis, results.machine.blake3, results.machine.nettle
+        ),
+        "each OpenSSL MAC twice, so that its layers read apart: Poly1305 with its key derived (ChaCha20) less Poly1305 with the key given = the derivation; AES-128-GMAC through EVP_MAC less through CRYPTO_gcm128 = EVP_MAC's layers".to_owned(),
         "fastmac's UMAC: one key; the next 8-byte counter nonce per message".to_owned(),
     ];
     // One note per way of keying, naming every row keyed that way.
@@ -688,15 +722,53 @@ pub fn picked(results: &Results) -> Table {
         }
     }
     notes.extend(keyed.into_iter().map(|(how, rows)| format!("{}: {how}", rows.join(", "))));
+    notes.push(crossover_note(results));
     notes.extend(missing_note(results, &picked));
     let mut header = vec!["algorithm".to_owned()];
     header.extend(plan::COMPARATOR_SIZES.iter().map(|s| format!("{s} B")));
     Table {
         id: "picked",
         title: "8. fastmac against the MACs users would pick instead, same run".into(),
-        source: "this run only: OpenSSL's Poly1305 and AES-128-GMAC (libcrypto, EVP_MAC), BLAKE3's keyed hash (blake3 crate), GNU Nettle's UMAC, RustCrypto".into(),
+        source: "this run only: OpenSSL's Poly1305 and AES-128-GMAC (libcrypto: EVP_MAC, and CRYPTO_gcm128), AEGIS used as a MAC (aegis crate), BLAKE3's keyed hash (blake3 crate), GNU Nettle's UMAC, RustCrypto".into(),
         header,
         rows,
         notes,
     }
+}
+
+/// The least measured size from which `other` takes at most the time of
+/// fastmac's `umac` at that size and every larger measured size (`None`:
+/// at no size, or not measured).
+pub fn crossover(results: &Results, other: (&str, Imp), umac: &str) -> Option<usize> {
+    let mut sizes: Vec<usize> =
+        results.rows.iter().filter(|r| r.alg == other.0 && r.imp == other.1).map(|r| r.size).collect();
+    sizes.sort_unstable();
+    let faster = |size| match (results.get(other.0, other.1, size), results.get(umac, Imp::Fastmac, size)) {
+        (Some(o), Some(u)) => Some(measure::ratio(o, u) <= 1.0),
+        _ => None,
+    };
+    let mut from = None;
+    for size in sizes {
+        match faster(size) {
+            Some(true) => from = from.or(Some(size)),
+            Some(false) => from = None,
+            None => {}
+        }
+    }
+    from
+}
+
+/// Where AEGISMAC-128X4 (keyed) overtakes UMAC-64 and UMAC-128 in this
+/// run, and where the guide to choosing a MAC is.
+fn crossover_note(results: &Results) -> String {
+    let x4 = (plan::AEGIS_128X4, Imp::Aegis);
+    let from = |umac| match crossover(results, x4, umac) {
+        Some(size) => format!("from {size} B"),
+        None => "at no measured size".to_owned(),
+    };
+    format!(
+        "in this run AEGISMAC-128X4 keyed takes at most UMAC-64's time {} and at most UMAC-128's {} (among the sizes measured); which MAC for which job, from such a run: docs/choosing.md in the fastmac repository",
+        from("umac-64"),
+        from("umac-128")
+    )
 }
