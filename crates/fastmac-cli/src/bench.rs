@@ -81,18 +81,31 @@ pub struct BenchArgs {
     /// (index.html, one .svg per chart, results.json).
     #[arg(long, value_name = "DIR", default_value = "fastmac-report", conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
     pub out: std::path::PathBuf,
+    /// Per-packet cost against the number of live keys (one keyed state per
+    /// connection, visited in a scattered order): the key counts,
+    /// comma-separated, e.g. 1,256,4096,16384,65536; with --sizes (default
+    /// 64,1500,32768), --algs (of the MACs this mode measures) and --json.
+    #[arg(long, value_delimiter = ',', value_parser = numbers::size(1, MAX_KEYS), conflicts_with = "seconds")]
+    keys: Vec<usize>,
 }
+
+/// The most live keys `--keys` takes: 2^20 (about 2.5 GB of UMAC-128
+/// states).
+const MAX_KEYS: usize = 1 << 20;
 
 impl BenchArgs {
     /// No algorithm, size, time or JSON asked for: the papers' report
     /// rather than the comparison table.
     pub fn wants_report(&self) -> bool {
-        self.algs.is_empty() && self.sizes.is_empty() && self.seconds.is_none() && !self.json
+        self.algs.is_empty() && self.sizes.is_empty() && self.seconds.is_none() && !self.json && self.keys.is_empty()
     }
 }
 
 /// Measures the chosen subjects and prints a table or the JSON run.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    if !args.keys.is_empty() {
+        return many_keys(args);
+    }
     let seconds = args.seconds.unwrap_or(0.2);
     let sizes = if args.sizes.is_empty() { DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
     let registry = measure::registry();
@@ -129,6 +142,33 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         crate::out::print(&text)
     } else {
         crate::out::print(&table(&run))
+    }
+}
+
+/// `fastmac bench --keys`: [`measure::many_keys`].
+fn many_keys(args: &BenchArgs) -> Result<(), CliError> {
+    let sizes = if args.sizes.is_empty() { measure::many_keys::DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
+    let known = measure::many_keys::SUBJECTS;
+    let algs: Vec<&str> = args
+        .algs
+        .iter()
+        .map(|alg| {
+            known
+                .iter()
+                .copied()
+                .find(|k| k.eq_ignore_ascii_case(alg))
+                .ok_or_else(|| names::unknown("benchmark algorithm with --keys", alg, known.iter().copied()))
+        })
+        .collect::<Result<_, _>>()?;
+    let run = measure::many_keys::run(&algs, &args.keys, &sizes, |alg| {
+        crate::out::warn(&format!("fastmac bench --keys: measuring {alg}"))
+    });
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&run).map_err(|e| CliError::Usage(e.to_string()))?;
+        text.push('\n');
+        crate::out::print(&text)
+    } else {
+        crate::out::print(&measure::many_keys::table(&run))
     }
 }
 

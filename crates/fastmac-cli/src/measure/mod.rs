@@ -15,6 +15,7 @@ pub mod aegis;
 pub mod clock;
 pub mod gears;
 mod keyed_blake3;
+pub mod many_keys;
 mod nettle;
 pub(crate) mod openssl;
 mod read_limit;

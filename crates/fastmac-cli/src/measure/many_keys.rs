@@ -1,0 +1,435 @@
+//! `fastmac bench --keys`: the cost of a packet when many keys are live, as
+//! on a server that holds one keyed MAC per connection and touches each
+//! only when that connection's packet arrives (docs/performance.md section
+//! 23).
+//!
+//! For each MAC and each count of live keys, one keyed state per
+//! connection (with its own sequence number, the packet's nonce, as SSH
+//! forms UMAC's) is built in one array, and packets are sent to the
+//! connections in a scattered order: a fixed pseudo-random permutation of
+//! the connections, walked round after round, so that a connection's next
+//! packet comes after every other connection's, and the hardware
+//! prefetcher sees no stride between them. The packets themselves are 64
+//! distinct messages of the size, cycled. A round is a fixed count of
+//! packets timed on the monotonic clock; the figure is the median of the
+//! rounds, in ns per packet. Each MAC's states are built, timed and dropped
+//! before the next MAC's, so that one MAC's states never evict another's.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use aegis::aegis128l::Aegis128LMac;
+use fastmac::badger::Badger64;
+use fastmac::ssh::SshMac;
+use fastmac::umac::{Umac, counter_nonce};
+use serde::Serialize;
+
+use super::{Clock, Machine};
+
+/// The packet sizes of `fastmac bench --keys` when no `--sizes` are given:
+/// a short packet, a full Ethernet frame, and SSH's largest.
+pub const DEFAULT_SIZES: [usize; 3] = [64, 1500, 32_768];
+/// Distinct packets of each size, cycled.
+const PACKETS: usize = 64;
+/// Timed rounds per cell; the figure is their median.
+const ROUNDS: usize = 5;
+/// Packets per round: 100,000, fewer for long packets, so that a round
+/// hashes at most about 64 MiB.
+const MAX_PACKETS_PER_ROUND: usize = 100_000;
+const BYTES_PER_ROUND: usize = 64 << 20;
+
+/// The MACs measured, by the name their rows carry.
+pub const SUBJECTS: [&str; 8] = [
+    "umac-32",
+    "umac-64",
+    "umac-128",
+    "umac-64@openssh.com",
+    "umac-128@openssh.com",
+    "badger-64",
+    "aegis-128l",
+    "aegis-128l/keyed-per-packet",
+];
+
+/// One measured cell.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct KeysRow {
+    /// The MAC (one of [`SUBJECTS`]).
+    pub alg: &'static str,
+    /// How a packet reaches it.
+    pub path: &'static str,
+    /// Live keys: connections, one keyed state each.
+    pub keys: usize,
+    /// Packet size in bytes.
+    pub size: usize,
+    /// Median of the rounds, ns per packet.
+    pub ns_per_packet: f64,
+    /// Fastest round, ns per packet.
+    pub ns_min: f64,
+    /// Bytes of one connection's keyed state (`size_of` of its type; the
+    /// state owns no heap memory).
+    pub state_bytes: usize,
+}
+
+/// The memory system as one core sees it past the caches, the terms of a
+/// packet's floor when its key state is not cached.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Memory {
+    /// ns per load of a chain of dependent loads, each from a random line
+    /// of a 256 MiB buffer: one miss's full latency.
+    pub latency_ns: f64,
+    /// ns per line when 16 such chains run side by side: a miss's cost when
+    /// misses overlap as far as the core lets them.
+    pub overlapped_line_ns: f64,
+    /// GB/s of one core reading the buffer in order.
+    pub sequential_gb_s: f64,
+}
+
+/// A `fastmac bench --keys` run.
+#[derive(Serialize, Clone, Debug)]
+pub struct KeysRun {
+    /// The machine (its core clock is not measured here).
+    pub machine: Machine,
+    /// Memory latency and bandwidth, measured before the MACs.
+    pub memory: Memory,
+    /// Rounds per cell.
+    pub rounds: usize,
+    /// Distinct packets of each size.
+    pub distinct_packets: usize,
+    /// The cells, by MAC, then live keys, then size.
+    pub results: Vec<KeysRow>,
+}
+
+/// One connection's MAC: its keyed state and its sequence number.
+trait Connection {
+    /// Keys connection `index`'s state.
+    fn new(index: usize) -> Self;
+    /// MACs `packet` under the next sequence number; a byte of the tag.
+    fn packet(&mut self, packet: &[u8]) -> u8;
+}
+
+/// A 16-byte key of connection `index`: distinct per connection.
+fn key_of(index: usize) -> [u8; 16] {
+    let mut key = [0x5au8; 16];
+    key[..8].copy_from_slice(&(index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_le_bytes());
+    key
+}
+
+/// UMAC through its one-shot call, the nonce the 8-byte sequence number.
+struct UmacConnection<const TAG_LEN: usize> {
+    mac: Umac<TAG_LEN>,
+    seq: u64,
+}
+
+impl<const TAG_LEN: usize> Connection for UmacConnection<TAG_LEN> {
+    fn new(index: usize) -> Self {
+        UmacConnection { mac: Umac::new(&key_of(index)), seq: 0 }
+    }
+
+    #[inline]
+    fn packet(&mut self, packet: &[u8]) -> u8 {
+        let tag = self.mac.mac(&counter_nonce(self.seq), packet).map_or(0, |tag| tag[0]);
+        self.seq += 1;
+        tag
+    }
+}
+
+/// An SSH MAC through the library's per-packet type, the nonce the
+/// packet's 32-bit sequence number.
+struct SshConnection<const TAG_LEN: usize> {
+    mac: SshMac,
+    seq: u32,
+}
+
+impl<const TAG_LEN: usize> Connection for SshConnection<TAG_LEN> {
+    fn new(index: usize) -> Self {
+        let name = if TAG_LEN == 8 { "umac-64@openssh.com" } else { "umac-128@openssh.com" };
+        let mac = SshMac::new(name, &key_of(index)).expect("UMAC's SSH names take 16-byte keys");
+        SshConnection { mac, seq: 0 }
+    }
+
+    #[inline]
+    fn packet(&mut self, packet: &[u8]) -> u8 {
+        let tag = self.mac.compute(self.seq, packet)[0];
+        self.seq = self.seq.wrapping_add(1);
+        tag
+    }
+}
+
+/// Badger-64 in nonce mode, the nonce the sequence number plus one (never
+/// all zeros).
+struct BadgerConnection {
+    mac: Badger64,
+    seq: u64,
+}
+
+impl Connection for BadgerConnection {
+    fn new(index: usize) -> Self {
+        BadgerConnection { mac: Badger64::new(&key_of(index)), seq: 0 }
+    }
+
+    #[inline]
+    fn packet(&mut self, packet: &[u8]) -> u8 {
+        self.seq += 1;
+        self.mac.mac(&self.seq.to_be_bytes(), packet).map_or(0, |tag| tag[0])
+    }
+}
+
+/// AEGIS-128L's MAC (the `aegis` crate), a keyed state per connection,
+/// cloned per packet (the state a keyed MAC keeps is the one it starts each
+/// message from).
+struct AegisConnection {
+    keyed: Aegis128LMac<16>,
+}
+
+impl Connection for AegisConnection {
+    fn new(index: usize) -> Self {
+        AegisConnection { keyed: Aegis128LMac::new(&key_of(index)) }
+    }
+
+    #[inline]
+    fn packet(&mut self, packet: &[u8]) -> u8 {
+        let mut mac = self.keyed.clone();
+        mac.update(packet);
+        mac.finalize()[0]
+    }
+}
+
+/// AEGIS-128L's MAC keyed for every packet from the connection's 16-byte
+/// key: the state then is the key alone, and each packet pays the key
+/// setup.
+struct AegisPerPacket {
+    key: [u8; 16],
+}
+
+impl Connection for AegisPerPacket {
+    fn new(index: usize) -> Self {
+        AegisPerPacket { key: key_of(index) }
+    }
+
+    #[inline]
+    fn packet(&mut self, packet: &[u8]) -> u8 {
+        let mut mac = Aegis128LMac::<16>::new(&self.key);
+        mac.update(packet);
+        mac.finalize()[0]
+    }
+}
+
+/// Bytes of the buffer [`memory`] walks: far past the last-level cache.
+const MEMORY_BYTES: usize = 256 << 20;
+/// Chains of dependent loads walked side by side for the overlapped figure.
+const CHAINS: usize = 16;
+
+/// Measures [`Memory`]: a random cycle through the buffer's 64-byte lines,
+/// each line holding the index of the next, walked as one chain and as
+/// [`CHAINS`] chains started apart; then the buffer summed in order.
+fn memory() -> Memory {
+    const LINE_WORDS: usize = 8;
+    let lines = MEMORY_BYTES / 64;
+    let order = scattered(lines);
+    let mut next = vec![0u64; lines * LINE_WORDS];
+    for (i, &line) in order.iter().enumerate() {
+        next[line as usize * LINE_WORDS] = u64::from(order[(i + 1) % lines]);
+    }
+    let hops = 1 << 21;
+    let start = Instant::now();
+    let mut at = 0usize;
+    for _ in 0..hops {
+        at = next[at * LINE_WORDS] as usize;
+    }
+    let latency_ns = start.elapsed().as_secs_f64() * 1e9 / hops as f64;
+    black_box(at);
+    let mut ats: [usize; CHAINS] = core::array::from_fn(|c| order[c * (lines / CHAINS)] as usize);
+    let start = Instant::now();
+    for _ in 0..hops / CHAINS {
+        for at in &mut ats {
+            *at = next[*at * LINE_WORDS] as usize;
+        }
+    }
+    let overlapped_line_ns = start.elapsed().as_secs_f64() * 1e9 / (hops / CHAINS * CHAINS) as f64;
+    black_box(ats);
+    let start = Instant::now();
+    let sum = next.chunks_exact(LINE_WORDS).fold(0u64, |sum, line| line.iter().fold(sum, |s, &w| s.wrapping_add(w)));
+    let sequential_gb_s = MEMORY_BYTES as f64 / start.elapsed().as_secs_f64() / 1e9;
+    black_box(sum);
+    Memory { latency_ns, overlapped_line_ns, sequential_gb_s }
+}
+
+/// A fixed pseudo-random permutation of `0..n` (xorshift64*, Fisher-Yates).
+fn scattered(n: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    let mut s = 0x2545_f491_4f6c_dd1d_u64;
+    for i in (1..n).rev() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        let j = (s.wrapping_mul(0x2545_f491_4f6c_dd1d) % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// The 64 distinct packets of `size` bytes.
+fn packets(size: usize) -> Vec<Vec<u8>> {
+    (0..PACKETS)
+        .map(|p| (0..size).map(|i| (i as u32).wrapping_mul(2_654_435_761).wrapping_add(p as u32) as u8).collect())
+        .collect()
+}
+
+/// Times `C` at each key count and size: (keys, size, median, fastest).
+fn measure<C: Connection>(keys: &[usize], sizes: &[usize]) -> Vec<(usize, usize, f64, f64)> {
+    let mut cells = Vec::new();
+    for &n in keys {
+        let mut connections: Vec<C> = (0..n).map(C::new).collect();
+        let order = scattered(n);
+        let mut next = 0usize;
+        for &size in sizes {
+            let packets = packets(size);
+            let per_round = (BYTES_PER_ROUND / size.max(1)).clamp(1, MAX_PACKETS_PER_ROUND);
+            let mut sink = 0u8;
+            let mut round = |count: usize| {
+                for i in 0..count {
+                    let connection = &mut connections[order[next] as usize];
+                    next = if next + 1 == n { 0 } else { next + 1 };
+                    sink ^= connection.packet(black_box(&packets[i % PACKETS]));
+                }
+            };
+            // A warm-up pass visits every connection once (its pad cache
+            // filled, as on a busy server) before the timed rounds.
+            round(n.max(per_round / 10));
+            let mut times: Vec<f64> = (0..ROUNDS)
+                .map(|_| {
+                    let start = Instant::now();
+                    round(per_round);
+                    start.elapsed().as_secs_f64() * 1e9 / per_round as f64
+                })
+                .collect();
+            black_box(sink);
+            times.sort_by(f64::total_cmp);
+            cells.push((n, size, times[times.len() / 2], times[0]));
+        }
+    }
+    cells
+}
+
+/// Runs the MACs of `algs` (all of [`SUBJECTS`] when empty) at each count of
+/// live keys and packet size; `progress` hears of each MAC as it starts.
+pub fn run(algs: &[&str], keys: &[usize], sizes: &[usize], mut progress: impl FnMut(&str)) -> KeysRun {
+    progress("memory latency and bandwidth");
+    let memory = memory();
+    let mut results = Vec::new();
+    for alg in SUBJECTS.into_iter().filter(|a| algs.is_empty() || algs.contains(a)) {
+        progress(alg);
+        let (path, state_bytes, cells) = match alg {
+            "umac-32" => ("one-shot", size_of::<UmacConnection<4>>(), measure::<UmacConnection<4>>(keys, sizes)),
+            "umac-64" => ("one-shot", size_of::<UmacConnection<8>>(), measure::<UmacConnection<8>>(keys, sizes)),
+            "umac-128" => ("one-shot", size_of::<UmacConnection<16>>(), measure::<UmacConnection<16>>(keys, sizes)),
+            "umac-64@openssh.com" => {
+                ("ssh per-packet", size_of::<SshConnection<8>>(), measure::<SshConnection<8>>(keys, sizes))
+            }
+            "umac-128@openssh.com" => {
+                ("ssh per-packet", size_of::<SshConnection<16>>(), measure::<SshConnection<16>>(keys, sizes))
+            }
+            "badger-64" => ("one-shot", size_of::<BadgerConnection>(), measure::<BadgerConnection>(keys, sizes)),
+            "aegis-128l" => {
+                ("keyed state cloned per packet", size_of::<AegisConnection>(), measure::<AegisConnection>(keys, sizes))
+            }
+            _ => ("keyed per packet", size_of::<AegisPerPacket>(), measure::<AegisPerPacket>(keys, sizes)),
+        };
+        for (keys, size, median, fastest) in cells {
+            results.push(KeysRow { alg, path, keys, size, ns_per_packet: median, ns_min: fastest, state_bytes });
+        }
+    }
+    KeysRun {
+        machine: Machine::describe(&Clock::default(), Vec::new()),
+        memory,
+        rounds: ROUNDS,
+        distinct_packets: PACKETS,
+        results,
+    }
+}
+
+/// The run as a text table: a row per MAC and key count, a column per
+/// size, and each figure's multiple of the MAC's own one-key figure.
+pub fn table(run: &KeysRun) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({} logical CPUs), NH backend {}",
+        run.machine.cpu, run.machine.logical_cpus, run.machine.fastmac_backend
+    );
+    let m = &run.memory;
+    let _ = writeln!(
+        out,
+        "memory past the caches: {:.1} ns per dependent miss, {:.1} ns per line with {CHAINS} misses in flight, {:.1} GB/s in order",
+        m.latency_ns, m.overlapped_line_ns, m.sequential_gb_s
+    );
+    let _ = writeln!(
+        out,
+        "ns per packet, median of {} rounds; scattered order over the live keys, per-connection sequence-number nonces, {} distinct packets",
+        run.rounds, run.distinct_packets
+    );
+    let mut sizes: Vec<usize> = run.results.iter().map(|r| r.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let _ = write!(out, "{:<28} {:>7} {:>11}", "alg (path)", "keys", "state B/key");
+    for size in &sizes {
+        let _ = write!(out, " {:>18}", format!("{size} B"));
+    }
+    out.push('\n');
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for r in &run.results {
+        if seen.contains(&(r.alg, r.keys)) {
+            continue;
+        }
+        seen.push((r.alg, r.keys));
+        let _ = write!(out, "{:<28} {:>7} {:>11}", r.alg, r.keys, r.state_bytes);
+        for &size in &sizes {
+            let cell = run.results.iter().find(|c| c.alg == r.alg && c.keys == r.keys && c.size == size);
+            let one_key = run.results.iter().find(|c| c.alg == r.alg && c.keys == 1 && c.size == size);
+            let text = match (cell, one_key) {
+                (Some(c), Some(one)) if r.keys != 1 => {
+                    format!("{:.1} ({:.1}x)", c.ns_per_packet, c.ns_per_packet / one.ns_per_packet)
+                }
+                (Some(c), _) => format!("{:.1}", c.ns_per_packet),
+                (None, _) => "-".to_owned(),
+            };
+            let _ = write!(out, " {text:>18}");
+        }
+        out.push('\n');
+    }
+    let mut paths: Vec<(&str, &str)> = run.results.iter().map(|r| (r.alg, r.path)).collect();
+    paths.dedup();
+    for (alg, path) in paths {
+        let _ = writeln!(out, "{alg}: {path}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scattered_order_visits_every_connection_once_per_pass() {
+        for n in [1, 2, 255, 4096] {
+            let mut order = scattered(n);
+            assert!(n < 4 || order.windows(2).any(|w| w[1] != w[0] + 1), "{n}: not in order");
+            order.sort_unstable();
+            assert_eq!(order, (0..n as u32).collect::<Vec<_>>(), "{n}: a permutation");
+        }
+    }
+
+    /// Every connection's tags are its own key's, under its own sequence
+    /// numbers: the first packet of connection 3 is UMAC-64 under key 3 and
+    /// nonce 0, its second under nonce 1.
+    #[test]
+    fn connections_use_their_own_key_and_sequence() {
+        let packet = b"one packet";
+        let mut connection = UmacConnection::<8>::new(3);
+        let mut reference = fastmac::umac::Umac64::new(&key_of(3));
+        assert_eq!(connection.packet(packet), reference.mac(&counter_nonce(0), packet).unwrap()[0]);
+        assert_eq!(connection.packet(packet), reference.mac(&counter_nonce(1), packet).unwrap()[0]);
+        assert_ne!(key_of(3), key_of(4));
+    }
+}
