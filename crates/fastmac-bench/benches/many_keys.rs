@@ -87,7 +87,7 @@ fn benches(c: &mut Criterion) {
     );
     bench_mac(
         c,
-        "aegis-128l",
+        "aegismac-128l",
         |i| Aegis128LMac::<16>::new(&key_of(i)),
         |keyed, msg| {
             let mut mac = keyed.clone();

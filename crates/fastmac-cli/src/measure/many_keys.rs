@@ -46,8 +46,8 @@ pub const SUBJECTS: [&str; 8] = [
     "umac-64@openssh.com",
     "umac-128@openssh.com",
     "badger-64",
-    "aegis-128l",
-    "aegis-128l/keyed-per-packet",
+    super::aegis::AEGIS_128L,
+    "aegismac-128l/keyed-per-packet",
 ];
 
 /// One measured cell.
@@ -330,7 +330,7 @@ pub fn run(algs: &[&str], keys: &[usize], sizes: &[usize], mut progress: impl Fn
                 ("ssh per-packet", size_of::<SshConnection<16>>(), measure::<SshConnection<16>>(keys, sizes))
             }
             "badger-64" => ("one-shot", size_of::<BadgerConnection>(), measure::<BadgerConnection>(keys, sizes)),
-            "aegis-128l" => {
+            name if name == super::aegis::AEGIS_128L => {
                 ("keyed state cloned per packet", size_of::<AegisConnection>(), measure::<AegisConnection>(keys, sizes))
             }
             _ => ("keyed per packet", size_of::<AegisPerPacket>(), measure::<AegisPerPacket>(keys, sizes)),
