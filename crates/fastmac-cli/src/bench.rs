@@ -110,17 +110,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let sizes = if args.sizes.is_empty() { DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
     let registry = measure::registry();
     let known = measure::subjects::names(&registry);
-    let chosen: Vec<&str> = args
-        .algs
-        .iter()
-        .map(|alg| {
-            known
-                .iter()
-                .copied()
-                .find(|k| k.eq_ignore_ascii_case(alg))
-                .ok_or_else(|| names::unknown("benchmark algorithm", alg, known.iter().copied()))
-        })
-        .collect::<Result<_, _>>()?;
+    let chosen = chosen_names(&args.algs, &known, "benchmark algorithm")?;
     let wanted = |alg: &str| if chosen.is_empty() { DEFAULT_ALGS.contains(&alg) } else { chosen.contains(&alg) };
     let mut subjects = Vec::new();
     let mut notes = Vec::new();
@@ -145,21 +135,24 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
 }
 
-/// `fastmac bench --keys`: [`measure::many_keys`].
-fn many_keys(args: &BenchArgs) -> Result<(), CliError> {
-    let sizes = if args.sizes.is_empty() { measure::many_keys::DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
-    let known = measure::many_keys::SUBJECTS;
-    let algs: Vec<&str> = args
-        .algs
-        .iter()
+/// The `--algs` names as `known` spells them (any case), or the error that
+/// names the first unknown one (a `what`) and suggests the nearest.
+fn chosen_names<'a>(algs: &[String], known: &[&'a str], what: &str) -> Result<Vec<&'a str>, CliError> {
+    algs.iter()
         .map(|alg| {
             known
                 .iter()
                 .copied()
                 .find(|k| k.eq_ignore_ascii_case(alg))
-                .ok_or_else(|| names::unknown("benchmark algorithm with --keys", alg, known.iter().copied()))
+                .ok_or_else(|| names::unknown(what, alg, known.iter().copied()))
         })
-        .collect::<Result<_, _>>()?;
+        .collect()
+}
+
+/// `fastmac bench --keys`: [`measure::many_keys`].
+fn many_keys(args: &BenchArgs) -> Result<(), CliError> {
+    let sizes = if args.sizes.is_empty() { measure::many_keys::DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
+    let algs = chosen_names(&args.algs, &measure::many_keys::SUBJECTS, "benchmark algorithm with --keys")?;
     let run = measure::many_keys::run(&algs, &args.keys, &sizes, |alg| {
         crate::out::warn(&format!("fastmac bench --keys: measuring {alg}"))
     });
