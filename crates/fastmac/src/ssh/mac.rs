@@ -201,18 +201,34 @@ impl SshMac {
     /// interop: OpenSSH counts its packets itself): it must never repeat
     /// under this key, so rekey within 2^32 packets (for UMAC it is the
     /// nonce). [`OutboundMac`](crate::ssh::OutboundMac) counts and stops at the rekey point.
+    ///
+    /// UMAC takes the packet in one call, which reads only the key lines
+    /// the packet's length needs and none of the streaming state (a
+    /// server's many keys: `docs/performance.md` section 24); a
+    /// packet streamed with [`SshMac::start`] and left unfinished is
+    /// discarded by the next `start`, as before.
     pub fn compute(&mut self, seq: u32, packet: &[u8]) -> SshTag {
-        let mut stream = self.start(seq);
-        stream.update(packet);
-        stream.finish()
+        let nonce = umac_nonce(seq);
+        let mut tag = SshTag { bytes: [0; TAG_CAPACITY], len: self.algorithm.tag_len };
+        let out = &mut tag.bytes[..tag.len];
+        match &mut self.engine {
+            Engine::Umac64(m) => out.copy_from_slice(&m.mac(&nonce, packet).expect(NONCE_OK)),
+            Engine::Umac128(m) => out.copy_from_slice(&m.mac(&nonce, packet).expect(NONCE_OK)),
+            #[cfg(feature = "hmac")]
+            Engine::Hmac(_) => {
+                let mut stream = self.start(seq);
+                stream.update(packet);
+                return stream.finish();
+            }
+        }
+        tag
     }
 
     /// Checks `tag` for packet number `seq` in constant time. Which number
     /// to expect is the caller's responsibility; [`InboundMac`](crate::ssh::InboundMac) counts.
     pub fn verify(&mut self, seq: u32, packet: &[u8], tag: &[u8]) -> Result<(), Error> {
-        let mut stream = self.start(seq);
-        stream.update(packet);
-        stream.verify(tag)
+        let expected = self.compute(seq, packet);
+        check_tag(expected, tag)
     }
 
     /// Starts a packet to be streamed in pieces (for input that is not in
@@ -273,8 +289,7 @@ impl SshStream<'_> {
 
     /// Finishes the tag, leaving the keyed state reset (no packet started).
     fn tag(&mut self) -> SshTag {
-        // The UMAC nonce: the sequence number as 8 big-endian bytes (mac.c).
-        let nonce = u64::from(self.seq).to_be_bytes();
+        let nonce = umac_nonce(self.seq);
         let mut tag = SshTag { bytes: [0; TAG_CAPACITY], len: self.mac.algorithm.tag_len };
         let out = &mut tag.bytes[..tag.len];
         match &mut self.mac.engine {
@@ -287,13 +302,8 @@ impl SshStream<'_> {
     }
 
     fn check(&mut self, tag: &[u8]) -> Result<(), Error> {
-        let expected_len = self.mac.algorithm.tag_len;
-        let mut expected = self.tag();
-        if tag.len() != expected_len {
-            expected.bytes.zeroize();
-            return Err(Error::TagLength { expected: expected_len, got: tag.len() });
-        }
-        verify_tag(&mut expected.bytes[..expected_len], tag)
+        let expected = self.tag();
+        check_tag(expected, tag)
     }
 
     /// Starts the same packet number again (after a tag, for [`DynMac`]).
@@ -336,6 +346,23 @@ impl DynMac for SshStream<'_> {
     fn reset(&mut self) {
         self.restart();
     }
+}
+
+/// The UMAC nonce of packet number `seq`: the sequence number as 8
+/// big-endian bytes (OpenSSH's mac.c).
+fn umac_nonce(seq: u32) -> [u8; 8] {
+    u64::from(seq).to_be_bytes()
+}
+
+/// Compares the packet's `expected` tag with the received `tag` in
+/// constant time, after their lengths; the expected tag is wiped either way.
+fn check_tag(mut expected: SshTag, tag: &[u8]) -> Result<(), Error> {
+    let expected_len = expected.len;
+    if tag.len() != expected_len {
+        expected.bytes.zeroize();
+        return Err(Error::TagLength { expected: expected_len, got: tag.len() });
+    }
+    verify_tag(&mut expected.bytes[..expected_len], tag)
 }
 
 const NONCE_OK: &str = "an 8-byte nonce is within UMAC's 1 to 16 bytes";

@@ -39,7 +39,7 @@ impl NhCeiling {
         let mut key_bytes = Array::from(*key);
         let cipher = Aes128::new(&key_bytes);
         key_bytes.zeroize();
-        Ok(NhCeiling { key: l1_key(&cipher, iters, backend), iters })
+        Ok(NhCeiling { key: l1_key(&cipher, iters, iters, backend), iters })
     }
 
     /// The NH sums of every chunk of `msg`, added up per iteration and

@@ -16,8 +16,10 @@ pub(crate) const L1_CHUNK: usize = nh::CHUNK_BYTES;
 
 /// `L1Key = KDF(K, 1, 1024 + (iters - 1) * 16)` (section 5.1), read as
 /// big-endian words (section 5.2.2) and laid out for `backend`, which the
-/// caller checked is supported.
-pub(crate) fn l1_key(cipher: &Aes128, iters: usize, backend: Backend) -> NhKey {
+/// caller checked is supported, and the kernels of `layout_iters`
+/// iterations (at most `iters`).
+pub(crate) fn l1_key(cipher: &Aes128, iters: usize, layout_iters: usize, backend: Backend) -> NhKey {
+    debug_assert!(layout_iters <= iters);
     let mut bytes = [0u8; 4 * nh::KEY_WORDS];
     let len = L1_CHUNK + 16 * (iters - 1);
     kdf(cipher, 1, &mut bytes[..len]);
@@ -26,7 +28,7 @@ pub(crate) fn l1_key(cipher: &Aes128, iters: usize, backend: Backend) -> NhKey {
         *word = u32::from_be_bytes(b.try_into().expect("4 bytes"));
     }
     bytes.zeroize();
-    let key = NhKey::new(&words, backend);
+    let key = NhKey::new(&words, backend, layout_iters);
     words.zeroize();
     key
 }
@@ -89,9 +91,9 @@ mod tests {
         let mut bytes = [0u8; 4 * nh::KEY_WORDS];
         kdf(&cipher, 1, &mut bytes[..L1_CHUNK + 16 * (MAX_ITERS - 1)]);
         let words = core::array::from_fn(|i| u32::from_be_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()));
-        let expected = NhKey::new(&words, Backend::Portable);
+        let expected = NhKey::new(&words, Backend::Portable, MAX_ITERS);
         // Iteration i of `iters` reads key bytes 16 * i .. 16 * i + 1024.
-        let keyed = |iters| l1_key(&cipher, iters, Backend::Portable);
+        let keyed = |iters| l1_key(&cipher, iters, iters, Backend::Portable);
         assert_eq!(l1_hash::<1>(&keyed(1), &chunk), l1_hash::<1>(&expected, &chunk));
         assert_eq!(l1_hash::<2>(&keyed(2), &chunk), l1_hash::<2>(&expected, &chunk));
         assert_eq!(l1_hash::<3>(&keyed(3), &chunk), l1_hash::<3>(&expected, &chunk));

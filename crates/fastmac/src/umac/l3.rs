@@ -12,13 +12,24 @@ const P36: u64 = (1 << 36) - 5;
 
 /// L3Key1 and L3Key2 (section 5.1) per iteration, L3Key1's eight words
 /// already reduced mod 2^36 - 5 as section 5.4 uses them.
+///
+/// L3Key2 first: a short tag's L3Key1 words then follow it in the same
+/// lines, and both lie next to the end of L1Key in [`UhashKey`].
+///
+/// [`UhashKey`]: super::uhash::UhashKey
 #[derive(Clone, Zeroize)]
+#[repr(C)]
 pub(crate) struct L3Key {
-    pub(crate) k1: [[u64; 8]; MAX_ITERS],
     pub(crate) k2: [u32; MAX_ITERS],
+    pub(crate) k1: [[u64; 8]; MAX_ITERS],
 }
 
 impl L3Key {
+    /// The bytes from the start of the key that `iters` iterations read.
+    pub(crate) fn bytes_read(&self, iters: usize) -> usize {
+        size_of_val(&self.k2) + size_of::<[u64; 8]>() * iters
+    }
+
     /// `L3Key1 = KDF(K, 3, iters * 64)`, `L3Key2 = KDF(K, 4, iters * 4)`.
     pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
         let mut key = L3Key { k1: [[0; 8]; MAX_ITERS], k2: [0; MAX_ITERS] };

@@ -51,7 +51,11 @@ use crate::tag::verify_tag;
 /// # Ok::<(), fastmac::Error>(())
 /// ```
 #[derive(Clone)]
+#[repr(C)]
 pub struct Umac<const TAG_LEN: usize> {
+    // In the order a short message reads them, the streaming state, which
+    // a one-shot call never touches, last (`docs/performance.md` section
+    // 24).
     key: UhashKey,
     pdf: Pdf,
     stream: UhashState,
@@ -131,6 +135,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     #[inline]
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
+        self.pdf.prefetch();
         let hash = self.uhash_value(msg);
         Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
     }
@@ -154,6 +159,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     #[inline(always)]
     fn uhash_value(&self, msg: &[u8]) -> u128 {
         with_iters!(Self::ITERS, ITERS => {
+            self.key.prefetch::<ITERS>(msg.len());
             #[cfg(feature = "parallel")]
             if parallel::worth_it::<ITERS>(msg.len()) {
                 return parallel::uhash::<ITERS>(&self.key, msg);
@@ -256,4 +262,23 @@ impl<const TAG_LEN: usize> core::fmt::Debug for Umac<TAG_LEN> {
 
 fn check_tag_len(tag: &[u8], expected: usize) -> Result<(), Error> {
     if tag.len() == expected { Ok(()) } else { Err(Error::TagLength { expected, got: tag.len() }) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server keeps one keyed object per connection, and each packet pulls
+    /// the lines it reads from memory (`docs/performance.md` section 24):
+    /// every tag length's state fits 40 cache lines and starts at a line, so
+    /// that its layout decides which lines a packet reads.
+    #[test]
+    fn the_state_fits_forty_cache_lines_and_starts_at_a_line() {
+        let sizes = [size_of::<Umac32>(), size_of::<Umac64>(), size_of::<Umac96>(), size_of::<Umac128>()];
+        for (tag_len, size) in [4, 8, 12, 16].into_iter().zip(sizes) {
+            assert!(size <= 40 * 64, "UMAC-{}: {size} bytes", 8 * tag_len);
+        }
+        assert_eq!(align_of::<Umac64>(), 64);
+        assert_eq!(core::mem::offset_of!(Umac64, key), 0, "the key's first line is the message's first");
+    }
 }

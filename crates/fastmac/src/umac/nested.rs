@@ -13,8 +13,8 @@
 //! key used for 4-, 8-, 12- and 16-byte checks from reusing pad bytes
 //! (docs/umac.md section 3.4).
 
-use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+use aes::{Aes128, Aes128Enc};
 use zeroize::Zeroize;
 
 use super::backend::Backend;
@@ -44,9 +44,14 @@ pub const FIELD_LEN: usize = 16;
 /// ```
 #[derive(Clone)]
 pub struct NestedUmac {
+    /// The keys of all four iterations, L1Key laid out for four.
     key: UhashKey,
+    /// The same keys with L1Key in the other layout, where the NH kernels
+    /// of fewer iterations read that one (`nh/key.rs`); `None` where the
+    /// four-iteration layout serves every depth.
+    narrow: Option<UhashKey>,
     /// AES keyed with `K' = KDF(K, 0, 16)`, the PDF key (RFC 4418 section 3.3).
-    pad_cipher: Aes128,
+    pad_cipher: Aes128Enc,
 }
 
 impl NestedUmac {
@@ -55,7 +60,24 @@ impl NestedUmac {
         let mut key_bytes = Array::from(*key);
         let cipher = Aes128::new(&key_bytes);
         key_bytes.zeroize();
-        NestedUmac { key: UhashKey::derive(&cipher, MAX_ITERS, Backend::detect()), pad_cipher: pdf_cipher(&cipher) }
+        let backend = Backend::detect();
+        let key = UhashKey::derive(&cipher, MAX_ITERS, backend);
+        let narrow = (!(1..MAX_ITERS).all(|iters| key.serves(iters)))
+            .then(|| UhashKey::derive_laid_out_for(&cipher, MAX_ITERS, 1, backend));
+        debug_assert!(
+            (1..=MAX_ITERS).all(|iters| key.serves(iters) || narrow.as_ref().is_some_and(|n| n.serves(iters)))
+        );
+        NestedUmac { key, narrow, pad_cipher: pdf_cipher(&cipher) }
+    }
+
+    /// The keys to hash `iters` iterations with: the ones whose L1Key
+    /// layout the NH kernels of that count read.
+    #[inline]
+    fn key_for(&self, iters: usize) -> &UhashKey {
+        match &self.narrow {
+            Some(narrow) if !self.key.serves(iters) => narrow,
+            _ => &self.key,
+        }
     }
 
     /// The whole 16-byte field: exactly the RFC 4418 UMAC-128 tag.
@@ -131,7 +153,8 @@ impl NestedUmac {
         debug_assert!((1..=FIELD_LEN).contains(&len));
         // The field's bytes are UHASH's output read big-endian: read
         // little-endian, that number byte-swapped.
-        let hash = with_iters!(iters_for(len), ITERS => uhash::<ITERS>(&self.key, msg)).swap_bytes();
+        let iters = iters_for(len);
+        let hash = with_iters!(iters, ITERS => uhash::<ITERS>(self.key_for(iters), msg)).swap_bytes();
         let mask = u128::MAX >> (8 * (FIELD_LEN - len));
         (hash ^ u128::from_le_bytes(*pad)) & mask
     }

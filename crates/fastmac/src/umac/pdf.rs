@@ -2,11 +2,12 @@
 //! `AES_K'(Nonce)` that UMAC (section 4) XORs into the UHASH output, with
 //! the pad cache that makes counter nonces cost one AES call per 16 blocks.
 
-use aes::Aes128;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+use aes::{Aes128, Aes128Enc};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::kdf::kdf;
+use super::nh::prefetch_lines;
 use crate::error::Error;
 
 /// Shortest nonce RFC 4418 accepts, in bytes.
@@ -28,11 +29,13 @@ pub(crate) fn check_nonce(nonce: &[u8]) -> Result<(), Error> {
 /// call is spread over 16 messages (64 for UMAC-32).
 const AHEAD: usize = 16;
 
-/// AES keyed with the PDF key `K' = KDF(K, 0, 16)` (RFC 4418 section 3.3).
-pub(crate) fn pdf_cipher(key_cipher: &Aes128) -> Aes128 {
+/// AES keyed with the PDF key `K' = KDF(K, 0, 16)` (RFC 4418 section 3.3),
+/// the encryption schedule only: the PDF never decrypts, and a key kept
+/// per connection is the smaller for it.
+pub(crate) fn pdf_cipher(key_cipher: &Aes128) -> Aes128Enc {
     let mut k_prime = [0u8; 16];
     kdf(key_cipher, 0, &mut k_prime);
-    let cipher = Aes128::new(&Array::from(k_prime));
+    let cipher = Aes128Enc::new(&Array::from(k_prime));
     k_prime.zeroize();
     cipher
 }
@@ -46,10 +49,14 @@ pub(crate) fn pdf_cipher(key_cipher: &Aes128) -> Aes128 {
 /// further for counter nonces (the intended use) through its [`PadCache`]:
 /// a counter nonce costs one AES call per 16 messages (UMAC-96/128), 32
 /// (UMAC-64) or 64 (UMAC-32). Other nonce sequences pay one block per miss.
+///
+/// The cache first: its bookkeeping and the pad a counter nonce finds are
+/// what a message reads; the AES schedule only a refill does.
 #[derive(Clone, ZeroizeOnDrop)]
+#[repr(C)]
 pub(crate) struct Pdf {
-    cipher: Aes128,
     cache: PadCache,
+    cipher: Aes128Enc,
 }
 
 impl Pdf {
@@ -66,6 +73,13 @@ impl Pdf {
     pub(crate) fn pad(&mut self, nonce: &[u8], tag_len: usize) -> u128 {
         let input = PadInput::new(nonce, tag_len);
         input.select(self.cache.pad(&self.cipher, input.block, input.stride))
+    }
+
+    /// Asks for the line of the cache's bookkeeping, which [`Pdf::pad`]
+    /// reads first, before the message is hashed.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self) {
+        prefetch_lines((&raw const self.cache).cast(), 1);
     }
 
     /// [`Pdf::pad`] without the cache: one AES block per call, through a
@@ -160,7 +174,11 @@ pub(crate) fn nonce_block(nonce: &[u8]) -> u128 {
 /// nonce, a jump) encrypts that one block only, so a sender of unordered
 /// nonces pays no more than without a cache. A cache belongs to one PDF
 /// key: the caller passes the same cipher every time.
+///
+/// Its bookkeeping fills the first 64 bytes, one line; the pads follow,
+/// one line per four.
 #[derive(Clone, ZeroizeOnDrop)]
+#[repr(C)]
 pub(crate) struct PadCache {
     /// The block of `pads[0]`. Nonces are public, so comparing against
     /// them leaks nothing.
@@ -192,7 +210,7 @@ impl PadCache {
     /// `AES(block)` under `cipher` (the block as a big-endian number), from
     /// the cache or by a refill.
     #[inline]
-    pub(crate) fn pad(&mut self, cipher: &Aes128, block: u128, stride: u128) -> &[u8; 16] {
+    pub(crate) fn pad(&mut self, cipher: &Aes128Enc, block: u128, stride: u128) -> &[u8; 16] {
         // Entries below `valid` never wrapped (see `refill`), so the
         // wrapping arithmetic is exact for them.
         if !(self.last < self.valid && block == self.last_block) {
@@ -212,7 +230,7 @@ impl PadCache {
     /// `ahead` or until the counter would wrap around (a carry out of the
     /// u128 is the nonce wrapping).
     #[cold]
-    fn refill(&mut self, cipher: &Aes128, block: u128, stride: u128, ahead: usize) {
+    fn refill(&mut self, cipher: &Aes128Enc, block: u128, stride: u128, ahead: usize) {
         self.first = block;
         self.stride = stride;
         self.valid = 0;

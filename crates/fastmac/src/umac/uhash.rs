@@ -29,7 +29,7 @@ use super::iters::MAX_ITERS;
 use super::l1::{L1_CHUNK, add_bit_length, l1_hash, l1_hash_chunks, l1_hash_in_run, l1_key};
 use super::l2::{L2Hash, L2Key};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
-use super::nh::{BLOCK, NhKey};
+use super::nh::{BLOCK, NhKey, prefetch_lines};
 
 /// All keys UHASH needs, derived once (section 5.1: L1Key, L2Key, L3Key1,
 /// L3Key2).
@@ -37,29 +37,62 @@ use super::nh::{BLOCK, NhKey};
 /// Keys are stored for `MAX_ITERS` iterations; a shorter UHASH uses the
 /// first ones, which the KDF's prefix property makes identical to the keys a
 /// shorter tag would derive.
+///
+/// Laid out for a server's many keys (`docs/performance.md` section 24):
+/// the fields a message of up to one chunk reads (the start of L1Key, the
+/// kernel choice at its end, L3Key) in consecutive lines from a line
+/// boundary, L2Key, which only longer messages read, last.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[repr(C, align(64))]
 pub(crate) struct UhashKey {
     /// L1Key, laid out for the NH backend that hashes with it.
     pub(crate) l1: NhKey,
-    pub(crate) l2: L2Key,
     l3: L3Key,
+    pub(crate) l2: L2Key,
 }
 
 impl UhashKey {
     /// Derives key material for `iters` iterations from the AES key K, with
-    /// L1Key laid out for `backend` (which the caller checked is supported).
+    /// L1Key laid out for `backend` (which the caller checked is supported)
+    /// and `iters` iterations.
     pub(crate) fn derive(cipher: &Aes128, iters: usize, backend: Backend) -> Self {
+        Self::derive_laid_out_for(cipher, iters, iters, backend)
+    }
+
+    /// [`UhashKey::derive`] with L1Key laid out for the kernels of
+    /// `layout_iters` iterations (at most `iters`): a key hashed with
+    /// several counts needs one layout per kind of kernel they run.
+    pub(crate) fn derive_laid_out_for(cipher: &Aes128, iters: usize, layout_iters: usize, backend: Backend) -> Self {
         debug_assert!((1..=MAX_ITERS).contains(&iters));
         UhashKey {
-            l1: l1_key(cipher, iters, backend),
-            l2: L2Key::derive(cipher, iters),
+            l1: l1_key(cipher, iters, layout_iters, backend),
             l3: L3Key::derive(cipher, iters),
+            l2: L2Key::derive(cipher, iters),
         }
     }
 
     /// The NH backend the key was laid out for.
     pub(crate) fn backend(&self) -> Backend {
         self.l1.backend()
+    }
+
+    /// Asks for the key lines UHASH reads for a message of `len` bytes
+    /// with `ITERS` iterations that the hardware's prefetchers would not
+    /// find ahead of their use (`docs/performance.md` section 24): L3Key's
+    /// words of `ITERS` iterations, and L2Key past one chunk. L1Key is read
+    /// from its first line on, in order, which the hardware follows.
+    #[inline(always)]
+    pub(crate) fn prefetch<const ITERS: usize>(&self, len: usize) {
+        prefetch_lines((&raw const self.l3).cast(), self.l3.bytes_read(ITERS));
+        if len > L1_CHUNK {
+            prefetch_lines((&raw const self.l2).cast(), size_of::<L2Key>());
+        }
+    }
+
+    /// Whether the key hashes `iters` iterations (its layout is the one the
+    /// NH kernels of that count read).
+    pub(crate) fn serves(&self, iters: usize) -> bool {
+        self.l1.serves(iters)
     }
 }
 

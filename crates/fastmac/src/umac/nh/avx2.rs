@@ -11,10 +11,10 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _MM_HINT_T0, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm_prefetch,
-    _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256,
-    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256,
-    _mm256_setzero_si256, _mm256_shuffle_epi32,
+    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm_unpackhi_epi64,
+    _mm_unpacklo_epi64, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256, _mm256_setzero_si256,
+    _mm256_shuffle_epi32,
 };
 
 use super::block::{BLOCK, CHUNK_BYTES, RUN_AHEAD};
@@ -87,9 +87,7 @@ pub(super) unsafe fn chunk_run<const T: usize>(
 #[inline(always)]
 pub(super) fn fetch_ahead<const AHEAD: usize>(at: *const u8) {
     if AHEAD > 0 {
-        // SAFETY: a prefetch is a hint: it reads nothing the program sees
-        // and never faults, whatever the address.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast()) };
+        super::sse2::prefetch(at);
     }
 }
 
@@ -167,11 +165,12 @@ unsafe fn pair_block<const T: usize>(
     high: __m128i,
     sums: &mut [[__m256i; 2]; 2],
 ) {
-    // SAFETY: key words 8 * index + 8 * p + 4 + 8 <= 8 * 31 + 20 < KEY_WORDS + 4.
+    // SAFETY: key words 8 * index + 8 * p + 4 + 8 <= 8 * 31 + 20 < 272, the
+    // natural layout's words (this layout's, `NhKey::words`).
     unsafe {
         let low = _mm256_broadcastsi128_si256(low);
         let high = _mm256_broadcastsi128_si256(high);
-        let words = key.words.as_ptr().add(8 * index);
+        let words = key.words().as_ptr().add(8 * index);
         for (p, sums) in sums.iter_mut().enumerate().take(T / 2) {
             let x = _mm256_add_epi32(low, _mm256_loadu_si256(words.add(8 * p).cast()));
             let y = _mm256_add_epi32(high, _mm256_loadu_si256(words.add(8 * p + 4).cast()));
@@ -187,7 +186,7 @@ unsafe fn pair_block<const T: usize>(
 /// The X/Y layout; `AHEAD` as in [`iteration_parallel`].
 ///
 /// # Safety
-/// AVX2; `T` is 1 or 3 (any T works, the others are slower than above).
+/// AVX2; `T` is 1 or 3; the key in the split layout.
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
@@ -198,8 +197,8 @@ unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize
     for pair in 0..pairs {
         fetch_ahead::<AHEAD>(ptr.wrapping_add(64 * pair + AHEAD));
         let b = first_block + 2 * pair;
-        // SAFETY: 64 bytes at 64 * pair are inside `blocks`; the tables hold
-        // quads b + 2 + 1 < TABLE_QUADS for b <= 30.
+        // SAFETY: 64 bytes at 64 * pair are inside `blocks`; the split
+        // tables hold quads up to b + 1 + 1 + 1 < 36 for b <= 30, T <= 3.
         unsafe {
             let a = _mm256_loadu_si256(ptr.add(64 * pair).cast());
             let c = _mm256_loadu_si256(ptr.add(64 * pair + 32).cast());
@@ -226,16 +225,18 @@ unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize
     let rest_len = data.len() - done;
     if rest_len > 0 {
         // SAFETY: SSE2 is implied by AVX2.
-        unsafe { super::sse2::nh::<T>(key, first_block + 2 * pairs, &data[done..], acc) };
+        unsafe { super::sse2::nh::<T, true>(key, first_block + 2 * pairs, &data[done..], acc) };
     }
 }
 
-/// Key pointers (X, Y) for iteration `t` of the two blocks from block `b`:
-/// X lane i is key quad 2(b + i) + t, Y lane i is quad 2(b + i) + 1 + t.
+/// Key pointers (X, Y) for iteration `t` of the blocks from block `b`, in
+/// the split layout: X lane i is key quad 2(b + i) + t, Y lane i is quad
+/// 2(b + i) + 1 + t.
 #[inline(always)]
 pub(super) fn xy_keys(key: &NhKey, b: usize, t: usize) -> (*const u32, *const u32) {
-    let (even, odd) = (key.even.as_ptr().cast::<u32>(), key.odd.as_ptr().cast::<u32>());
-    // SAFETY of the offsets: b + t / 2 + 1 < TABLE_QUADS, checked by callers.
+    let (even, odd) = key.tables();
+    let (even, odd) = (even.as_ptr().cast::<u32>(), odd.as_ptr().cast::<u32>());
+    // SAFETY of the offsets: the callers keep their loads inside the tables.
     let q = |table: *const u32, quad: usize| table.wrapping_add(4 * quad);
     if t.is_multiple_of(2) {
         (q(even, b + t / 2), q(odd, b + t / 2))

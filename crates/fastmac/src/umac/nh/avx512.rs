@@ -93,12 +93,12 @@ unsafe fn zt4_total<const AHEAD: usize>(key: &NhKey, first_block: usize, data: &
     let mut sums = [_mm512_setzero_si512(); 4];
     let ptr = data.as_ptr();
     let whole = data.len() / BLOCK;
-    let words = key.words.as_ptr();
+    let words = key.words().as_ptr();
     let mut i = 0;
     while i + 2 <= whole {
         fetch_ahead::<AHEAD>(ptr.wrapping_add(BLOCK * i + AHEAD));
         // SAFETY: blocks i and i + 1 are inside `data`; key words up to
-        // 8 * 31 + 4 + 16 = 268 < KEY_WORDS + 4.
+        // 8 * 31 + 4 + 16 = 268 < 272, the natural layout's words.
         unsafe {
             let (s, rest) = sums.split_at_mut(2);
             zt4_block(words.add(8 * (first_block + i)), load_quads(ptr.add(BLOCK * i)), s);
@@ -183,7 +183,7 @@ unsafe fn zt4_block(words: *const u32, (low, high): (__m512i, __m512i), sums: &m
 /// The X/Y layout; `AHEAD` as in [`iteration_parallel`].
 ///
 /// # Safety
-/// AVX-512 F/BW/VL; `T` is 1 to 3 (any T works).
+/// AVX-512 F/BW/VL; `T` is 1 to 3; the key in the split layout.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     // SAFETY: the caller's guarantees are `xy_vectors`'.
@@ -212,7 +212,7 @@ unsafe fn xy_vectors<const T: usize, const AHEAD: usize>(key: &NhKey, first_bloc
         // SAFETY: 128 bytes at 128 * g are inside `data`.
         let (a, c) =
             unsafe { (_mm512_loadu_si512(ptr.add(128 * g).cast()), _mm512_loadu_si512(ptr.add(128 * g + 64).cast())) };
-        // SAFETY: table quads up to b + 1 + 1 + 3 < TABLE_QUADS for b <= 31.
+        // SAFETY: split-table quads up to b + 1 + 3 < 36 for b <= 31, T <= 3.
         unsafe { xy_group(key, first_block + 4 * g, a, c, 0xff, &mut even, &mut odd) };
     }
     let left = data.len() - 128 * groups;
@@ -352,7 +352,7 @@ fn sum_across(v: &[__m512i; 8]) -> __m512i {
 /// only the qwords in `lanes` (a partial group has fewer blocks).
 ///
 /// # Safety
-/// Table quads up to `b + T / 2 + 4` exist.
+/// Split-table quads up to `b + 4` exist (`T` at most 3).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
 unsafe fn xy_group<const T: usize>(

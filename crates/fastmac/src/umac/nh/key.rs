@@ -1,6 +1,8 @@
-//! The NH key (L1Key, RFC 4418 section 5.1) laid out once, at key setup,
-//! for every backend: the natural words and the even/odd quad tables of
-//! the X/Y layout.
+//! The NH key (L1Key, RFC 4418 section 5.1) laid out once, at key setup, in
+//! the one layout its kernels read: the natural order of its words, or the
+//! even/odd quad tables of the X/Y kernels ([`Layout`]). Kept once, so that
+//! a connection's key state is as small as its tag length and backend
+//! allow (`docs/performance.md` section 24).
 
 use zeroize::Zeroize;
 
@@ -11,45 +13,55 @@ use crate::umac::iters::MAX_ITERS;
 
 /// L1 key words: 1024 bytes plus 16 more per extra iteration (Toeplitz).
 pub(crate) const KEY_WORDS: usize = (CHUNK_BLOCKS * BLOCK + 16 * (MAX_ITERS - 1)) / 4;
-/// Quads (16-byte key groups) in the even and odd tables, padded so that a
-/// 4-quad load starting at any block of the chunk plus the largest Toeplitz
-/// shift stays inside the table.
-const TABLE_QUADS: usize = CHUNK_BLOCKS + 8;
+/// Quads (16-byte key groups) in each table of the split layout: a
+/// chunk's 32 blocks, plus the reach of the widest X/Y load past its last
+/// block (AVX-512's four quads from block 31, one quad further for an odd
+/// iteration: table entries up to 35).
+const TABLE_QUADS: usize = CHUNK_BLOCKS + 4;
+/// Quads stored: both tables of the split layout; in the natural layout,
+/// the key's 67 quads and zeros after them, so that full-width loads at
+/// the last block stay inside.
+const KEY_QUADS: usize = 2 * TABLE_QUADS;
 
-/// The NH key (L1Key) as every backend wants it, laid out once at key setup.
+/// How the key's quads are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Quad `q` at `q`: the words in order, as RFC 4418 writes them, read
+    /// by the portable, SSE2, NEON and iteration-parallel kernels.
+    Natural,
+    /// The even quads `2i` at `i` and the odd quads `2i + 1` at
+    /// `TABLE_QUADS + i`: the X/Y kernels load the keys of two or four
+    /// blocks' low (or high) halves with one contiguous read.
+    Split,
+}
+
+/// The NH key (L1Key) in the layout of the kernels that hash with it.
 #[derive(Clone, Zeroize)]
-#[repr(C, align(64))]
+#[repr(C)]
 pub(crate) struct NhKey {
-    /// L1Key as 32-bit words read big-endian (RFC 4418 section 5.2.2), padded
-    /// with zeros so that full-width loads at the last block stay inside.
-    pub(super) words: [u32; KEY_WORDS + 4],
-    /// `even[i]` is key quad `2i` (words `8i..8i+4`): for the X/Y layout.
-    pub(super) even: [[u32; 4]; TABLE_QUADS],
-    /// `odd[i]` is key quad `2i + 1`.
-    pub(super) odd: [[u32; 4]; TABLE_QUADS],
-    /// The backend this key was laid out for, and which backend's code
-    /// hashes an input with it.
+    quads: [[u32; 4]; KEY_QUADS],
+    /// The backend this key was laid out for, the layout, and which
+    /// backend's code hashes an input with it.
     #[zeroize(skip)]
     pub(super) kernels: KernelChoice,
 }
 
 impl NhKey {
-    /// Lays out `words` (L1Key, big-endian words) for `backend`. A backend
-    /// this CPU cannot run is replaced by the portable one: the SIMD calls in
-    /// [`NhKey::sums`] rely on that check.
-    pub(crate) fn new(words: &[u32; KEY_WORDS], backend: Backend) -> Self {
+    /// Lays out `words` (L1Key, big-endian words) for `backend` and the
+    /// kernels of `iters` iterations. A backend this CPU cannot run is
+    /// replaced by the portable one: the SIMD calls in [`NhKey::sums`] rely
+    /// on that check.
+    pub(crate) fn new(words: &[u32; KEY_WORDS], backend: Backend, iters: usize) -> Self {
         debug_assert!(backend.is_supported(), "callers check support first");
         let backend = if backend.is_supported() { backend } else { Backend::Portable };
-        let mut key = NhKey {
-            words: [0; KEY_WORDS + 4],
-            even: [[0; 4]; TABLE_QUADS],
-            odd: [[0; 4]; TABLE_QUADS],
-            kernels: KernelChoice::new(backend),
-        };
-        key.words[..KEY_WORDS].copy_from_slice(words);
+        let kernels = KernelChoice::new(backend, iters);
+        let mut key = NhKey { quads: [[0; 4]; KEY_QUADS], kernels };
         for (q, quad) in words.chunks_exact(4).enumerate() {
-            let table = if q % 2 == 0 { &mut key.even } else { &mut key.odd };
-            table[q / 2].copy_from_slice(quad);
+            let at = match kernels.layout() {
+                Layout::Natural => q,
+                Layout::Split => q / 2 + (q % 2) * TABLE_QUADS,
+            };
+            key.quads[at].copy_from_slice(quad);
         }
         key
     }
@@ -57,5 +69,32 @@ impl NhKey {
     /// The backend this key was laid out for.
     pub(crate) fn backend(&self) -> Backend {
         self.kernels.backend()
+    }
+
+    /// Whether the kernels of `iters` iterations read this key's layout.
+    pub(crate) fn serves(&self, iters: usize) -> bool {
+        self.kernels.serves(iters)
+    }
+
+    /// The key's words in order, zeros past its end (the natural layout).
+    pub(super) fn words(&self) -> &[u32] {
+        debug_assert_eq!(self.kernels.layout(), Layout::Natural);
+        self.quads.as_flattened()
+    }
+
+    /// The even and the odd quad table (the split layout).
+    pub(super) fn tables(&self) -> (&[[u32; 4]], &[[u32; 4]]) {
+        debug_assert_eq!(self.kernels.layout(), Layout::Split);
+        self.quads.split_at(TABLE_QUADS)
+    }
+
+    /// Where key quad `q` (words `4q..4q + 4`) starts, in either layout,
+    /// `SPLIT` saying which: for the SSE2 kernel, which serves short inputs
+    /// under both. The caller keeps `q` below the key's 68 quads.
+    #[inline(always)]
+    pub(super) fn quad_ptr<const SPLIT: bool>(&self, q: usize) -> *const u32 {
+        debug_assert_eq!(SPLIT, self.kernels.layout() == Layout::Split);
+        let at = if SPLIT { q / 2 + (q % 2) * TABLE_QUADS } else { q };
+        self.quads.as_ptr().cast::<u32>().wrapping_add(4 * at)
     }
 }

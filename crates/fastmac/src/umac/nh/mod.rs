@@ -34,12 +34,33 @@ mod sse2;
 
 use super::backend::Backend;
 pub(crate) use block::{BLOCK, CHUNK_BYTES};
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use key::Layout;
 pub(crate) use key::{KEY_WORDS, NhKey};
 
 #[cfg(test)]
 use super::iters::with_iters;
 use block::CHUNK_BLOCKS;
 use block::RUN_AHEAD;
+
+/// Asks for every cache line that the `bytes` bytes from `start` touch, so
+/// that their misses overlap each other and the work before their first
+/// use (`docs/performance.md` section 24). Only x86-64 asks; elsewhere the
+/// hardware is left to fetch them.
+#[inline(always)]
+pub(crate) fn prefetch_lines(start: *const u8, bytes: usize) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // From the start of the first line, so that the last line is
+        // reached however the range sits in the lines.
+        let offset = start.addr() % 64;
+        for line in (0..offset + bytes).step_by(64) {
+            sse2::prefetch(start.wrapping_sub(offset).wrapping_add(line));
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let _ = (start, bytes);
+}
 
 /// Whole chunks per AVX-512 NH call for `t` (1 to 4) iterations in a long
 /// run ([`NhKey::chunk_runs`]): as many as fill one 512-bit register with
@@ -83,12 +104,18 @@ impl NhKey {
         sums: [u64; T],
     ) -> [u64; T] {
         debug_assert!(first_block * BLOCK + data.len() <= CHUNK_BLOCKS * BLOCK);
+        debug_assert!(self.serves(T), "a key is hashed with only the iteration counts its layout serves");
         let kernel = self.kernels.kernel::<T>(data.len());
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         if kernel == Backend::Sse2 {
             let mut in_registers = sums;
             // SAFETY: this code is built only for targets with SSE2 enabled.
-            unsafe { sse2::nh::<T>(self, first_block, data, &mut in_registers) };
+            unsafe {
+                match self.kernels.layout() {
+                    Layout::Natural => sse2::nh::<T, false>(self, first_block, data, &mut in_registers),
+                    Layout::Split => sse2::nh::<T, true>(self, first_block, data, &mut in_registers),
+                }
+            };
             return in_registers;
         }
         let mut acc = sums;

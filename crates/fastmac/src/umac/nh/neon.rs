@@ -35,7 +35,7 @@ use crate::umac::iters::MAX_ITERS;
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     // The key loads of the last block end at word 8 * 31 + 4 * T + 4, inside
-    // `key.words` only if the data ends inside the chunk: checked here, once
+    // the key's words only if the data ends inside the chunk: checked here, once
     // per call, because the loads themselves are unchecked.
     assert!(
         T <= MAX_ITERS && first_block * BLOCK + data.len() <= CHUNK_BLOCKS * BLOCK,
@@ -76,10 +76,11 @@ unsafe fn nh_block<const T: usize>(
 ) {
     let mut quads: [uint32x4_t; MAX_ITERS + 1] = [vdupq_n_u32(0); MAX_ITERS + 1];
     // SAFETY: 32 bytes at `block` (caller). Key quad q <= T covers words
-    // 8 * index + 4 * q .. + 4, at most 8 * 31 + 4 * 4 + 4 = 268 <= KEY_WORDS + 4,
-    // the length of `key.words`. NEON loads need no alignment.
+    // 8 * index + 4 * q .. + 4, at most 8 * 31 + 4 * 4 + 4 = 268 <= 272, the
+    // natural layout's words (`NhKey::words`, the one layout of a NEON key).
+    // NEON loads need no alignment.
     let (low, high) = unsafe {
-        let words = key.words.as_ptr().add(8 * index);
+        let words = key.words().as_ptr().add(8 * index);
         for (q, quad) in quads.iter_mut().enumerate().take(T + 1) {
             *quad = vld1q_u32(words.add(4 * q));
         }
@@ -123,8 +124,9 @@ mod tests {
     }
 
     fn check_every_length(words: &[u32; KEY_WORDS], data: &[u8], offsets: &[usize], what: &str) -> usize {
-        let neon = NhKey::new(words, Backend::Neon);
-        let portable = NhKey::new(words, Backend::Portable);
+        // One natural layout serves NEON and portable at every count.
+        let neon = NhKey::new(words, Backend::Neon, 4);
+        let portable = NhKey::new(words, Backend::Portable, 4);
         assert_eq!(neon.backend(), Backend::Neon, "NEON must be available on AArch64");
         let mut checked = 0;
         for len in 0..=3000 {

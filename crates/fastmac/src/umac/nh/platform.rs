@@ -11,6 +11,7 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+use super::key::Layout;
 use crate::error::{BackendError, Error, UnknownName};
 use crate::umac::backend::Backend;
 
@@ -83,13 +84,14 @@ impl Backend {
 }
 
 /// Which backend's NH code hashes an input under a key laid out for
-/// `backend`: that backend's, but for two measured cases
-/// (`docs/performance.md` sections 3 and 7), decided once, at key setup.
+/// `backend`, and so which [`Layout`] the key is stored in: that backend's
+/// code, but for two measured cases (`docs/performance.md` sections 3 and
+/// 7), decided once, at key setup.
 ///
 /// * One or two blocks do not fill a wide register, and the 128-bit code
 ///   has the shortest path for them: inputs up to 64 bytes under AVX-512
 ///   and up to 32 under AVX2 go to SSE2, whose code inlines into the
-///   short-message path.
+///   short-message path and reads either layout.
 /// * On a core that executes 512-bit operations as two 256-bit halves
 ///   ([`splits_512_bit_ops`]), AVX-512's T = 4 layout loses to AVX2's,
 ///   which runs instead.
@@ -103,10 +105,14 @@ pub(super) struct KernelChoice {
     small_input: u8,
     /// The backend for four iterations.
     four_iterations: Backend,
+    /// The layout the key is stored in: the one its whole-chunk kernel for
+    /// the key's iteration count reads.
+    layout: Layout,
 }
 
 impl KernelChoice {
-    pub(super) fn new(backend: Backend) -> Self {
+    /// The choice for a key laid out for `backend` and `iters` iterations.
+    pub(super) fn new(backend: Backend, iters: usize) -> Self {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
         let (small_input, four_iterations) = match backend {
             Backend::Avx512 if splits_512_bit_ops() => (64, Backend::Avx2),
@@ -116,12 +122,37 @@ impl KernelChoice {
         };
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(miri))))]
         let (small_input, four_iterations) = (0, backend);
-        KernelChoice { backend, small_input, four_iterations }
+        let mut choice = KernelChoice { backend, small_input, four_iterations, layout: Layout::Natural };
+        choice.layout = choice.layout_for(iters);
+        choice
     }
 
     /// The backend the key was laid out for.
     pub(super) fn backend(self) -> Backend {
         self.backend
+    }
+
+    /// The layout the key is stored in.
+    pub(super) fn layout(self) -> Layout {
+        self.layout
+    }
+
+    /// Whether every kernel `iters` iterations run reads [`Self::layout`].
+    pub(super) fn serves(self, iters: usize) -> bool {
+        self.layout_for(iters) == self.layout
+    }
+
+    /// The layout of the kernel that hashes whole chunks for `iters`
+    /// iterations: the X/Y kernels read the split tables (AVX2 for an odd
+    /// count, AVX-512 below four), every other one the natural words. The
+    /// SSE2 kernel, which also takes the short inputs, reads both.
+    fn layout_for(self, iters: usize) -> Layout {
+        let chunk_kernel = if iters == 4 { self.four_iterations } else { self.backend };
+        match chunk_kernel {
+            Backend::Avx2 if iters % 2 == 1 => Layout::Split,
+            Backend::Avx512 if iters < 4 => Layout::Split,
+            _ => Layout::Natural,
+        }
     }
 
     /// The backend whose code hashes `len` bytes for `T` iterations.

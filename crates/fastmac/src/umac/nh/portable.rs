@@ -10,11 +10,11 @@ pub(super) fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], a
     let (blocks, tail) = split_tail(data);
     let mut index = first_block;
     for block in blocks.chunks_exact(BLOCK) {
-        nh_block(&key.words[8 * index..], block, acc);
+        nh_block(&key.words()[8 * index..], block, acc);
         index += 1;
     }
     if let Some(tail) = tail {
-        nh_block(&key.words[8 * index..], &tail, acc);
+        nh_block(&key.words()[8 * index..], &tail, acc);
     }
 }
 

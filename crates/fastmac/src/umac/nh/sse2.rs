@@ -16,8 +16,8 @@
 #![cfg_attr(not(target_feature = "sse2"), allow(unused_unsafe))]
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_mul_epu32, _mm_set_epi64x,
-    _mm_setzero_si128, _mm_shuffle_epi32, _mm_unpackhi_epi64,
+    __m128i, _MM_HINT_T0, _mm_add_epi32, _mm_add_epi64, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_mul_epu32,
+    _mm_prefetch, _mm_set_epi64x, _mm_setzero_si128, _mm_shuffle_epi32, _mm_unpackhi_epi64,
 };
 
 use super::block::{BLOCK, tail_words};
@@ -27,13 +27,19 @@ use super::key::NhKey;
 /// where `pmuludq` reads them (cheaper than a 64-bit shift on Zen 5).
 const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
-/// SSE2 NH; see [`NhKey::sums`].
+/// SSE2 NH; see [`NhKey::sums`]. It reads the key's quads one at a time,
+/// so it serves both layouts: `SPLIT` says which the key is in.
 ///
 /// # Safety
 /// The CPU must support SSE2 (always true on x86-64).
 #[cfg_attr(target_feature = "sse2", inline(always))]
 #[cfg_attr(not(target_feature = "sse2"), target_feature(enable = "sse2"))]
-pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
+pub(super) unsafe fn nh<const T: usize, const SPLIT: bool>(
+    key: &NhKey,
+    first_block: usize,
+    data: &[u8],
+    acc: &mut [u64; T],
+) {
     let blocks = data.chunks_exact(BLOCK);
     let rest = blocks.remainder();
     // Two accumulators per iteration (even and odd products) hide the
@@ -44,11 +50,10 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
     let mut odd = [zero; T];
     let mut index = first_block;
     for block in blocks {
-        // SAFETY: `block` is 32 readable bytes; the key words for block
-        // `index` < 32 plus the largest shift end inside `key.words`.
+        // SAFETY: `block` is 32 readable bytes; `index` is below 32.
         unsafe {
             let (low, high) = (_mm_loadu_si128(block.as_ptr().cast()), _mm_loadu_si128(block.as_ptr().add(16).cast()));
-            nh_block(key, index, low, high, &mut even, &mut odd);
+            nh_block::<T, SPLIT>(key, index, low, high, &mut even, &mut odd);
         }
         index += 1;
     }
@@ -57,7 +62,7 @@ pub(super) unsafe fn nh<const T: usize>(key: &NhKey, first_block: usize, data: &
         // available.
         unsafe {
             let (low, high) = tail_quads(rest);
-            nh_block(key, index, low, high, &mut even, &mut odd);
+            nh_block::<T, SPLIT>(key, index, low, high, &mut even, &mut odd);
         }
     }
     for t in 0..T {
@@ -91,7 +96,7 @@ pub(super) unsafe fn tail_quads(rest: &[u8]) -> (__m128i, __m128i) {
 /// SSE2; `index` is below 32.
 #[cfg_attr(target_feature = "sse2", inline(always))]
 #[cfg_attr(not(target_feature = "sse2"), inline, target_feature(enable = "sse2"))]
-unsafe fn nh_block<const T: usize>(
+unsafe fn nh_block<const T: usize, const SPLIT: bool>(
     key: &NhKey,
     index: usize,
     low: __m128i,
@@ -99,12 +104,15 @@ unsafe fn nh_block<const T: usize>(
     even: &mut [__m128i; T],
     odd: &mut [__m128i; T],
 ) {
-    // SAFETY: key words 8 * index + 4 * t + 8 <= 8 * 31 + 12 + 8 < KEY_WORDS + 4.
-    unsafe {
-        let words = key.words.as_ptr().add(8 * index);
-        for t in 0..T {
-            let x = _mm_add_epi32(low, _mm_loadu_si128(words.add(4 * t).cast()));
-            let y = _mm_add_epi32(high, _mm_loadu_si128(words.add(4 * t + 4).cast()));
+    for t in 0..T {
+        // Iteration t's key for block `index` is quads 2 * index + t and the
+        // one after (the Toeplitz shift is one quad per iteration).
+        let q = 2 * index + t;
+        // SAFETY: quads q + 1 <= 2 * 31 + 3 + 1 < 68, inside the key in
+        // either layout.
+        unsafe {
+            let x = _mm_add_epi32(low, _mm_loadu_si128(key.quad_ptr::<SPLIT>(q).cast()));
+            let y = _mm_add_epi32(high, _mm_loadu_si128(key.quad_ptr::<SPLIT>(q + 1).cast()));
             even[t] = _mm_add_epi64(even[t], _mm_mul_epu32(x, y));
             odd[t] = _mm_add_epi64(
                 odd[t],
@@ -112,4 +120,13 @@ unsafe fn nh_block<const T: usize>(
             );
         }
     }
+}
+
+/// Asks for the cache line holding `at`, into every level (SSE's
+/// `prefetcht0`, in the x86-64 baseline).
+#[inline(always)]
+pub(super) fn prefetch(at: *const u8) {
+    // SAFETY: a prefetch is a hint: it reads nothing the program sees and
+    // never faults, whatever the address; SSE is in the x86-64 baseline.
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast()) };
 }

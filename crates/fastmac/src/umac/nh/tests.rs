@@ -25,7 +25,10 @@ fn key_words(seed: u64) -> [u32; KEY_WORDS] {
 }
 
 fn run(backend: Backend, words: &[u32; KEY_WORDS], first_block: usize, data: &[u8], iters: usize) -> Vec<u64> {
-    let key = NhKey::new(words, backend);
+    hash_with(&NhKey::new(words, backend, iters), first_block, data, iters)
+}
+
+fn hash_with(key: &NhKey, first_block: usize, data: &[u8], iters: usize) -> Vec<u64> {
     let mut acc: Vec<u64> = (0..iters as u64).map(|t| t.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
     key.hash(first_block, data, &mut acc);
     acc
@@ -98,7 +101,7 @@ fn both_avx512_layouts_for_four_iterations_equal_portable() {
     assert!(Backend::Avx512.is_supported(), "this CPU lacks AVX-512 F/BW/VL: run it where they are");
     let words = key_words(11);
     let data = bytes(12, 1024 + 3);
-    let key = NhKey::new(&words, Backend::Avx512);
+    let key = NhKey::new(&words, Backend::Avx512, 4);
     let zero_seeded = |acc: Vec<u64>| -> [u64; 4] {
         core::array::from_fn(|t| acc[t].wrapping_sub((t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
     };
@@ -135,11 +138,10 @@ fn chunk_runs_equal_portable_chunk_by_chunk() {
     for count in [0, 1, 2, 3, 31, 32, 33, 34, 35, 41, 64] {
         let run = &chunks[..count];
         for backend in Backend::supported() {
-            let key = NhKey::new(&words, backend);
-            check_runs::<1>(&key, &words, run, init);
-            check_runs::<2>(&key, &words, run, init);
-            check_runs::<3>(&key, &words, run, init);
-            check_runs::<4>(&key, &words, run, init);
+            check_runs::<1>(&NhKey::new(&words, backend, 1), &words, run, init);
+            check_runs::<2>(&NhKey::new(&words, backend, 2), &words, run, init);
+            check_runs::<3>(&NhKey::new(&words, backend, 3), &words, run, init);
+            check_runs::<4>(&NhKey::new(&words, backend, 4), &words, run, init);
         }
     }
 }
@@ -150,9 +152,40 @@ fn check_runs<const T: usize>(key: &NhKey, words: &[u32; KEY_WORDS], run: &[[u8;
     let expect: Vec<[u64; T]> = run
         .iter()
         .map(|chunk| {
-            let key = NhKey::new(words, Backend::Portable);
+            let key = NhKey::new(words, Backend::Portable, T);
             key.sums::<T>(0, chunk, [init; T])
         })
         .collect();
     assert_eq!(got, expect, "{} T={T} {} chunks", key.backend(), run.len());
+}
+
+/// A key is stored in one layout, the one its own iteration count's
+/// kernels read; it serves that count, and every other count it says it
+/// serves hashes equal to portable NH (a kernel reading the other layout
+/// would not), at lengths that reach every kernel: SSE2's short inputs,
+/// whole pairs and groups of blocks, a leftover block, partial blocks.
+#[test]
+fn a_key_serves_the_counts_whose_kernels_read_its_layout() {
+    let words = key_words(15);
+    let data = bytes(16, 1024);
+    for backend in Backend::supported() {
+        for laid_out_for in 1..=4 {
+            let key = NhKey::new(&words, backend, laid_out_for);
+            assert!(key.serves(laid_out_for), "{backend}: a key laid out for T={laid_out_for} serves it");
+            for iters in (1..=4).filter(|&iters| key.serves(iters)) {
+                for first_block in [0, 5, CHUNK_BLOCKS - 1] {
+                    let room = (CHUNK_BLOCKS - first_block) * 32;
+                    for len in [0, 1, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 200, 512, 1000, 1024] {
+                        let msg = &data[..len.min(room)];
+                        assert_eq!(
+                            hash_with(&key, first_block, msg, iters),
+                            run(Backend::Portable, &words, first_block, msg, iters),
+                            "{backend}: key for T={laid_out_for}, hashed with T={iters}, block {first_block}, len {}",
+                            msg.len()
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
