@@ -1,10 +1,11 @@
 //! `fastmac bench --quick --out DIR`: the report folder holds a
-//! results.json with a row for every algorithm and size of the eight
-//! tables, SVG charts that parse with the expected series, and an
-//! index.html that a real browser (Debian's chromium, headless) renders
-//! into a non-blank page whose DOM holds every chart.
+//! results.json with a row for every algorithm and size of the first eight
+//! tables and the many-keys run of the ninth, SVG charts that parse with the
+//! expected series, and an index.html that a real browser (Debian's
+//! chromium, headless) renders into a non-blank page whose DOM holds every
+//! chart.
 //!
-//! The lists below are the report's eight tables, written out again here (not
+//! The lists below are the report's tables, written out again here (not
 //! imported from the code under test).
 
 use std::collections::BTreeSet;
@@ -66,6 +67,10 @@ const COMPARATORS: &[(&str, &str)] = &[
     ("umac-64", "nh-ceiling"),
 ];
 const COMPARATOR_SIZES: &[usize] = &[32, 512, 1024, 1500, 4096, 65536];
+/// Table 9 under `--quick`: the MACs, live keys and packet sizes.
+const KEYS_ALGS: &[&str] = &["umac-64", "umac-128", "aegismac-128l"];
+const KEYS_QUICK: &[u64] = &[1, 65536];
+const KEYS_SIZES: &[u64] = &[64, 1500];
 
 struct Run {
     dir: PathBuf,
@@ -173,6 +178,7 @@ fn every_table_is_printed() {
         "6. Strength vs. performance",
         "7. fastmac against other implementations",
         "8. fastmac against the MACs users would pick instead",
+        "9. Many live keys",
     ] {
         assert!(run.stdout.contains(title), "{title} not printed");
     }
@@ -195,6 +201,36 @@ fn every_table_is_printed() {
     assert!(run.stdout.contains("cycles = time x"), "the cycles method is not printed");
     assert!(run.stdout.contains("in this run AEGISMAC-128X4 keyed takes at most UMAC-64's time "), "no crossover");
     assert!(run.stdout.contains("docs/choosing.md"), "the guide to choosing a MAC is not named");
+}
+
+#[test]
+fn table_9_its_chart_and_results_json_hold_the_many_keys_run() {
+    let run = run();
+    let rows = run.json["many_keys"]["results"].as_array().expect("many_keys.results");
+    for alg in KEYS_ALGS {
+        for keys in KEYS_QUICK {
+            for size in KEYS_SIZES {
+                let cell = rows.iter().find(|r| r["alg"] == *alg && r["keys"] == *keys && r["size"] == *size);
+                let ns = cell.and_then(|r| r["ns_per_packet"].as_f64());
+                assert!(ns.is_some_and(|ns| ns > 0.0 && ns.is_finite()), "{alg} at {keys} keys, {size} B: {cell:?}");
+            }
+        }
+    }
+    assert_eq!(rows.len(), KEYS_ALGS.len() * KEYS_QUICK.len() * KEYS_SIZES.len());
+    let memory = &run.json["many_keys"]["memory"];
+    assert!(memory["latency_ns"].as_f64().is_some_and(|ns| ns > 0.0), "{memory}");
+    let table = &run.stdout[run.stdout.find("9. Many live keys").expect("table 9")..];
+    assert!(table.contains("memory past the caches: "), "{table}");
+    // A row per MAC and count of keys; past one key, each cell its multiple
+    // of the one-key figure.
+    let many = table.lines().filter(|l| l.split_whitespace().any(|w| w == "65536")).count();
+    assert_eq!(many, KEYS_ALGS.len(), "{table}");
+    assert!(table.lines().filter(|l| l.contains("x)")).count() >= KEYS_ALGS.len(), "{table}");
+    let series = svg_series(&std::fs::read_to_string(run.dir.join("keys.svg")).unwrap());
+    assert_eq!(series.len(), KEYS_ALGS.len() * KEYS_SIZES.len(), "{series:?}");
+    for (name, points) in &series {
+        assert_eq!(*points, KEYS_QUICK.len(), "series {name}");
+    }
 }
 
 fn svg_series(svg: &str) -> Vec<(String, usize)> {
@@ -324,14 +360,14 @@ fn a_real_browser_renders_the_page_with_every_chart() {
 
     let dom = chromium(&page, &run.dir.join("profile-dom"), &["--dump-dom"]);
     let dom = String::from_utf8_lossy(&dom.stdout);
-    for id in ["chart-figure1", "chart-figure6", "chart-strength"] {
+    for id in ["chart-figure1", "chart-figure6", "chart-strength", "chart-keys"] {
         assert!(dom.contains(&format!("id=\"{id}\"")), "{id} not in the browser's DOM");
     }
     for aegis in ["data-series=\"AEGIS (aegis crate)\"", "data-series=\"AEGISMAC-128X4 keyed (aegis crate)\""] {
         assert!(dom.contains(aegis), "{aegis} not in the browser's DOM");
     }
-    assert_eq!(dom.matches("<table>").count(), 8, "tables in the DOM");
-    let in_files: usize = ["figure1.svg", "figure6.svg", "strength.svg"]
+    assert_eq!(dom.matches("<table>").count(), 9, "tables in the DOM");
+    let in_files: usize = ["figure1.svg", "figure6.svg", "strength.svg", "keys.svg"]
         .iter()
         .map(|f| svg_series(&std::fs::read_to_string(run.dir.join(f)).unwrap()).len())
         .sum();

@@ -358,12 +358,7 @@ pub fn table(run: &KeysRun) -> String {
         "{} ({} logical CPUs), NH backend {}",
         run.machine.cpu, run.machine.logical_cpus, run.machine.fastmac_backend
     );
-    let m = &run.memory;
-    let _ = writeln!(
-        out,
-        "memory past the caches: {:.1} ns per dependent miss, {:.1} ns per line with {CHAINS} misses in flight, {:.1} GB/s in order",
-        m.latency_ns, m.overlapped_line_ns, m.sequential_gb_s
-    );
+    let _ = writeln!(out, "{}", memory_line(&run.memory));
     let _ = writeln!(
         out,
         "ns per packet, median of {} rounds; scattered order over the live keys, per-connection sequence-number nonces, {} distinct packets",
@@ -385,16 +380,7 @@ pub fn table(run: &KeysRun) -> String {
         seen.push((r.alg, r.keys));
         let _ = write!(out, "{:<28} {:>7} {:>11}", r.alg, r.keys, r.state_bytes);
         for &size in &sizes {
-            let cell = run.results.iter().find(|c| c.alg == r.alg && c.keys == r.keys && c.size == size);
-            let one_key = run.results.iter().find(|c| c.alg == r.alg && c.keys == 1 && c.size == size);
-            let text = match (cell, one_key) {
-                (Some(c), Some(one)) if r.keys != 1 => {
-                    format!("{:.1} ({:.1}x)", c.ns_per_packet, c.ns_per_packet / one.ns_per_packet)
-                }
-                (Some(c), _) => format!("{:.1}", c.ns_per_packet),
-                (None, _) => "-".to_owned(),
-            };
-            let _ = write!(out, " {text:>18}");
+            let _ = write!(out, " {:>18}", cell(run, r.alg, r.keys, size));
         }
         out.push('\n');
     }
@@ -404,6 +390,28 @@ pub fn table(run: &KeysRun) -> String {
         let _ = writeln!(out, "{alg}: {path}");
     }
     out
+}
+
+/// The memory system's figures in one line, as the table prints them.
+pub fn memory_line(m: &Memory) -> String {
+    format!(
+        "memory past the caches: {:.1} ns per dependent miss, {:.1} ns per line with {CHAINS} misses in flight, {:.1} GB/s in order",
+        m.latency_ns, m.overlapped_line_ns, m.sequential_gb_s
+    )
+}
+
+/// One cell of the table: `alg`'s ns per packet with `keys` live keys at
+/// `size`, and past one key its multiple of the MAC's own one-key figure
+/// at that size; `-` when not measured.
+pub fn cell(run: &KeysRun, alg: &str, keys: usize, size: usize) -> String {
+    let find = |keys| run.results.iter().find(|c| c.alg == alg && c.keys == keys && c.size == size);
+    match (find(keys), find(1)) {
+        (Some(c), Some(one)) if keys != 1 => {
+            format!("{:.1} ({:.1}x)", c.ns_per_packet, c.ns_per_packet / one.ns_per_packet)
+        }
+        (Some(c), _) => format!("{:.1}", c.ns_per_packet),
+        (None, _) => "-".to_owned(),
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! `fastmac bench` with no algorithm list: the source papers' tables and
-//! charts, measured on this machine, printed to the terminal and written to
-//! a report folder (index.html, one .svg per chart, results.json).
+//! charts, measured on this machine, and a packet's cost when many keys are
+//! live, printed to the terminal and written to a report folder
+//! (index.html, one .svg per chart, results.json).
 //!
 //! The measuring belongs to the measurement core ([`crate::measure`]); this
 //! module decides what to measure, in which time budget, and how to show
@@ -18,7 +19,7 @@ mod text;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use model::{Missing, Results, Table};
+use model::{KeysRun, Missing, Results, Table};
 use plan::{Imp, Job};
 use progress::Progress;
 
@@ -34,9 +35,13 @@ pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
     writable_dir(out)?;
     // A bad FASTMAC_BACKEND is reported, not silently ignored.
     crate::apply_backend_env()?;
-    let (budget, mode) = if quick { (MEASURING_QUICK, "--quick") } else { (MEASURING, "default") };
+    let (budget, mode, key_counts) = if quick {
+        (MEASURING_QUICK, "--quick", plan::KEYS_COUNTS_QUICK)
+    } else {
+        (MEASURING, "default", plan::KEYS_COUNTS)
+    };
     let started = std::time::Instant::now();
-    let results = measure(budget, mode).map_err(CliError::Usage)?;
+    let results = measure(budget, mode, key_counts).map_err(CliError::Usage)?;
     let report = Report::new(results);
     let files = report.write(out).map_err(|source| CliError::Write { what: out.display().to_string(), source })?;
     crate::out::print(&report.to_text())?;
@@ -50,7 +55,8 @@ pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
 
 /// Measuring time of a whole run, shared by every job: `fastmac bench`
 /// takes at most 90 s and `--quick` at most 15 s, less what key setup,
-/// clock calibration and writing the folder cost.
+/// clock calibration, the many-keys run (a few seconds, [`measure_keys`])
+/// and writing the folder cost.
 const MEASURING: Duration = Duration::from_secs(72);
 /// The measuring time of `--quick`.
 const MEASURING_QUICK: Duration = Duration::from_secs(9);
@@ -85,8 +91,10 @@ fn prepare(jobs: &[Job], registry: &[Entry]) -> (Vec<Subject>, Vec<Missing>) {
     (subjects, missing)
 }
 
-/// Runs every job of the eight tables within `budget`, with a progress bar.
-fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
+/// Runs every job of the first eight tables within `budget`, then the
+/// many-keys table's run at `key_counts` live keys, each with a progress
+/// bar.
+fn measure(budget: Duration, mode: &str, key_counts: &[usize]) -> Result<Results, String> {
     let jobs = plan::jobs(crate::measure::GEAR_NAMES);
     let (mut subjects, missing) = prepare(&jobs, &crate::measure::registry());
     let mut sizes: Vec<usize> = jobs.iter().map(|j| j.size).collect();
@@ -105,12 +113,27 @@ fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
         step += 1;
     })?;
     progress.finish();
+    let keys = measure_keys(key_counts);
     let summary = format!(
         "{mode}: {} measurements in {:.0} s of measuring time, medians of interleaved loops",
         run.results.len(),
         budget.as_secs_f64()
     );
-    Ok(Results::new(run.machine, run.results, missing, summary))
+    Ok(Results::new(run.machine, run.results, missing, keys, summary))
+}
+
+/// The many-keys table's run: the memory figures, then each MAC at every
+/// count of live keys and size, a step of the progress bar each. It is
+/// timed by its own fixed rounds, not from the shared budget: a cell's
+/// rounds must each visit tens of thousands of keys.
+fn measure_keys(key_counts: &[usize]) -> KeysRun {
+    let mut progress = Progress::new(1 + plan::KEYS_ALGS.len());
+    let counts = key_counts.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
+    let run = crate::measure::many_keys::run(plan::KEYS_ALGS, key_counts, plan::KEYS_SIZES, |what| {
+        progress.step(&format!("many keys ({counts} live keys): {what}"));
+    });
+    progress.finish();
+    run
 }
 
 /// The report built from one run: tables in print order, and each chart
@@ -118,7 +141,7 @@ fn measure(budget: Duration, mode: &str) -> Result<Results, String> {
 pub struct Report {
     /// The run.
     pub results: Results,
-    /// The eight tables.
+    /// The nine tables.
     pub tables: Vec<Table>,
     /// The charts: (id of the table they follow, chart).
     pub charts: Vec<(&'static str, Chart)>,
@@ -136,11 +159,13 @@ impl Report {
             tables::strength(&results),
             tables::comparators(&results),
             tables::picked(&results),
+            tables::many_keys(&results),
         ];
         let charts = vec![
             ("sweep", tables::sweep_chart(&results)),
             ("badger", tables::badger_chart(&results)),
             ("strength", tables::strength_chart(&results)),
+            ("keys", tables::many_keys_chart(&results)),
         ];
         Report { results, tables, charts }
     }
@@ -178,6 +203,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::many_keys::{KeysRow, Memory};
     use crate::measure::{Clock, Machine, Row};
 
     /// Results with made-up, size-linear costs for every job but Badger's
@@ -214,7 +240,41 @@ mod tests {
         let mut machine = Machine::describe(&Clock::default(), vec![]);
         machine.cpu = "test CPU".into();
         machine.core_clock_ghz = Some(3.0);
-        Results::new(machine, rows, missing, "synthetic".into())
+        let keys = synthetic_keys(&machine);
+        Results::new(machine, rows, missing, keys, "synthetic".into())
+    }
+
+    /// A many-keys run at the default plan's points with made-up figures:
+    /// one key costs 20 ns, 10 more per MAC down the plan, plus 0.1 ns per
+    /// byte; each factor of 16 in live keys adds that cost again (4096
+    /// keys: 4 times it, 65536: 5 times).
+    fn synthetic_keys(machine: &Machine) -> KeysRun {
+        let mut results = Vec::new();
+        for (i, &alg) in plan::KEYS_ALGS.iter().enumerate() {
+            let aegis = alg == plan::AEGIS_128L;
+            for &keys in plan::KEYS_COUNTS {
+                for &size in plan::KEYS_SIZES {
+                    let one_key = 20.0 + 10.0 * i as f64 + 0.1 * size as f64;
+                    let ns = one_key * (1.0 + (keys as f64).log2() / 4.0);
+                    results.push(KeysRow {
+                        alg,
+                        path: if aegis { "keyed state cloned per packet" } else { "one-shot" },
+                        keys,
+                        size,
+                        ns_per_packet: ns,
+                        ns_min: ns,
+                        state_bytes: if aegis { 384 } else { 4032 },
+                    });
+                }
+            }
+        }
+        KeysRun {
+            machine: machine.clone(),
+            memory: Memory { latency_ns: 95.5, overlapped_line_ns: 12.3, sequential_gb_s: 10.5 },
+            rounds: 5,
+            distinct_packets: 64,
+            results,
+        }
     }
 
     #[test]
@@ -223,20 +283,88 @@ mod tests {
         assert!(results.missing.iter().all(|m| m.job.alg.starts_with("badger")));
         assert_eq!(results.machine.core_clock_ghz, Some(3.0));
         let report = Report::new(results);
-        assert_eq!(report.tables.len(), 8);
+        assert_eq!(report.tables.len(), 9);
         let text = report.to_text();
         assert!(text.contains("UMAC-64") && text.contains("Badger-64: not in this build"));
         let dir = std::env::temp_dir().join(format!("fastmac-report-unit-{}", std::process::id()));
         let files = report.write(&dir).unwrap();
         let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
-        assert_eq!(names, ["index.html", "figure1.svg", "figure6.svg", "strength.svg", "results.json"]);
+        assert_eq!(names, ["index.html", "figure1.svg", "figure6.svg", "strength.svg", "keys.svg", "results.json"]);
         let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
-        assert_eq!(html.matches("<svg").count(), 3);
+        assert_eq!(html.matches("<svg").count(), 4);
         let json: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
         assert_eq!(json["results"].as_array().unwrap().len(), report.results.rows.len());
         assert_eq!(json["missing"][0]["reason"], "not in this build");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The many-keys run reaches the terminal, the page, its own SVG and
+    /// results.json: every row with its state bytes, each cell with its
+    /// multiple of the one-key figure, the memory line, and a line per MAC
+    /// and size through every count of keys.
+    #[test]
+    fn many_keys_render_as_table_9_its_chart_and_json() {
+        let report = Report::new(synthetic());
+        let text = report.to_text();
+        let table = &text[text.find("9. Many live keys").expect("table 9 printed")..];
+        assert!(table.contains("memory past the caches: 95.5 ns per dependent miss, 12.3 ns per line"), "{table}");
+        let row = |name: &str, keys: &str| {
+            table
+                .lines()
+                .find(|l| l.starts_with(name) && l[name.len()..].split_whitespace().next() == Some(keys))
+                .unwrap_or_else(|| panic!("no {name} row at {keys} keys: {table}"))[name.len()..]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // One key: 20 + 0.1 per byte; 65536 keys: 5 times that.
+        assert_eq!(row("UMAC-64", "1"), "1 4032 26.4 170.0");
+        assert_eq!(row("UMAC-64", "65536"), "65536 4032 132.0 (5.0x) 850.0 (5.0x)");
+        assert_eq!(row("UMAC-128", "4096"), "4096 4032 145.6 (4.0x) 720.0 (4.0x)");
+        assert_eq!(row("AEGISMAC-128L keyed (aegis crate)", "65536"), "65536 384 232.0 (5.0x) 950.0 (5.0x)");
+        assert!(table.contains("AEGISMAC-128L keyed (aegis crate): keyed state cloned per packet"), "{table}");
+
+        let html = html::page(&report.results, &report.tables, &report.charts);
+        assert!(html.contains("<section id=\"keys\"><h2>9. Many live keys") && html.contains("id=\"chart-keys\""));
+
+        let (_, chart) = report.charts.iter().find(|(after, _)| *after == "keys").expect("a chart after table 9");
+        let svg = chart.to_svg();
+        let doc = roxmltree::Document::parse(&svg).expect("the SVG parses");
+        let series: Vec<(&str, usize)> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("series"))
+            .map(|n| {
+                let points = n.children().filter(|c| c.tag_name().name() == "circle").count();
+                (n.attribute("data-series").unwrap_or_default(), points)
+            })
+            .collect();
+        let names: Vec<&str> = series.iter().map(|s| s.0).collect();
+        assert_eq!(
+            names,
+            [
+                "UMAC-64, 64 B",
+                "UMAC-64, 1500 B",
+                "UMAC-128, 64 B",
+                "UMAC-128, 1500 B",
+                "AEGISMAC-128L keyed, 64 B",
+                "AEGISMAC-128L keyed, 1500 B"
+            ]
+        );
+        assert!(series.iter().all(|s| s.1 == plan::KEYS_COUNTS.len()), "{series:?}");
+        assert!(svg.contains("live keys (log scale)") && svg.contains(">65536</text>") && svg.contains(">4096</text>"));
+
+        let json: serde_json::Value =
+            serde_json::from_str(&json::results(&report.results, None)).expect("results.json parses");
+        let keys = &json["many_keys"];
+        assert_eq!(keys["memory"]["latency_ns"], 95.5);
+        let rows = keys["results"].as_array().expect("many_keys.results");
+        assert_eq!(rows.len(), plan::KEYS_ALGS.len() * plan::KEYS_COUNTS.len() * plan::KEYS_SIZES.len());
+        let aegis = rows.iter().find(|r| r["alg"] == plan::AEGIS_128L && r["keys"] == 65536 && r["size"] == 1500);
+        assert_eq!(
+            aegis.map(|r| (r["ns_per_packet"].as_f64(), r["state_bytes"].as_u64())),
+            Some((Some(950.0), Some(384)))
+        );
     }
 
     #[test]
@@ -264,7 +392,9 @@ mod tests {
     #[test]
     fn the_size_axes_mark_1500_bytes_and_the_sweep_says_why_umac_steps_there() {
         let report = Report::new(synthetic());
-        for (_, chart) in report.charts.iter().filter(|(_, c)| c.id != "strength") {
+        // Every chart but two has message size on its x axis: the strength
+        // chart's is cycles per byte, the many-keys chart's live keys.
+        for (_, chart) in report.charts.iter().filter(|(_, c)| !["strength", "keys"].contains(&c.id)) {
             assert!(chart.to_svg().contains(">1500</text>"), "{} has no 1500 B tick", chart.id);
         }
         let sweep = report.tables.iter().find(|t| t.id == "sweep").unwrap();
@@ -287,7 +417,7 @@ mod tests {
         );
         let mut machine = full.machine;
         machine.openssl = format!("absent: {why}");
-        let text = Report::new(Results::new(machine, rows, missing, "synthetic".into())).to_text();
+        let text = Report::new(Results::new(machine, rows, missing, full.keys, "synthetic".into())).to_text();
         assert!(text.contains("OpenSSL:    absent: libcrypto.so.0-absent not loaded: "), "{text}");
         let table8 = &text[text.find("8. fastmac against the MACs").unwrap()..];
         assert!(

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+pub use crate::measure::many_keys::KeysRun;
 pub use crate::measure::{Machine, Row};
 
 use super::plan::{Imp, Job};
@@ -29,6 +30,9 @@ pub struct Results {
     pub rows: Vec<Row>,
     /// Jobs not run.
     pub missing: Vec<Missing>,
+    /// The many-keys table's run (`fastmac bench --keys` at the report's
+    /// few points).
+    pub keys: KeysRun,
     /// The report's own parameters (`--quick`, measuring time).
     pub run: String,
     index: HashMap<(String, Imp, usize), usize>,
@@ -36,9 +40,9 @@ pub struct Results {
 
 impl Results {
     /// Indexes the rows for lookup.
-    pub fn new(machine: Machine, rows: Vec<Row>, missing: Vec<Missing>, run: String) -> Results {
+    pub fn new(machine: Machine, rows: Vec<Row>, missing: Vec<Missing>, keys: KeysRun, run: String) -> Results {
         let index = rows.iter().enumerate().map(|(i, row)| ((row.alg.clone(), row.imp, row.size), i)).collect();
-        Results { machine, rows, missing, run, index }
+        Results { machine, rows, missing, keys, run, index }
     }
 
     /// The row of one algorithm, implementation and size, if measured.

@@ -1,6 +1,7 @@
-//! What the report measures: the algorithms and sizes of its eight tables,
-//! named as `fastmac list` names them. A row whose algorithm has no subject
-//! in this build is reported missing, never filled in.
+//! What the report measures: the algorithms and sizes of its first eight
+//! tables, named as `fastmac list` names them, and the points of its
+//! many-keys table (table 9). A row whose algorithm has no subject in this
+//! build is reported missing, never filled in.
 
 pub use crate::measure::Imp;
 pub use crate::measure::aegis::{
@@ -111,6 +112,24 @@ pub const COMPARATORS: &[(&str, Imp)] = &[
     ("umac-64", Imp::NhCeiling),
 ];
 
+/// The many-keys table's MACs, by their `fastmac bench --keys` names:
+/// fastmac's UMAC-64 and UMAC-128 through the one-shot call, and AEGIS-128L's
+/// MAC with its keyed state cloned per packet, a 128-bit tag from a state
+/// about a tenth of UMAC's (docs/choosing.md section 3, "Many live keys").
+pub const KEYS_ALGS: &[&str] = &["umac-64", "umac-128", AEGIS_128L];
+
+/// The many-keys table's live keys: one (the cache-warm case every other
+/// table measures), 4096 (16 MiB of UMAC states, a last-level cache's
+/// size) and 65536 (256 MiB, past any cache).
+pub const KEYS_COUNTS: &[usize] = &[1, 4096, 65536];
+
+/// `--quick`'s live keys: only the two ends, to keep within its time.
+pub const KEYS_COUNTS_QUICK: &[usize] = &[1, 65536];
+
+/// The many-keys table's packet sizes: a short packet and a full Ethernet
+/// frame.
+pub const KEYS_SIZES: &[usize] = &[64, 1500];
+
 /// The comparators swept with figure 1's sizes.
 pub const SWEEP_COMPARATORS: &[(&str, Imp)] = &[
     ("umac-64", Imp::Nettle),
@@ -141,7 +160,7 @@ pub fn picked() -> Vec<(&'static str, Imp)> {
     ours.chain(others).collect()
 }
 
-/// Every job the eight tables need, each once, in a stable order; `extra`
+/// Every job the first eight tables need, each once, in a stable order; `extra`
 /// are the gears, which join the ACSA table and the strength chart.
 pub fn jobs(extra: &[&str]) -> Vec<Job> {
     let mut jobs = std::collections::BTreeSet::new();

@@ -1,4 +1,4 @@
-//! The eight tables and three charts of the report, built from one run's
+//! The nine tables and four charts of the report, built from one run's
 //! results, with the papers' printed figures beside this machine's.
 
 use fastmac::Algorithm;
@@ -8,7 +8,7 @@ use super::model::{NOT_MEASURED, NOT_PRINTED, Results, Row, RowKind, Table, opt,
 use super::paper;
 use super::plan::{self, Imp};
 use crate::chart::{Axis, Chart, Panel, Scale, Series, Style};
-use crate::measure::{self, gears};
+use crate::measure::{self, gears, many_keys};
 
 /// How an algorithm is printed: `UMAC-64`, `HMAC-SHA1-96`, `Badger-64`,
 /// `UMAC-64 (Nettle)`.
@@ -771,4 +771,109 @@ fn crossover_note(results: &Results) -> String {
         from("umac-64"),
         from("umac-128")
     )
+}
+
+/// Who implements a MAC of the many-keys run: the aegis crate for AEGIS's
+/// rows, fastmac for the others.
+fn keys_imp(alg: &str) -> Imp {
+    if alg.starts_with("aegismac") { Imp::Aegis } else { Imp::Fastmac }
+}
+
+/// The counts of live keys the many-keys run measured, ascending.
+fn key_counts(results: &Results) -> Vec<usize> {
+    let mut counts: Vec<usize> = results.keys.results.iter().map(|r| r.keys).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    counts
+}
+
+/// Table 9: the cost of a packet when many keys are live, at a few points
+/// of `fastmac bench --keys`: a row per MAC and count of live keys, a
+/// column per packet size, each cell's multiple of the MAC's own one-key
+/// figure beside it (the cells are [`many_keys::cell`]'s, as `--keys`
+/// prints them).
+pub fn many_keys(results: &Results) -> Table {
+    let run = &results.keys;
+    let counts = key_counts(results);
+    let mut rows = Vec::new();
+    for &alg in plan::KEYS_ALGS {
+        let imp = keys_imp(alg);
+        let state_bytes = run.results.iter().find(|r| r.alg == alg).map(|r| r.state_bytes);
+        for &keys in &counts {
+            let mut cells =
+                vec![display(alg, imp), keys.to_string(), state_bytes.map_or(NOT_MEASURED.into(), |b| b.to_string())];
+            cells.extend(plan::KEYS_SIZES.iter().map(|&size| many_keys::cell(run, alg, keys, size)));
+            rows.push((kind(imp), cells));
+        }
+    }
+    let mut paths: Vec<String> = Vec::new();
+    for r in &run.results {
+        let path = format!("{}: {}", display(r.alg, keys_imp(r.alg)), r.path);
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
+    }
+    let notes = vec![
+        format!(
+            "ns per packet, the median of {} rounds; (x) = the time over the same MAC's with one live key at the same size: what states that no longer stay in the caches add",
+            run.rounds
+        ),
+        format!(
+            "one keyed state per connection in one array, visited in a scattered order (each connection's next packet comes after every other's), each connection's sequence number its nonce, {} distinct packets; state B/key = bytes of the state a packet starts from",
+            run.distinct_packets
+        ),
+        many_keys::memory_line(&run.memory),
+        format!("how a packet reaches each MAC: {}", paths.join("; ")),
+        "more MACs, counts and sizes: fastmac bench --keys 1,256,4096,16384,65536 (docs/usage.md section 8)".to_owned(),
+    ];
+    let mut header = vec!["algorithm".to_owned(), "live keys".to_owned(), "state B/key".to_owned()];
+    header.extend(plan::KEYS_SIZES.iter().map(|s| format!("{s} B")));
+    Table {
+        id: "keys",
+        title: "9. Many live keys: ns per packet against the number of keys".into(),
+        source: "this run only: fastmac bench --keys at a few points, a server holding one keyed MAC per connection"
+            .into(),
+        header,
+        rows,
+        notes,
+    }
+}
+
+/// Chart 9: ns per packet against live keys (log scale), a line per MAC
+/// and packet size, AEGIS dashed as the comparator.
+pub fn many_keys_chart(results: &Results) -> Chart {
+    let run = &results.keys;
+    let pairs = plan::KEYS_ALGS.iter().flat_map(|&alg| plan::KEYS_SIZES.iter().map(move |&size| (alg, size)));
+    let series = pairs
+        .filter_map(|(alg, size)| {
+            let mut points: Vec<_> = run
+                .results
+                .iter()
+                .filter(|r| r.alg == alg && r.size == size)
+                .map(|r| (r.keys as f64, r.ns_per_packet, None))
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let style = if keys_imp(alg) == Imp::Fastmac { Style::Line } else { Style::Dashed };
+            // The implementation is left out of the name: a line's name must
+            // fit the right margin, and the dashes say "comparator".
+            let name = format!("{}, {size} B", display(alg, Imp::Fastmac));
+            (!points.is_empty()).then_some(Series { name, style, points })
+        })
+        .collect();
+    // A tick every factor of 16, so that the counts between the measured
+    // ones read off the axis too; at least two, so that the axis has a
+    // width even if one count was measured.
+    let most = key_counts(results).last().map_or(16, |&k| k.max(16));
+    let ticks = std::iter::successors(Some(1usize), |k| k.checked_mul(16)).take_while(|&k| k <= most);
+    Chart {
+        id: "keys",
+        title: "Per-packet cost against live keys, this machine".into(),
+        panels: vec![Panel {
+            title: "one keyed state per connection, visited in a scattered order (AEGIS dashed)".into(),
+            x: Axis { label: "live keys".into(), scale: Scale::Log, ticks: ticks.map(|k| k as f64).collect() },
+            y: Axis { label: "ns per packet".into(), scale: Scale::Log, ticks: vec![] },
+            series,
+            markers: vec![],
+        }],
+    }
 }
