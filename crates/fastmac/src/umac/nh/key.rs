@@ -7,7 +7,7 @@
 use zeroize::Zeroize;
 
 use super::block::{BLOCK, CHUNK_BLOCKS};
-use super::platform::KernelChoice;
+use super::platform::{KernelChoice, Layout};
 use crate::umac::backend::Backend;
 use crate::umac::iters::MAX_ITERS;
 
@@ -22,18 +22,6 @@ const TABLE_QUADS: usize = CHUNK_BLOCKS + 4;
 /// the key's 67 quads and zeros after them, so that full-width loads at
 /// the last block stay inside.
 const KEY_QUADS: usize = 2 * TABLE_QUADS;
-
-/// How the key's quads are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Layout {
-    /// Quad `q` at `q`: the words in order, as RFC 4418 writes them, read
-    /// by the portable, SSE2, NEON and iteration-parallel kernels.
-    Natural,
-    /// The even quads `2i` at `i` and the odd quads `2i + 1` at
-    /// `TABLE_QUADS + i`: the X/Y kernels load the keys of two or four
-    /// blocks' low (or high) halves with one contiguous read.
-    Split,
-}
 
 /// The NH key (L1Key) in the layout of the kernels that hash with it.
 #[derive(Clone, Zeroize)]

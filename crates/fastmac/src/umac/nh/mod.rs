@@ -34,9 +34,9 @@ mod sse2;
 
 use super::backend::Backend;
 pub(crate) use block::{BLOCK, CHUNK_BYTES};
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use key::Layout;
 pub(crate) use key::{KEY_WORDS, NhKey};
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use platform::Layout;
 
 #[cfg(test)]
 use super::iters::with_iters;

@@ -11,7 +11,6 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::key::Layout;
 use crate::error::{BackendError, Error, UnknownName};
 use crate::umac::backend::Backend;
 
@@ -81,6 +80,19 @@ impl Backend {
         let value = std::env::var("FASTMAC_BACKEND").ok()?;
         Backend::from_name(value.trim()).and_then(Backend::check_supported).ok()
     }
+}
+
+/// How an NH key's quads are stored (`key.rs`), which [`KernelChoice`]
+/// decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Quad `q` at `q`: the words in order, as RFC 4418 writes them, read
+    /// by the portable, SSE2, NEON and iteration-parallel kernels.
+    Natural,
+    /// The even quads `2i` at `i` and the odd quads `2i + 1` at
+    /// `TABLE_QUADS + i`: the X/Y kernels load the keys of two or four
+    /// blocks' low (or high) halves with one contiguous read.
+    Split,
 }
 
 /// Which backend's NH code hashes an input under a key laid out for
