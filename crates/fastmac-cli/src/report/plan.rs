@@ -119,8 +119,8 @@ pub const COMPARATORS: &[(&str, Imp)] = &[
 pub const KEYS_ALGS: &[&str] = &["umac-64", "umac-128", AEGIS_128L];
 
 /// The many-keys table's live keys: one (the cache-warm case every other
-/// table measures), 4096 (16 MiB of UMAC states, a last-level cache's
-/// size) and 65536 (256 MiB, past any cache).
+/// table measures), 4096 (about 10 MiB of UMAC states, within a last-level
+/// cache of 16 or 32 MiB) and 65536 (about 170 MB, past any cache).
 pub const KEYS_COUNTS: &[usize] = &[1, 4096, 65536];
 
 /// `--quick`'s live keys: only the two ends, to keep within its time.
