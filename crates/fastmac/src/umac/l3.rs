@@ -26,8 +26,8 @@ pub(crate) struct L3Key {
 
 impl L3Key {
     /// The bytes from the start of the key that `iters` iterations read.
-    pub(crate) fn bytes_read(&self, iters: usize) -> usize {
-        size_of_val(&self.k2) + size_of::<[u64; 8]>() * iters
+    pub(crate) const fn bytes_read(iters: usize) -> usize {
+        size_of::<[u32; MAX_ITERS]>() + size_of::<[u64; 8]>() * iters
     }
 
     /// `L3Key1 = KDF(K, 3, iters * 64)`, `L3Key2 = KDF(K, 4, iters * 4)`.

@@ -83,7 +83,7 @@ impl UhashKey {
     /// from its first line on, in order, which the hardware follows.
     #[inline(always)]
     pub(crate) fn prefetch<const ITERS: usize>(&self, len: usize) {
-        prefetch_lines((&raw const self.l3).cast(), self.l3.bytes_read(ITERS));
+        prefetch_lines((&raw const self.l3).cast(), L3Key::bytes_read(ITERS));
         if len > L1_CHUNK {
             prefetch_lines((&raw const self.l2).cast(), size_of::<L2Key>());
         }

@@ -134,9 +134,7 @@ impl KernelChoice {
         };
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(miri))))]
         let (small_input, four_iterations) = (0, backend);
-        let mut choice = KernelChoice { backend, small_input, four_iterations, layout: Layout::Natural };
-        choice.layout = choice.layout_for(iters);
-        choice
+        KernelChoice { backend, small_input, four_iterations, layout: layout_for(backend, four_iterations, iters) }
     }
 
     /// The backend the key was laid out for.
@@ -151,20 +149,7 @@ impl KernelChoice {
 
     /// Whether every kernel `iters` iterations run reads [`Self::layout`].
     pub(super) fn serves(self, iters: usize) -> bool {
-        self.layout_for(iters) == self.layout
-    }
-
-    /// The layout of the kernel that hashes whole chunks for `iters`
-    /// iterations: the X/Y kernels read the split tables (AVX2 for an odd
-    /// count, AVX-512 below four), every other one the natural words. The
-    /// SSE2 kernel, which also takes the short inputs, reads both.
-    fn layout_for(self, iters: usize) -> Layout {
-        let chunk_kernel = if iters == 4 { self.four_iterations } else { self.backend };
-        match chunk_kernel {
-            Backend::Avx2 if iters % 2 == 1 => Layout::Split,
-            Backend::Avx512 if iters < 4 => Layout::Split,
-            _ => Layout::Natural,
-        }
+        layout_for(self.backend, self.four_iterations, iters) == self.layout
     }
 
     /// The backend whose code hashes `len` bytes for `T` iterations.
@@ -178,6 +163,20 @@ impl KernelChoice {
         } else {
             self.backend
         }
+    }
+}
+
+/// The layout of the kernel that hashes whole chunks for `iters`
+/// iterations under a key for `backend` (`four_iterations`: the backend
+/// that runs four): the X/Y kernels read the split tables (AVX2 for an odd
+/// count, AVX-512 below four), every other one the natural words. The SSE2
+/// kernel, which also takes the short inputs, reads both.
+fn layout_for(backend: Backend, four_iterations: Backend, iters: usize) -> Layout {
+    let chunk_kernel = if iters == 4 { four_iterations } else { backend };
+    match chunk_kernel {
+        Backend::Avx2 if iters % 2 == 1 => Layout::Split,
+        Backend::Avx512 if iters < 4 => Layout::Split,
+        _ => Layout::Natural,
     }
 }
 
