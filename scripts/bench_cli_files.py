@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Times `fastmac tag` on one file in the page cache against `cat`,
 `b3sum` and `sha256sum`, and UMAC-128 in memory, in alternation, and reads
-the file goals of docs/performance.md section 9 against them.
+the file goals of docs/performance.md, "Tagging files", against them.
 
 Each round runs every command once, in turn, so that load from other
 processes falls on all of them alike; the figures are the medians over the
 rounds of each command's wall time and CPU time (user + system), and each
 ratio the median over the rounds of that round's ratio, as `fastmac
-bench` takes its ratios (docs/performance.md section 2). The
+bench` takes its ratios (docs/performance.md, "How to measure"). The
 in-memory figure is `fastmac bench`'s one-core UMAC-128 at 1 MiB (the
 message in cache) and at the file's size, measured once per round too.
 `b3sum` is taken from PATH or target/tools/bin (`cargo install b3sum
@@ -15,7 +15,7 @@ message in cache) and at the file's size, measured once per round too.
 Python 3 standard library only.
 
 How the page cache holds the file moves every figure, `cat`'s too
-(docs/performance.md section 21): each round also maps the file, touches
+(docs/performance.md, "Tagging files"): each round also maps the file, touches
 one byte of every 4 KiB page and unmaps it, and the medians of those two
 times say what the kernel's work per page cost in this run.
 

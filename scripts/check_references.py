@@ -14,6 +14,11 @@ own test, and binary files excepted) for:
 - a numbered section of a Markdown file ("docs/gears.md section 6.4",
   "docs/gears.md 6.4", "docs/gears.md §6.4", ranges "6.6-6.8", lists
   "2.3 and 6.2") that has no numbered heading in that file;
+- a section cited by its heading, the note's name, a comma and the heading
+  in double quotes ('docs/performance.md, "Many live keys"'), where no
+  heading of that file reads so: the heading's text, with or without its
+  number ("## 9. Timing-sensitive tests" is cited as "Timing-sensitive
+  tests"), spaces and line breaks counting as one space;
 - issue numbers: the word issue and a number joined by a space, a hyphen
   or an underscore; PR or GH, the sign # and a number; or a bare # and a
   number,
@@ -67,6 +72,13 @@ SECTION_REF = re.compile(
 )
 SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 HEADING = re.compile(r"^#{1,6}\s+(?:§\s*)?(\d+(?:\.\d+)*)\.?[\s):]")
+# A citation by heading: the note's name, an optional closing backtick, a
+# comma and the heading's text in double quotes.
+HEADING_REF = re.compile(r'`?,\s*"([^"]{1,200})"')
+# A Markdown heading's text, and the same text without a leading number.
+HEADING_TEXT = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+HEADING_NUMBER = re.compile(r"^(?:§\s*)?\d+(?:\.\d+)*\.?\s+")
+FENCE = re.compile(r"^\s*(```|~~~)")
 
 ISSUE = re.compile(
     r"\b(?:issues?|pr|gh)(?:\s+#?|[-_]#?|#)\d+|(?<![\w\"':=&#/\\-])#\d+(?![\w-])",
@@ -114,6 +126,7 @@ class Repository:
         )
         self.strict = strict
         self._headings: dict[str, set[str]] = {}
+        self._titles: dict[str, set[str]] = {}
 
     def resolve(self, citing: str, cited: str) -> str | None:
         """The tracked path `cited` names from `citing`, or None."""
@@ -141,6 +154,28 @@ class Repository:
                     numbers.add(match.group(1))
             self._headings[path] = numbers
         return self._headings[path]
+
+    def titles(self, path: str) -> set[str]:
+        """The texts of the headings of `path` (outside code blocks), each
+        with and without its number, spaces collapsed."""
+        if path not in self._titles:
+            titles, fenced = set(), False
+            text = read_text(os.path.join(self.root, path)) or ""
+            for line in text.split("\n"):
+                if FENCE.match(line):
+                    fenced = not fenced
+                    continue
+                match = None if fenced else HEADING_TEXT.match(line)
+                if match:
+                    title = collapse(match.group(1))
+                    titles.add(title)
+                    titles.add(HEADING_NUMBER.sub("", title, count=1))
+            self._titles[path] = titles
+        return self._titles[path]
+
+
+def collapse(text: str) -> str:
+    return " ".join(text.split())
 
 
 def read_text(path: str) -> str | None:
@@ -175,6 +210,12 @@ def check_file(repo: Repository, path: str) -> list[Finding]:
             add(match.start(1), f"{cited}: no such file in the repository")
             continue
         seen_paths.add(match.start(1))
+        heading = HEADING_REF.match(flat.text, match.end(1))
+        if heading:
+            title = collapse(heading.group(1))
+            if title not in repo.titles(target):
+                add(match.start(1), f'{cited}, "{title}": no such heading in {target}')
+            continue
         sections = SECTION_REF.match(flat.text, match.end(1))
         if not sections:
             continue

@@ -24,6 +24,12 @@ NOTE = """# A note
 ### 1.2 Detail
 
 ## § 3 Third
+
+## Many live keys
+
+```console
+# Not a heading
+```
 """
 
 
@@ -125,6 +131,45 @@ class SectionReferences(unittest.TestCase):
         )
 
 
+class HeadingReferences(unittest.TestCase):
+    def test_existing_headings_pass_with_or_without_their_number(self):
+        text = (
+            '//! docs/note.md, "Many live keys"; `docs/note.md`, "First"; the\n'
+            '//! detail (docs/note.md, "1.2 Detail") and docs/note.md, "Detail";\n'
+            '//! docs/note.md, "Third", and docs/note.md, "Many live\n'
+            '//! keys" wrapped onto the next line.\n'
+        )
+        self.assertEqual(findings_for(text), [])
+        self.assertEqual(findings_for('See docs/note.md, "Many live keys".\n', path="README.md"), [])
+
+    def test_missing_heading_is_reported(self):
+        self.assertEqual(
+            findings_for('//! (docs/note.md, "Many keys")\n'),
+            ['crates/lib/src/a.rs:1: docs/note.md, "Many keys": no such heading in docs/note.md'],
+        )
+
+    def test_heading_text_must_match_exactly(self):
+        self.assertEqual(
+            findings_for('//! docs/note.md, "many live keys"\n'),
+            ['crates/lib/src/a.rs:1: docs/note.md, "many live keys": no such heading in docs/note.md'],
+        )
+
+    def test_lines_in_code_blocks_are_not_headings(self):
+        self.assertEqual(
+            findings_for('# docs/note.md, "Not a heading"\n', path="scripts/x.py"),
+            ['scripts/x.py:1: docs/note.md, "Not a heading": no such heading in docs/note.md'],
+        )
+
+    def test_unnumbered_heading_cited_by_number_is_reported(self):
+        self.assertEqual(
+            findings_for("//! docs/note.md section 4 (many live keys)\n"),
+            ["crates/lib/src/a.rs:1: docs/note.md section 4: no such numbered heading in docs/note.md"],
+        )
+
+    def test_quoted_names_in_code_are_not_heading_citations(self):
+        self.assertEqual(findings_for('let notes = ["docs/note.md", "Many keys"];\n'), [])
+
+
 class ForbiddenReferences(unittest.TestCase):
     def test_issue_numbers_are_reported(self):
         found = findings_for("// issue 3's bar\n// see issues 2-7\n// fixed in #12\n")
@@ -175,8 +220,13 @@ class CommandLine(unittest.TestCase):
         )
 
     def test_clean_repository_exits_0(self):
-        result = self.run_checker({"README.md": "See docs/note.md section 1.2.\n"})
+        result = self.run_checker({"README.md": 'See docs/note.md section 1.2 and docs/note.md, "Detail".\n'})
         self.assertEqual((result.returncode, result.stdout), (0, ""), result.stderr)
+
+    def test_missing_heading_exits_1(self):
+        result = self.run_checker({"README.md": 'See docs/note.md, "Few keys".\n'})
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, 'README.md:1: docs/note.md, "Few keys": no such heading in docs/note.md\n')
 
     def test_findings_exit_1_with_file_line_what(self):
         result = self.run_checker(

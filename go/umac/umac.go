@@ -63,7 +63,7 @@ func (u *UMAC) MAC(dst, nonce, msg []byte) ([]byte, error) {
 	}
 	// UHASH first, then the pad: nothing but the tag waits for the AES,
 	// whose chain the processor runs beside the end of UHASH (the other
-	// order measured slower; docs/performance.md section 11). Only UMAC-32
+	// order measured slower; docs/performance.md, "The Go package"). Only UMAC-32
 	// and -64 share a block between nonces, and only a slow AES is worth
 	// publishing it to other goroutines (atomic stores cost more than an
 	// AES-NI block).

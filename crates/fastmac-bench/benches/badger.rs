@@ -5,7 +5,8 @@
 //! `cargo bench -p fastmac-bench --bench badger`. Criterion reports ns; this VM has
 //! no cycle counter and its TSC is not the core clock, so the bench first
 //! prints the core clock measured in-process (a dependent chain of 64-bit
-//! `imul`, 3 cycles each on Zen 5; docs/performance.md section 2): cycles = ns x GHz.
+//! `imul`, 3 cycles each on Zen 5; docs/performance.md, "How to measure"):
+//! cycles = ns x GHz.
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -2,7 +2,8 @@
 //! (and the MTU-like 9,000), for Badger-32 to Badger-160 in nonce mode and
 //! UMAC-32 to UMAC-128, and the worst ratio `t(n) / t(m)` over all measured
 //! pairs `n < m` up to 4,200 bytes: a message never costs more than a
-//! longer one when that ratio is at most 1 (docs/performance.md section 23).
+//! longer one when that ratio is at most 1 (docs/performance.md, "Badger at
+//! every length").
 //!
 //! `cargo bench -p fastmac-bench --bench length_sweep -- [ROUNDS] [--step N]
 //! [--only NAME,...] [--tsv FILE]`. Each round times one batch of every
@@ -121,7 +122,7 @@ fn main() {
         .into_iter()
         .filter(|(name, _)| opts.only.as_ref().is_none_or(|only| only.iter().any(|o| o == name)))
         .collect();
-    // A buffer aligned to 4 KiB, as `fastmac bench`'s (docs/performance.md section 2).
+    // A buffer aligned to 4 KiB, as `fastmac bench`'s (docs/performance.md, "How to measure").
     let storage = vec![0x5Au8; JUMBO + 4096];
     let offset = storage.as_ptr().align_offset(4096);
     let buffer = &storage[offset..offset + JUMBO];

@@ -5,7 +5,7 @@
 //! states outgrow them. UMAC-64 and UMAC-128 one-shot, Badger-64 and
 //! AEGIS-128L (a keyed state cloned per packet), at 1, 4,096 and 65,536
 //! live keys and 64 and 1500 bytes. `fastmac bench --keys` is the full
-//! table (docs/performance.md section 24).
+//! table (docs/performance.md, "Many live keys").
 //!
 //! `cargo bench -p fastmac-bench --bench many_keys [-- FILTER]`
 

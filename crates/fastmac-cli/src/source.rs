@@ -30,7 +30,7 @@ use crate::input::CliError;
 
 /// Unread bytes from which a regular file is mapped rather than read:
 /// below it, mapping, faulting the pages in and unmapping cost as much as
-/// the copy of a read saves or more (docs/performance.md section 9).
+/// the copy of a read saves or more (docs/performance.md, "Tagging files").
 pub const MAP_MIN: u64 = 512 << 10;
 
 /// One message to hash.
@@ -134,7 +134,7 @@ impl Reader {
     /// Drops a hashed map's pages from this process's page tables, each
     /// thread of the pool its share, before the map is unmapped: unmapping
     /// then finds no pages left to release, which it would do on one
-    /// thread (docs/performance.md section 18). The pages stay in the page
+    /// thread (docs/performance.md, "Tagging files"). The pages stay in the page
     /// cache.
     #[cfg(unix)]
     fn release(&self, mapped: &Mapped) {

@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p fastmac --example badger_table`
 //!
-//! Method (for a shared VM without cycle counters, docs/performance.md section 2):
+//! Method (for a shared VM without cycle counters, docs/performance.md, "How to measure"):
 //! every figure is the minimum over 300 short samples (about 0.1 ms each, so
 //! that some land between time slices of other processes); the core clock
 //! is the fastest of the same number of dependent-`imul` chains (3 cycles

@@ -3,7 +3,7 @@
 //! stay in the core's L2 cache, so that the kernel's copy out of the page
 //! cache lands where the MAC reads it next. No memory mapping: a mapped
 //! file that another process truncates or rewrites is undefined behaviour,
-//! and a safe read costs only the copy (docs/performance.md section 9).
+//! and a safe read costs only the copy (docs/performance.md, "Tagging files").
 //!
 //! [`crate::DynMac::update_from_file`] is the public entry; UMAC's
 //! multi-threaded version (feature `parallel`) is in `umac::parallel_file`
@@ -14,7 +14,7 @@ use std::io::{self, Read};
 
 /// Bytes per read: 128 KiB, as `cat` reads. The kernel's copy and the
 /// MAC's pass over it then both stay in a 512 KiB L2 cache; larger pieces
-/// measured slower (docs/performance.md section 9).
+/// measured slower (docs/performance.md, "Tagging files").
 const PIECE: usize = 128 << 10;
 
 /// Alignment of the read buffer: a page, so the kernel copies whole pages

@@ -1,5 +1,5 @@
 //! Interleaved timing for the benchmarks that compare two ways of tagging
-//! the same bytes (docs/performance.md section 2): rounds that time one
+//! the same bytes (docs/performance.md, "How to measure"): rounds that time one
 //! batch of each, alternately first, and the median of the per-round
 //! ratios. The two run back to back in one process, so a machine whose
 //! speed drifts (a shared one) moves both alike.

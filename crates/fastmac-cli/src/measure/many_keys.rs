@@ -1,7 +1,7 @@
 //! `fastmac bench --keys`: the cost of a packet when many keys are live, as
 //! on a server that holds one keyed MAC per connection and touches each
-//! only when that connection's packet arrives (docs/performance.md section
-//! 24).
+//! only when that connection's packet arrives (docs/performance.md,
+//! "Many live keys").
 //!
 //! For each MAC and each count of live keys, one keyed state per
 //! connection (with its own sequence number, the packet's nonce, as SSH

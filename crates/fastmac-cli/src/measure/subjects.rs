@@ -281,7 +281,7 @@ fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, St
 /// process may run on. Unpinned, the two workers of a 2-vCPU virtual
 /// machine were left on one vCPU after the benchmark's thread had run
 /// alone or slept, for tens of milliseconds, and the multi-core path ran
-/// at 0.8x one core (`docs/performance.md` section 17): the rows would time
+/// at 0.8x one core (`docs/performance-log.md` section 17): the rows would time
 /// the scheduler's placement, not the hashing. A worker without a CPU of
 /// its own (more workers than CPUs) is left unpinned.
 fn pinned_pool(threads: usize) -> Result<rayon::ThreadPool, String> {

@@ -18,8 +18,8 @@
 //! (AVX-512's last vector overlaps the one before, computing some nodes
 //! twice, alike), and the higher levels, in the scratch of
 //! [`super::enh::with_scratch`], round up to whole vectors; so a run of any
-//! length costs what its neighbours cost (`docs/performance.md` section
-//! 23). Levels of fewer than 8 nodes above level 1 are scalar: at the top
+//! length costs what its neighbours cost (`docs/performance.md`, "Badger
+//! at every length"). Levels of fewer than 8 nodes above level 1 are scalar: at the top
 //! of a tree a vector's latency (its shuffles, and a load that waits for
 //! the level below) costs more than it saves. A level 1 of fewer than 16
 //! nodes (a message under 256 bytes) takes 128-bit vectors, whose nodes
@@ -170,7 +170,7 @@ mod x86 {
         // The last vector, stored where the next whole one would go: a
         // higher level's loads then each meet one store of this level
         // (a load that spans two stores waits for both to reach the
-        // cache, `docs/performance.md` section 23).
+        // cache, `docs/performance-log.md` section 23).
         // SAFETY: the 64 bytes from pair `pairs - 4` are in `blocks`.
         let last_four = unsafe { enh_avx2(key, src.add(16 * (pairs - 4))) };
         // Lanes 4 - tail_pairs .. 4 to lanes 0 .. tail_pairs.

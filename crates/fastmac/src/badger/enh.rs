@@ -8,7 +8,7 @@
 //! of a perfect subtree. The run's result is one node per set bit of `r`,
 //! each the root of the perfect subtree of that height, so a run of any
 //! length costs what a perfect subtree of that length costs
-//! (`docs/performance.md` section 23). A backend supplies the map of one
+//! (`docs/performance.md`, "Badger at every length"). A backend supplies the map of one
 //! level ([`Level`]); [`Portable`] is the compiler's to vectorise, and
 //! [`super::backend`] has the AVX2 and AVX-512 forms.
 
@@ -173,7 +173,7 @@ pub(crate) fn fold(level_key: &[u64], acc: Option<u64>, height: usize, node: u64
 /// scratch serves every tree of a message. Its sizes step by a factor of
 /// at most 1.5, so that clearing it costs a message little more than its
 /// level 1 does, at every length (clearing 4 KiB where 1 KiB serves costs a
-/// 2 KiB message about a fifth of Badger-32's time, `docs/performance.md`
+/// 2 KiB message about a fifth of Badger-32's time, `docs/performance-log.md`
 /// section 23).
 #[inline(always)]
 pub(crate) fn with_scratch<R>(blocks: u64, hash: impl FnOnce(&mut [u64]) -> R) -> R {

@@ -25,7 +25,7 @@ pub(crate) fn hash_once(keys: &Keys, trees: usize, msg: &[u8]) -> Result<[u32; M
     }
     let whole = msg.len() & !7;
     // The zero-extended final block, which goes through the same run as the
-    // blocks before it (docs/performance.md section 23): the message's last
+    // blocks before it (docs/performance.md, "Badger at every length"): the message's last
     // 8 bytes shifted down, or for a message of under 8 bytes, a copy.
     let final_block = match msg.len() - whole {
         0 => None,

@@ -204,7 +204,7 @@ impl SshMac {
     ///
     /// UMAC takes the packet in one call, which reads only the key lines
     /// the packet's length needs and none of the streaming state (a
-    /// server's many keys: `docs/performance.md` section 24); a
+    /// server's many keys: `docs/performance.md`, "Many live keys"); a
     /// packet streamed with [`SshMac::start`] and left unfinished is
     /// discarded by the next `start`, as before.
     pub fn compute(&mut self, seq: u32, packet: &[u8]) -> SshTag {

@@ -3,7 +3,7 @@
 //! by chunk with all of a tag length's Toeplitz iterations, and nothing
 //! else: no L2, no L3, no pad. UMAC with that many iterations does all of
 //! this work and more, so its time over the ceiling's says how close it is
-//! to its NH kernel (`docs/performance.md` section 1, "The NH ceiling").
+//! to its NH kernel (`docs/performance.md`, "The NH ceiling").
 //! Not a MAC and not part of the API: hidden from the docs, for the
 //! benchmark only.
 

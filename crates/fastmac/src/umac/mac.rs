@@ -54,8 +54,8 @@ use crate::tag::verify_tag;
 #[repr(C)]
 pub struct Umac<const TAG_LEN: usize> {
     // In the order a short message reads them, the streaming state, which
-    // a one-shot call never touches, last (`docs/performance.md` section
-    // 24).
+    // a one-shot call never touches, last (`docs/performance.md`, "Many
+    // live keys").
     key: UhashKey,
     pdf: Pdf,
     stream: UhashState,
@@ -269,7 +269,7 @@ mod tests {
     use super::*;
 
     /// A server keeps one keyed object per connection, and each packet pulls
-    /// the lines it reads from memory (`docs/performance.md` section 24):
+    /// the lines it reads from memory (`docs/performance.md`, "Many live keys"):
     /// every tag length's state fits 40 cache lines and starts at a line, so
     /// that its layout decides which lines a packet reads.
     #[test]

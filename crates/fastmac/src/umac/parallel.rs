@@ -51,8 +51,8 @@ pub const PARALLEL_MIN: usize = 1 << 20;
 /// splitting costs a fixed amount per input (waking the pool's threads, each
 /// reading bytes the caller's cache held), which only enough NH work repays.
 /// UMAC-128 (four iterations) goes parallel from 1 MiB, UMAC-64 from 2 MiB,
-/// UMAC-96 from 4/3 MiB and UMAC-32 from 4 MiB (`docs/performance.md`
-/// section 13).
+/// UMAC-96 from 4/3 MiB and UMAC-32 from 4 MiB (`docs/performance.md`, "The
+/// multi-core path: when it is taken").
 #[cfg(feature = "parallel")]
 const PARALLEL_WORK_MIN: usize = 4 << 20;
 
@@ -93,7 +93,7 @@ const POLY128_SPAN: usize = 256 << 20;
 /// per thread, from [`TASK_CHUNKS_MIN`] to [`TASK_CHUNKS_MAX`]. Each task
 /// starts NH's batches anew and ends its polynomial's run with a power of
 /// the key, so fewer, longer tasks cost less; several per thread still let
-/// a thread that starts late take a smaller share (`docs/performance.md`
+/// a thread that starts late take a smaller share (`docs/performance-log.md`
 /// section 18).
 #[cfg(feature = "parallel")]
 fn task_chunks(chunks: usize) -> usize {
@@ -146,7 +146,7 @@ pub(crate) fn worth_it<const ITERS: usize>(len: usize) -> bool {
 /// The calibration, like the path, uses the pool as the operating system
 /// places its threads. On a virtual machine, a pool whose workers were not
 /// pinned was found with two of them on one vCPU for tens of milliseconds,
-/// slower than one core (`docs/performance.md` section 17 of the
+/// slower than one core (`docs/performance-log.md` section 17 of the
 /// repository); pinning each worker to a CPU of its own (rayon's
 /// `ThreadPoolBuilder::start_handler`) avoids that.
 #[cfg(feature = "parallel")]

@@ -38,7 +38,7 @@ use super::nh::{BLOCK, NhKey, prefetch_lines};
 /// first ones, which the KDF's prefix property makes identical to the keys a
 /// shorter tag would derive.
 ///
-/// Laid out for a server's many keys (`docs/performance.md` section 24):
+/// Laid out for a server's many keys (`docs/performance.md`, "Many live keys"):
 /// the fields a message of up to one chunk reads (the start of L1Key, the
 /// kernel choice at its end, L3Key) in consecutive lines from a line
 /// boundary, L2Key, which only longer messages read, last.
@@ -78,7 +78,7 @@ impl UhashKey {
 
     /// Asks for the key lines UHASH reads for a message of `len` bytes
     /// with `ITERS` iterations that the hardware's prefetchers would not
-    /// find ahead of their use (`docs/performance.md` section 24): L3Key's
+    /// find ahead of their use (`docs/performance.md`, "Many live keys"): L3Key's
     /// words of `ITERS` iterations, and L2Key past one chunk. L1Key is read
     /// from its first line on, in order, which the hardware follows.
     #[inline(always)]
@@ -236,7 +236,7 @@ pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
 /// [`uhash`] of a message of two chunks (1025 to 2048 bytes, a common
 /// packet size): both chunks' NH, POLY64 of the two words, L3-HASH, with
 /// no L2 state between them (whose bookkeeping cost a UMAC-64 message of
-/// this size about 3 ns: `docs/performance.md` section 16). POLY64 takes
+/// this size about 3 ns: `docs/performance-log.md` section 16). POLY64 takes
 /// the form that leaves the least work after the later of the two words:
 /// the last chunk's, unless that chunk is a block or two (section 17).
 #[inline(never)]
@@ -254,7 +254,7 @@ fn uhash_two_chunks<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
 }
 
 /// The longest last chunk whose NH ends before the whole first chunk's:
-/// two blocks (measured, `docs/performance.md` section 17).
+/// two blocks (measured, `docs/performance-log.md` section 17).
 const LAST_CHUNK_READY_FIRST: usize = 2 * BLOCK;
 
 /// [`uhash`] of a message longer than two chunks: every chunk NH-hashed

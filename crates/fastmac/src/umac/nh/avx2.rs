@@ -1,5 +1,5 @@
-//! NH with AVX2 (256-bit), in the two layouts `docs/performance.md` section 7
-//! measured best on this class of CPU:
+//! NH with AVX2 (256-bit), in the two layouts `docs/performance.md`, "NH:
+//! layouts and what bounds them", measured best on this class of CPU:
 //!
 //! * T = 2 and 4, iteration-parallel: a block's low and high 16-byte quads
 //!   are broadcast to both 128-bit lanes, and lane `l` adds the key of
@@ -56,7 +56,7 @@ pub(super) unsafe fn nh<const T: usize, const AHEAD: usize>(
 /// end: `take`'s work (L2-HASH's steps, a chain of multiplications) then
 /// finds its input ready and runs beside NH, where right after its own
 /// chunk it would wait for the sums to be added across the vectors
-/// (`docs/performance.md` section 20).
+/// (`docs/performance.md`, "Runs of chunks").
 ///
 /// # Safety
 /// The CPU must support AVX2.

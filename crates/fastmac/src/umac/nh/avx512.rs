@@ -1,5 +1,5 @@
-//! NH with AVX-512 (F + BW + VL), in the layouts `docs/performance.md`
-//! sections 3 and 7 measured best on Zen 5:
+//! NH with AVX-512 (F + BW + VL), in the layouts `docs/performance.md`, "NH:
+//! layouts and what bounds them", measured best on Zen 5:
 //!
 //! * T = 4, iteration-parallel ("zt4"): a block's low and high quads are
 //!   broadcast to all four 128-bit lanes (a pure load), and lane `t` adds
@@ -292,7 +292,7 @@ unsafe fn chunk_batch<const T: usize, const N: usize>(
 /// batch; with two (three and four iterations; for four LLVM keeps
 /// `take`'s L2 steps out of line, a call that saves NH's registers) both
 /// go after its first chunk, one call where there were two. One function for the whole run, where each batch
-/// was a call from the caller's loop (`docs/performance.md` section 18).
+/// was a call from the caller's loop (`docs/performance-log.md` section 18).
 ///
 /// # Safety
 /// AVX-512 F/BW/VL; `N * T` is at most 8.

@@ -10,8 +10,8 @@ pub(crate) const CHUNK_BLOCKS: usize = 32;
 pub(crate) const CHUNK_BYTES: usize = CHUNK_BLOCKS * BLOCK;
 /// How far ahead of its loads the AVX2 and AVX-512 NH ask for the
 /// message's cache lines inside a run of chunks: two chunks. Past the
-/// caches, the hardware of the Intel Xeon in `docs/performance.md` section
-/// 17 did not fetch ahead of them fast enough. A request past a run's end
+/// caches, the hardware of the Intel Xeon in `docs/performance.md`, "Runs
+/// of chunks", did not fetch ahead of them fast enough. A request past a run's end
 /// is a hint that goes unused, never a fault; outside runs (a message's
 /// last chunk, a short message) they request nothing. The other backends
 /// take no distance.
@@ -36,8 +36,8 @@ pub(super) fn split_tail(data: &[u8]) -> (&[u8], Option<[u8; BLOCK]>) {
 /// word the block ends in from overlapping reads (below). For the SIMD
 /// backends, which build their registers from these words: a copy into a
 /// padded buffer would be re-read by loads wider than the stores that
-/// filled it, a store-forwarding stall (`docs/performance.md` section 7,
-/// item 3) on every message whose length is not a multiple of 32.
+/// filled it, a store-forwarding stall (`docs/performance.md`, "What the
+/// measurements imply for the code", item 3) on every message whose length is not a multiple of 32.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 pub(super) fn tail_words(rest: &[u8]) -> [u64; 4] {

@@ -2,7 +2,7 @@
 //! the one layout its kernels read: the natural order of its words, or the
 //! even/odd quad tables of the X/Y kernels ([`Layout`]). Kept once, so that
 //! a connection's key state is as small as its tag length and backend
-//! allow (`docs/performance.md` section 24).
+//! allow (`docs/performance.md`, "Many live keys").
 
 use zeroize::Zeroize;
 

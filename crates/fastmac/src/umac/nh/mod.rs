@@ -10,7 +10,8 @@
 //! short messages are never copied into a padded buffer by the caller.
 //!
 //! Layouts per tag length follow the measurements in
-//! `docs/performance.md` section 7: the iteration-parallel layout (message
+//! `docs/performance.md`, "NH: layouts and what bounds them": the
+//! iteration-parallel layout (message
 //! quads broadcast, one Toeplitz iteration per 128-bit lane, natural key)
 //! where the lanes divide evenly by the iterations, and the X/Y layout (the
 //! low and high 16-byte halves of several blocks gathered into two
@@ -45,7 +46,7 @@ use block::RUN_AHEAD;
 
 /// Asks for every cache line that the `bytes` bytes from `start` touch, so
 /// that their misses overlap each other and the work before their first
-/// use (`docs/performance.md` section 24). Only x86-64 asks; elsewhere the
+/// use (`docs/performance.md`, "Many live keys"). Only x86-64 asks; elsewhere the
 /// hardware is left to fetch them.
 #[inline(always)]
 pub(crate) fn prefetch_lines(start: *const u8, bytes: usize) {

@@ -97,8 +97,8 @@ pub(crate) enum Layout {
 
 /// Which backend's NH code hashes an input under a key laid out for
 /// `backend`, and so which [`Layout`] the key is stored in: that backend's
-/// code, but for two measured cases (`docs/performance.md` sections 3 and
-/// 7), decided once, at key setup.
+/// code, but for two measured cases (`docs/performance.md`, "NH: layouts
+/// and what bounds them"), decided once, at key setup.
 ///
 /// * One or two blocks do not fill a wide register, and the 128-bit code
 ///   has the shortest path for them: inputs up to 64 bytes under AVX-512
