@@ -194,7 +194,7 @@ impl Entry {
     }
 }
 
-/// Everything the CLI knows how to measure.
+/// Everything the benchmark knows how to measure.
 pub fn registry() -> Vec<Entry> {
     let mut entries = Vec::new();
     for &algorithm in Algorithm::ALL {
@@ -305,7 +305,7 @@ fn pinned_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
 /// this machine.
 static PARALLEL_FROM: OnceLock<[Option<usize>; 4]> = OnceLock::new();
 
-/// The calibration of [`PARALLEL_FROM`], if a parallel row was set up.
+/// The calibration of `PARALLEL_FROM`, if a parallel row was set up.
 pub fn parallel_from() -> Option<[Option<usize>; 4]> {
     PARALLEL_FROM.get().copied()
 }
@@ -434,7 +434,7 @@ fn aegis_keying(alg: &str) -> &'static str {
 }
 
 /// How the comparator `alg` of `imp` is keyed per message: the first
-/// entry of [`KEYING`] whose name `alg` starts with (so a longer name, as
+/// entry of `KEYING` whose name `alg` starts with (so a longer name, as
 /// `poly1305/given-key`, comes before its prefix).
 pub fn keying(alg: &str, imp: Imp) -> Option<&'static str> {
     if imp == Imp::Aegis {
