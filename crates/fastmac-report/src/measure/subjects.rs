@@ -13,10 +13,11 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use fastmac::algorithm::AlgorithmInfo;
 use fastmac::badger::{Badger64, BadgerSender};
 use fastmac::ssh::{SshAlgorithm, SshMac};
 use fastmac::umac::__bench::NhCeiling;
-use fastmac::umac::Umac;
+use fastmac::umac::{AnyUmac, TAG_LENS};
 use fastmac::{Algorithm, DynMac};
 use hmac::{Hmac, KeyInit as _, Mac as _};
 use poly1305::Poly1305;
@@ -199,12 +200,10 @@ pub fn registry() -> Vec<Entry> {
     let mut entries = Vec::new();
     for &algorithm in Algorithm::ALL {
         let name = algorithm.info().name;
-        entries.push(match name {
-            "umac-32" => Entry::new(name, Imp::Fastmac, || umac::<4>(name, false)),
-            "umac-64" => Entry::new(name, Imp::Fastmac, || umac::<8>(name, false)),
-            "umac-96" => Entry::new(name, Imp::Fastmac, || umac::<12>(name, false)),
-            "umac-128" => Entry::new(name, Imp::Fastmac, || umac::<16>(name, false)),
-            _ => Entry::new(name, Imp::Fastmac, move || library_mac(algorithm)),
+        entries.push(if is_umac(algorithm) {
+            Entry::new(name, Imp::Fastmac, move || umac(algorithm, false))
+        } else {
+            Entry::new(name, Imp::Fastmac, move || library_mac(algorithm))
         });
     }
     // The SSH names that are not also library names (the HMACs are both).
@@ -218,13 +217,14 @@ pub fn registry() -> Vec<Entry> {
             .iter()
             .map(|&name| Entry::new(name, Imp::Fastmac, move || super::gears::subject(name))),
     );
-    entries.push(Entry::new("umac-32", Imp::FastmacParallel, || umac::<4>("umac-32", true)));
-    entries.push(Entry::new("umac-64", Imp::FastmacParallel, || umac::<8>("umac-64", true)));
-    entries.push(Entry::new("umac-96", Imp::FastmacParallel, || umac::<12>("umac-96", true)));
-    entries.push(Entry::new("umac-128", Imp::FastmacParallel, || umac::<16>("umac-128", true)));
-    for (alg, tag_len) in [("umac-32", 4), ("umac-64", 8), ("umac-96", 12), ("umac-128", 16)] {
-        entries.push(Entry::new(alg, Imp::Nettle, move || nettle(alg, tag_len)));
-        entries.push(Entry::new(alg, Imp::NhCeiling, move || nh_ceiling(alg, tag_len)));
+    let umacs = || Algorithm::ALL.iter().copied().filter(|&a| is_umac(a));
+    for algorithm in umacs() {
+        entries.push(Entry::new(algorithm.info().name, Imp::FastmacParallel, move || umac(algorithm, true)));
+    }
+    for algorithm in umacs() {
+        let AlgorithmInfo { name, tag_len, .. } = algorithm.info();
+        entries.push(Entry::new(name, Imp::Nettle, move || nettle(name, tag_len)));
+        entries.push(Entry::new(name, Imp::NhCeiling, move || nh_ceiling(name, tag_len)));
     }
     entries.push(Entry::new("hmac-sha2-256", Imp::RustCrypto, || Ok(hmac_sha256())));
     entries.push(Entry::new(POLY1305, Imp::RustCrypto, || Ok(poly1305())));
@@ -253,17 +253,24 @@ pub fn names(entries: &[Entry]) -> Vec<&'static str> {
     names
 }
 
-/// fastmac's UMAC through its typed API, on one core or (`parallel`) with
-/// the L1 layer of large inputs on all cores.
-fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, String> {
-    let mut mac = Umac::<N>::new(KEY);
+/// Whether `algorithm` is one of UMAC's tag lengths.
+fn is_umac(algorithm: Algorithm) -> bool {
+    matches!(algorithm, Algorithm::Umac32 | Algorithm::Umac64 | Algorithm::Umac96 | Algorithm::Umac128)
+}
+
+/// fastmac's UMAC at `algorithm`'s tag length ([`AnyUmac`], which holds
+/// the typed UMAC of that length), on one core or (`parallel`) with the L1
+/// layer of large inputs on all cores.
+fn umac(algorithm: Algorithm, parallel: bool) -> Result<Subject, String> {
+    let AlgorithmInfo { name, tag_len, .. } = algorithm.info();
+    let mut mac = AnyUmac::new(KEY, tag_len).map_err(|e| e.to_string())?;
     let backend = mac.backend().name();
     let mut n = 0u64;
-    let mut subject = Subject::per_message(alg, Imp::Fastmac, move |msg| {
+    let mut subject = Subject::per_message(name, Imp::Fastmac, move |msg| {
         n += 1;
-        mac.mac(&n.to_be_bytes(), msg).map_or(0, |tag| first_byte_of(&tag))
+        mac.mac(&n.to_be_bytes(), msg).map_or(0, |tag| first_byte_of(tag.as_slice()))
     })
-    .keeps::<Umac<N>>();
+    .keeps::<AnyUmac>();
     subject.backend = Some(backend);
     if parallel {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -271,8 +278,9 @@ fn umac<const N: usize>(alg: &'static str, parallel: bool) -> Result<Subject, St
             return Err("one CPU: no parallel path to measure".to_owned());
         }
         let pool = pinned_pool(threads)?;
+        let tag_index = TAG_LENS.iter().position(|&len| len == tag_len).ok_or("not a UMAC tag length")?;
         subject.imp = Imp::FastmacParallel;
-        subject.pool = Some(Parallel { pool, min_size: fastmac::umac::PARALLEL_MIN, tag_index: N / 4 - 1 });
+        subject.pool = Some(Parallel { pool, min_size: fastmac::umac::PARALLEL_MIN, tag_index });
     }
     Ok(subject)
 }
