@@ -209,7 +209,7 @@ impl SshMac {
         let mut tag = SshTag { bytes: [0; TAG_CAPACITY], len: self.algorithm.tag_len };
         let out = &mut tag.bytes[..tag.len];
         match &mut self.engine {
-            Engine::Umac(m) => out.copy_from_slice(m.mac(&nonce, packet).expect(NONCE_OK).as_slice()),
+            Engine::Umac(m) => m.mac_into(&nonce, packet, out).expect(NONCE_OK),
             #[cfg(feature = "hmac")]
             Engine::Hmac(_) => {
                 let mut stream = self.start(seq);

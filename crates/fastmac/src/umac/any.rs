@@ -84,6 +84,15 @@ impl AnyUmac {
         dispatch!(&self.0, m => m.backend())
     }
 
+    /// [`Umac::mac`](super::mac::Umac::mac) into `out`, which has the tag
+    /// length (the SSH MACs, whose packets are MACed here one per call):
+    /// inlined into the caller, so that each length's UMAC is inlined with
+    /// the caller's nonce as it is through the typed API.
+    #[inline(always)]
+    pub(crate) fn mac_into(&mut self, nonce: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        dispatch!(&mut self.0, m => m.mac(nonce, msg).map(|tag| out.copy_from_slice(&tag)))
+    }
+
     /// See [`Umac::mac`](super::mac::Umac::mac).
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<UmacTag, Error> {
         dispatch!(&mut self.0, m => m.mac(nonce, msg).map(UmacTag::from))
