@@ -124,11 +124,12 @@ export FASTMAC_CROSS_TESTS := $(CROSS_TESTS)
 # The whole workspace once, with every feature the workspace's crates turn on
 # (the CLI turns on `parallel`, so tests/parallel.rs and the message past
 # 2^32 bytes of tests/parallel_above_4gib.rs run here). The doc-tests of the
-# C and CLI crates (they have no examples) and the CLI's binary (no unit
-# tests) run no test here; every other test target must run at least one.
+# C, CLI and report crates (they have no examples) and the CLI's binary (no
+# unit tests) run no test here; every other test target must run at least one.
 # The gears crate's unit tests include T8 (1-byte tags), which only that
 # build has, and its forgery-rate test (crates/fastmac-gears/src/t8_forgery_rate.rs).
 TEST_RUST_EMPTY := --allow-empty 'Doc-tests fastmac_c' --allow-empty 'Doc-tests fastmac_cli' \
+	--allow-empty 'Doc-tests fastmac_report' \
 	--allow-empty 'unittests src/main.rs'
 TEST_SUITES += test-rust
 # The selection and features of test-rust's build, which test-backends
@@ -227,7 +228,7 @@ bench-badger:
 # The Go package (go/): test-go, go-bench.
 include go/go.mk
 # libcrypto for the CLI benchmark's OpenSSL comparators: deps-openssl.
-include crates/fastmac-cli/cli.mk
+include crates/fastmac-report/report.mk
 # russh with UMAC (crates/fastmac-russh): russh-umac, test-russh, bench-russh.
 include crates/fastmac-russh/russh.mk
 # The timing-sensitive tests, many times under a CPU hog: flake-hunt.

@@ -107,7 +107,7 @@ test-public-api: deps-public-api
 public-api: deps-public-api
 	$(PUBLIC_API_RUN) > $(PUBLIC_API_BASELINE)
 
-RUSTDOC_CRATES := fastmac fastmac_gears fastmac_c fastmac_cli _fastmac
+RUSTDOC_CRATES := fastmac fastmac_gears fastmac_c fastmac_cli fastmac_report _fastmac
 TEST_SUITES += test-rustdoc
 # In make lint's build directory, whose check of the dependencies it reuses.
 test-rustdoc:

@@ -1,9 +1,6 @@
 //! `fastmac gears ...`: the gear table, and the UDP demonstration of
 //! docs/gears.md section 6.9 (send, recv, attack) on 127.0.0.1 only.
 
-mod strength_chart;
-mod table;
-
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -13,9 +10,9 @@ use fastmac_gears::wire::{HEADER_LEN, MAX_PAYLOAD};
 use fastmac_gears::{
     Check, NonceMode, PolicyConfig, Profile, Receiver, ReceiverConfig, RekeyLimits, Sender, SenderConfig, SessionSecret,
 };
+use fastmac_report::gear_chart::strength_chart;
+use fastmac_report::gear_table::{badger_costs, calibrate, measure_ratios, sample_costs, umac_costs};
 
-use self::strength_chart::strength_chart;
-use self::table::{badger_costs, calibrate, measure_ratios, sample_costs, umac_costs};
 use crate::input::{CliError, NetCall, unhex, writable_file};
 use crate::numbers;
 use crate::out::outln;

@@ -136,6 +136,15 @@ impl From<fastmac::Error> for CliError {
     }
 }
 
+impl From<fastmac_report::Error> for CliError {
+    fn from(err: fastmac_report::Error) -> Self {
+        match err {
+            fastmac_report::Error::Measure(message) => CliError::Usage(message),
+            fastmac_report::Error::Write { what, source } => CliError::Write { what, source },
+        }
+    }
+}
+
 impl From<fastmac_gears::Error> for CliError {
     fn from(err: fastmac_gears::Error) -> Self {
         CliError::Gears(err)
@@ -168,14 +177,4 @@ pub fn writable_file(path: &Path) -> Result<(), CliError> {
         .open(path)
         .map(drop)
         .map_err(|source| CliError::Write { what: path.display().to_string(), source })
-}
-
-/// Fails at once, before a long measurement, if `dir` cannot be created or
-/// a file cannot be written in it.
-pub fn writable_dir(dir: &Path) -> Result<(), CliError> {
-    let failed = |source| CliError::Write { what: dir.display().to_string(), source };
-    std::fs::create_dir_all(dir).map_err(failed)?;
-    let probe = dir.join(format!(".fastmac-write-check-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(failed)?;
-    std::fs::remove_file(&probe).map_err(failed)
 }

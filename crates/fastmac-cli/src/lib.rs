@@ -10,17 +10,13 @@
 //! definitions ([`Cli`]), the input parsers ([`input`]) and the argument
 //! checks ([`keyed`]).
 
-mod bench;
-mod chart;
 mod check;
 mod gears;
 pub mod input;
 pub mod key;
-mod measure;
 pub mod names;
 pub mod numbers;
 mod out;
-mod report;
 pub mod source;
 pub mod sums;
 
@@ -85,7 +81,7 @@ pub enum Command {
     /// --sizes, --seconds or --json: fastmac against Nettle, OpenSSL's
     /// Poly1305 and AES-128-GMAC, keyed BLAKE3, RustCrypto's HMAC-SHA2-256
     /// and Poly1305, and the read limit.
-    Bench(bench::BenchArgs),
+    Bench(BenchArgs),
     /// Adaptive gears: the gear table and the UDP demonstration on 127.0.0.1.
     #[command(subcommand)]
     Gears(gears::GearsCommand),
@@ -97,6 +93,62 @@ impl Command {
     /// has seen enough (`list | head -1`).
     fn output_is_the_result(&self) -> bool {
         matches!(self, Command::Tag(_) | Command::Check(_))
+    }
+}
+
+/// The largest message `bench --sizes` takes: 1 GiB (the benchmark holds
+/// one message of each size in memory).
+const MAX_SIZE: usize = 1 << 30;
+
+/// The most live keys `bench --keys` takes: 2^20 (about 2.5 GB of UMAC-128
+/// states).
+const MAX_KEYS: usize = 1 << 20;
+
+/// Arguments of `fastmac bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Algorithms to run, comma-separated, in any case: any name `fastmac
+    /// list` prints (the SSH names too), poly1305, poly1305/given-key,
+    /// aes-128-gmac, aes-128-gmac/gcm128, aegismac-128l, aegismac-128x2,
+    /// aegismac-128x4, aegismac-256 (each also with /nonce), blake3-keyed
+    /// or read-limit (default: umac-32, umac-64, umac-96, umac-128,
+    /// hmac-sha2-256 and all of those). Each is measured in every
+    /// implementation there is (fastmac, Nettle, OpenSSL, the aegis and
+    /// blake3 crates, RustCrypto).
+    #[arg(long, value_delimiter = ',')]
+    algs: Vec<String>,
+    /// Message sizes in bytes, comma-separated; suffixes K and M (x1024);
+    /// 1 byte to 1024M.
+    #[arg(long, value_delimiter = ',', value_parser = numbers::size(1, MAX_SIZE))]
+    sizes: Vec<usize>,
+    /// Measuring time per algorithm and size, in seconds, at most 600
+    /// [default: 0.2].
+    #[arg(long, value_parser = numbers::decimal(0.0, 600.0))]
+    seconds: Option<f64>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// With none of the options above: the papers' tables in about 15 s
+    /// instead of 90.
+    #[arg(long, conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
+    pub quick: bool,
+    /// With none of the options above: where to write the report folder
+    /// (index.html, one .svg per chart, results.json).
+    #[arg(long, value_name = "DIR", default_value = "fastmac-report", conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
+    pub out: PathBuf,
+    /// Per-packet cost against the number of live keys (one keyed state per
+    /// connection, visited in a scattered order): the key counts,
+    /// comma-separated, e.g. 1,256,4096,16384,65536; with --sizes (default
+    /// 64,1500,32768), --algs (of the MACs this mode measures) and --json.
+    #[arg(long, value_delimiter = ',', value_parser = numbers::size(1, MAX_KEYS), conflicts_with = "seconds")]
+    keys: Vec<usize>,
+}
+
+impl BenchArgs {
+    /// No algorithm, size, time or JSON asked for: the papers' report
+    /// rather than the comparison table.
+    pub fn wants_report(&self) -> bool {
+        self.algs.is_empty() && self.sizes.is_empty() && self.seconds.is_none() && !self.json && self.keys.is_empty()
     }
 }
 
@@ -275,12 +327,8 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
         Command::Tag(args) => tag(&args),
         Command::Verify(args) => verify(&args),
         Command::Check(args) => check::run(&args),
-        Command::Bench(args) if args.wants_report() => {
-            report::run(args.quick, &args.out)?;
-            Ok(Outcome::Done)
-        }
         Command::Bench(args) => {
-            bench::run(&args)?;
+            bench(&args)?;
             Ok(Outcome::Done)
         }
         Command::Gears(command) => {
@@ -296,6 +344,48 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
             Ok(Outcome::Done)
         }
     }
+}
+
+/// `fastmac bench`: the report ([`fastmac_report::report`]), the
+/// comparison table or JSON run ([`fastmac_report::bench`]), or the
+/// many-keys run (`--keys`).
+fn bench(args: &BenchArgs) -> Result<(), CliError> {
+    if args.wants_report() {
+        let written = fastmac_report::report::run(args.quick, &args.out)?;
+        out::print(&written.text)?;
+        out::warn(&written.summary());
+        return Ok(());
+    }
+    let text = if args.keys.is_empty() {
+        let known = fastmac_report::bench::algorithms();
+        let algs = chosen_names(&args.algs, &known, "benchmark algorithm")?;
+        let what = fastmac_report::bench::Comparison {
+            algs: &algs,
+            sizes: &args.sizes,
+            seconds: args.seconds,
+            json: args.json,
+        };
+        fastmac_report::bench::compare(&what)?
+    } else {
+        let known = fastmac_report::bench::KEYS_ALGORITHMS;
+        let algs = chosen_names(&args.algs, known, "benchmark algorithm with --keys")?;
+        fastmac_report::bench::many_keys(&algs, &args.keys, &args.sizes, args.json)?
+    };
+    out::print(&text)
+}
+
+/// The `--algs` names as `known` spells them (any case), or the error that
+/// names the first unknown one (a `what`) and suggests the nearest.
+fn chosen_names<'a>(algs: &[String], known: &[&'a str], what: &str) -> Result<Vec<&'a str>, CliError> {
+    algs.iter()
+        .map(|alg| {
+            known
+                .iter()
+                .copied()
+                .find(|k| k.eq_ignore_ascii_case(alg))
+                .ok_or_else(|| names::unknown(what, alg, known.iter().copied()))
+        })
+        .collect()
 }
 
 /// The inputs FILE operands name (the files of `tag`, the lists of

@@ -7,6 +7,8 @@ use std::fmt::Display;
 use std::num::NonZeroUsize;
 use std::str::FromStr;
 
+use fastmac_report::human;
+
 /// The most threads `--threads` takes.
 pub const MAX_THREADS: usize = 1024;
 
@@ -59,16 +61,6 @@ pub fn size(min: usize, max: usize) -> impl Fn(&str) -> Result<usize, String> + 
             Some(bytes) if (min..=max).contains(&bytes) => Ok(bytes),
             _ => Err(format!("{text} is out of range: {}", range())),
         }
-    }
-}
-
-/// `bytes` with the largest suffix (K, M) that divides it, as `--sizes`
-/// takes it.
-pub fn human(bytes: usize) -> String {
-    match bytes {
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{}K", b >> 10),
-        b => b.to_string(),
     }
 }
 

@@ -5,6 +5,8 @@
 
 use core::fmt;
 
+use fastmac::Algorithm;
+
 /// How much of a packet a receiver verifies, weakest first.
 ///
 /// On a UMAC-prefix profile, `U32`..`U128` check the first 4 to 16 bytes
@@ -40,21 +42,30 @@ impl Check {
         all
     }
 
-    /// Bytes of the UMAC field checked.
-    pub const fn umac_bytes(self) -> usize {
+    /// The library's UMAC whose tag this check compares: the field's
+    /// first 4 to 16 bytes are the tag of UMAC-32 to UMAC-128 (the nested
+    /// UMAC, docs/gears.md), and U128+H128 compares UMAC-128's with the HMAC.
+    /// The test-only one-byte check has none.
+    pub fn umac(self) -> Option<Algorithm> {
         match self {
             #[cfg(test)]
-            Check::T8 => 1,
-            Check::U32 => 4,
-            Check::U64 => 8,
-            Check::U96 => 12,
-            Check::U128 | Check::U128H128 => 16,
+            Check::T8 => None,
+            Check::U32 => Some(Algorithm::Umac32),
+            Check::U64 => Some(Algorithm::Umac64),
+            Check::U96 => Some(Algorithm::Umac96),
+            Check::U128 | Check::U128H128 => Some(Algorithm::Umac128),
         }
+    }
+
+    /// Bytes of the UMAC field checked: the tag length of [`Check::umac`]
+    /// (one for the test-only check).
+    pub fn umac_bytes(self) -> usize {
+        self.umac().map_or(1, |umac| umac.info().tag_len)
     }
 
     /// Badger trees checked on a Badger-160 packet: one per 32-bit word of
     /// the UMAC check, all five at U128+H128.
-    pub const fn badger_trees(self) -> usize {
+    pub fn badger_trees(self) -> usize {
         match self {
             Check::U128H128 => 5,
             other => other.umac_bytes().div_ceil(4),
@@ -66,18 +77,16 @@ impl Check {
         matches!(self, Check::U128H128)
     }
 
-    /// log2 of the forgery probability per attempt: 2^-30 per UHASH
-    /// iteration (RFC 4418 section 1), 2^-8 for one byte, and the generic
-    /// 2^-128 of a 128-bit HMAC tag when both must be forged.
-    pub const fn bound_log2(self) -> i32 {
-        match self {
-            #[cfg(test)]
-            Check::T8 => -8,
-            Check::U32 => -30,
-            Check::U64 => -60,
-            Check::U96 => -90,
-            Check::U128 => -120,
-            Check::U128H128 => -128,
+    /// log2 of the forgery probability per attempt: [`Check::umac`]'s
+    /// bound (2^-30 per UHASH iteration, RFC 4418 section 1), 2^-8 for one
+    /// byte, and the generic 2^-128 of a 128-bit HMAC tag when both must be
+    /// forged.
+    pub fn bound_log2(self) -> i32 {
+        match (self, self.umac()) {
+            (Check::U128H128, _) => -128,
+            // A whole number of bits: the bound's exponent is -30 per iteration.
+            (_, Some(umac)) => umac.info().forgery_bound_log2 as i32,
+            (_, None) => -8,
         }
     }
 

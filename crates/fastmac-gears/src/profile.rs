@@ -3,6 +3,8 @@
 
 use core::fmt;
 
+use fastmac::badger;
+
 use crate::check::Check;
 
 /// Words per region of the experimental partial-MAC gears S-L (docs/gears.md
@@ -103,21 +105,20 @@ impl Profile {
 
     /// Bytes of the UMAC part of the tag block (the field prefix, or the
     /// sample tag).
-    pub const fn umac_len(self) -> usize {
+    pub fn umac_len(self) -> usize {
         match self {
-            Profile::U128 | Profile::U128H128 => 16,
-            Profile::U96 => 12,
-            Profile::U64 | Profile::Sample(_) => 8,
-            Profile::U32 => 4,
-            Profile::Badger160 => 20,
-            #[cfg(test)]
-            Profile::T8 => 1,
+            // Five trees: the longest of the library's Badger tags (a
+            // constant, where `Algorithm::info` would compute the bound too).
+            Profile::Badger160 => badger::TAG_LENS[badger::MAX_TREES - 1],
+            // The field prefix of the full check; a sample's tag is the
+            // 8-byte prefix of its own field, the full check U64.
+            other => other.full_check().umac_bytes(),
         }
     }
 
     /// Bytes of the whole tag block: fixed per profile, never taken from
     /// the packet.
-    pub const fn tag_len(self) -> usize {
+    pub fn tag_len(self) -> usize {
         match self {
             Profile::U128H128 => 16 + crate::HMAC_TAG_LEN,
             other => other.umac_len(),

@@ -188,30 +188,30 @@ impl Algorithm {
     /// on with `std`).
     #[cfg(feature = "alloc")]
     pub fn new_mac(self, key: &[u8]) -> Result<Box<dyn DynMac>, Error> {
+        let tag_len = self.info().tag_len;
         Ok(match self {
-            Algorithm::Umac32 => Box::new(umac::Umac32::new_from_slice(key)?),
-            Algorithm::Umac64 => Box::new(umac::Umac64::new_from_slice(key)?),
-            Algorithm::Umac96 => Box::new(umac::Umac96::new_from_slice(key)?),
-            Algorithm::Umac128 => Box::new(umac::Umac128::new_from_slice(key)?),
+            Algorithm::Umac32 | Algorithm::Umac64 | Algorithm::Umac96 | Algorithm::Umac128 => {
+                umac::AnyUmac::new_from_slice(key, tag_len)?.into_dyn_mac()
+            }
             #[cfg(feature = "hmac")]
             Algorithm::HmacMd5 => Box::new(Hmac::new(HashFunction::Md5, key)),
             #[cfg(feature = "hmac")]
-            Algorithm::HmacMd5Trunc96 => Box::new(Hmac::new_truncated(HashFunction::Md5, key, 12)?),
+            Algorithm::HmacMd5Trunc96 => Box::new(Hmac::new_truncated(HashFunction::Md5, key, tag_len)?),
             #[cfg(feature = "hmac")]
             Algorithm::HmacSha1 => Box::new(Hmac::new(HashFunction::Sha1, key)),
             #[cfg(feature = "hmac")]
-            Algorithm::HmacSha1Trunc96 => Box::new(Hmac::new_truncated(HashFunction::Sha1, key, 12)?),
+            Algorithm::HmacSha1Trunc96 => Box::new(Hmac::new_truncated(HashFunction::Sha1, key, tag_len)?),
             #[cfg(feature = "hmac")]
             Algorithm::HmacRipemd160 => Box::new(Hmac::new(HashFunction::Ripemd160, key)),
             #[cfg(feature = "hmac")]
             Algorithm::HmacSha256 => Box::new(Hmac::new(HashFunction::Sha256, key)),
             #[cfg(feature = "hmac")]
             Algorithm::HmacSha512 => Box::new(Hmac::new(HashFunction::Sha512, key)),
-            Algorithm::Badger32 => Box::new(badger::Badger32::new_from_slice(key)?),
-            Algorithm::Badger64 => Box::new(badger::Badger64::new_from_slice(key)?),
-            Algorithm::Badger96 => Box::new(badger::Badger96::new_from_slice(key)?),
-            Algorithm::Badger128 => Box::new(badger::Badger128::new_from_slice(key)?),
-            Algorithm::Badger160 => Box::new(badger::Badger160::new_from_slice(key)?),
+            Algorithm::Badger32
+            | Algorithm::Badger64
+            | Algorithm::Badger96
+            | Algorithm::Badger128
+            | Algorithm::Badger160 => badger::AnyBadger::new(key, tag_len, badger::MAX_LEVELS)?.into_dyn_mac(),
         })
     }
 }

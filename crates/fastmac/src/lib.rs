@@ -16,6 +16,7 @@ extern crate alloc;
 
 pub mod algorithm;
 pub mod badger;
+mod by_tag_len;
 mod dyn_mac;
 mod error;
 #[cfg(feature = "std")]

@@ -1,7 +1,8 @@
 //! Badger with its tag length chosen at run time, for bindings that take it
 //! as a parameter (a Python `digest_size`): [`AnyBadger`] (nonce mode),
 //! [`AnyBadgerSender`] and [`AnyBadgerReceiver`] (sequential mode). The tag
-//! length becomes a type here only ([`by_tag_len!`]).
+//! length becomes a type here only (`by_tag_len!`, from
+//! crates/fastmac/src/by_tag_len.rs).
 
 use super::nonce_mode::Badger;
 use super::sequential::{BadgerReceiver, BadgerSender};
@@ -15,71 +16,7 @@ pub const TAG_LENS: [usize; MAX_TREES] = [4, 8, 12, 16, 20];
 /// A Badger tag of one of the [`TAG_LENS`], held inline.
 pub type BadgerTag = InlineTag<20>;
 
-/// A type generic in Badger's tag length, at each of the five.
-#[derive(Clone)]
-enum ByTagLen<T4, T8, T12, T16, T20> {
-    B32(T4),
-    B64(T8),
-    B96(T12),
-    B128(T16),
-    B160(T20),
-}
-
-impl<T4, T8, T12, T16, T20> ByTagLen<T4, T8, T12, T16, T20> {
-    fn tag_len(&self) -> usize {
-        match self {
-            ByTagLen::B32(_) => 4,
-            ByTagLen::B64(_) => 8,
-            ByTagLen::B96(_) => 12,
-            ByTagLen::B128(_) => 16,
-            ByTagLen::B160(_) => 20,
-        }
-    }
-}
-
-/// `$make` with `$N` a `const` equal to `$tag_len`, wrapped in the
-/// [`ByTagLen`] variant of that length; any other length returns
-/// [`Error::UnsupportedTagLength`] from the enclosing function.
-macro_rules! by_tag_len {
-    ($tag_len:expr, $N:ident => $make:expr) => {
-        match $tag_len {
-            4 => {
-                const $N: usize = 4;
-                ByTagLen::B32($make)
-            }
-            8 => {
-                const $N: usize = 8;
-                ByTagLen::B64($make)
-            }
-            12 => {
-                const $N: usize = 12;
-                ByTagLen::B96($make)
-            }
-            16 => {
-                const $N: usize = 16;
-                ByTagLen::B128($make)
-            }
-            20 => {
-                const $N: usize = 20;
-                ByTagLen::B160($make)
-            }
-            got => return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got }),
-        }
-    };
-}
-
-/// Runs `$body` with `$m` bound to the object of the [`ByTagLen`]'s length.
-macro_rules! dispatch {
-    ($any:expr, $m:ident => $body:expr) => {
-        match $any {
-            ByTagLen::B32($m) => $body,
-            ByTagLen::B64($m) => $body,
-            ByTagLen::B96($m) => $body,
-            ByTagLen::B128($m) => $body,
-            ByTagLen::B160($m) => $body,
-        }
-    };
-}
+crate::by_tag_len::by_tag_len_types!($ B32(T4) = 4, B64(T8) = 8, B96(T12) = 12, B128(T16) = 16, B160(T20) = 20);
 
 /// The constructor of a run-time type: the tag length checked first, then
 /// the key's length, then the levels.
@@ -114,6 +51,14 @@ impl AnyBadger {
     /// [`Badger::with_levels`]).
     pub fn new(key: &[u8], tag_len: usize, levels: usize) -> Result<Self, Error> {
         keyed!(AnyBadger, Badger, key, tag_len, levels)
+    }
+
+    /// The Badger inside, boxed as a [`DynMac`](crate::dyn_mac::DynMac)
+    /// ([`crate::Algorithm::new_mac`]): the box holds the Badger of the tag
+    /// length itself, so that its calls take no further dispatch.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn into_dyn_mac(self) -> alloc::boxed::Box<dyn crate::dyn_mac::DynMac> {
+        dispatch!(self.0, m => alloc::boxed::Box::new(m))
     }
 
     /// The tag length in bytes.

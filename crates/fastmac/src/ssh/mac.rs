@@ -11,7 +11,7 @@ use crate::error::{Error, UnknownName};
 #[cfg(feature = "hmac")]
 use crate::hmac::{HashFunction, Hmac};
 use crate::tag::verify_tag;
-use crate::umac::{Umac64, Umac128};
+use crate::umac::AnyUmac;
 
 /// One MAC algorithm as SSH names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,15 +29,14 @@ pub struct SshAlgorithm {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum EngineKind {
-    Umac64,
-    Umac128,
+    /// UMAC at the algorithm's tag length ([`AnyUmac`] makes it a type).
+    Umac,
     #[cfg(feature = "hmac")]
     Hmac(HashFunction),
 }
 
 const fn umac(name: &'static str, tag_len: usize, etm: bool) -> SshAlgorithm {
-    let engine = if tag_len == 8 { EngineKind::Umac64 } else { EngineKind::Umac128 };
-    SshAlgorithm { name, key_len: 16, tag_len, etm, engine }
+    SshAlgorithm { name, key_len: 16, tag_len, etm, engine: EngineKind::Umac }
 }
 
 #[cfg(feature = "hmac")]
@@ -146,8 +145,7 @@ pub struct SshMac {
 #[derive(Clone)]
 #[allow(clippy::large_enum_variant)]
 enum Engine {
-    Umac64(Umac64),
-    Umac128(Umac128),
+    Umac(AnyUmac),
     #[cfg(feature = "hmac")]
     Hmac(Hmac),
 }
@@ -161,8 +159,7 @@ impl SshMac {
             return Err(Error::KeyLength { expected: algorithm.key_len, got: key.len() });
         }
         let engine = match algorithm.engine {
-            EngineKind::Umac64 => Engine::Umac64(Umac64::new_from_slice(key)?),
-            EngineKind::Umac128 => Engine::Umac128(Umac128::new_from_slice(key)?),
+            EngineKind::Umac => Engine::Umac(AnyUmac::new_from_slice(key, algorithm.tag_len)?),
             #[cfg(feature = "hmac")]
             EngineKind::Hmac(hash) => Engine::Hmac(Hmac::new_truncated(hash, key, algorithm.tag_len)?),
         };
@@ -212,8 +209,7 @@ impl SshMac {
         let mut tag = SshTag { bytes: [0; TAG_CAPACITY], len: self.algorithm.tag_len };
         let out = &mut tag.bytes[..tag.len];
         match &mut self.engine {
-            Engine::Umac64(m) => out.copy_from_slice(&m.mac(&nonce, packet).expect(NONCE_OK)),
-            Engine::Umac128(m) => out.copy_from_slice(&m.mac(&nonce, packet).expect(NONCE_OK)),
+            Engine::Umac(m) => m.mac_into(&nonce, packet, out).expect(NONCE_OK),
             #[cfg(feature = "hmac")]
             Engine::Hmac(_) => {
                 let mut stream = self.start(seq);
@@ -236,8 +232,7 @@ impl SshMac {
     /// `seq` is the caller's responsibility as there.
     pub fn start(&mut self, seq: u32) -> SshStream<'_> {
         match &mut self.engine {
-            Engine::Umac64(m) => m.reset(),
-            Engine::Umac128(m) => m.reset(),
+            Engine::Umac(m) => m.reset(),
             #[cfg(feature = "hmac")]
             Engine::Hmac(m) => {
                 m.reset();
@@ -270,8 +265,7 @@ impl SshStream<'_> {
     /// Streams more of the packet.
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.mac.engine {
-            Engine::Umac64(m) => m.update(data),
-            Engine::Umac128(m) => m.update(data),
+            Engine::Umac(m) => m.update(data),
             #[cfg(feature = "hmac")]
             Engine::Hmac(m) => m.update(data),
         }
@@ -293,8 +287,7 @@ impl SshStream<'_> {
         let mut tag = SshTag { bytes: [0; TAG_CAPACITY], len: self.mac.algorithm.tag_len };
         let out = &mut tag.bytes[..tag.len];
         match &mut self.mac.engine {
-            Engine::Umac64(m) => out.copy_from_slice(&m.finalize_reset(&nonce).expect(NONCE_OK)),
-            Engine::Umac128(m) => out.copy_from_slice(&m.finalize_reset(&nonce).expect(NONCE_OK)),
+            Engine::Umac(m) => out.copy_from_slice(m.finalize_reset(&nonce).expect(NONCE_OK).as_slice()),
             #[cfg(feature = "hmac")]
             Engine::Hmac(m) => m.finalize_reset_into(out).expect("the buffer has the tag length"),
         }

@@ -2,7 +2,7 @@
 //! take it as a parameter (a Python `digest_size`, a C `tag_len`, OpenSSH's
 //! two widths behind one context type): [`AnyUmac`], and [`AnySequencedUmac`]
 //! for the nonce-owning form. The tag length becomes a type here only
-//! ([`by_tag_len!`]).
+//! (`by_tag_len!`, from crates/fastmac/src/by_tag_len.rs).
 
 use super::backend::Backend;
 use super::kdf::KEY_LEN;
@@ -20,64 +20,7 @@ pub const TAG_LENS: [usize; 4] = [4, 8, 12, 16];
 /// A UMAC tag of one of the [`TAG_LENS`], held inline.
 pub type UmacTag = InlineTag<16>;
 
-/// A type generic in UMAC's tag length, at each of the four.
-#[derive(Clone)]
-enum ByTagLen<T4, T8, T12, T16> {
-    U32(T4),
-    U64(T8),
-    U96(T12),
-    U128(T16),
-}
-
-impl<T4, T8, T12, T16> ByTagLen<T4, T8, T12, T16> {
-    fn tag_len(&self) -> usize {
-        match self {
-            ByTagLen::U32(_) => 4,
-            ByTagLen::U64(_) => 8,
-            ByTagLen::U96(_) => 12,
-            ByTagLen::U128(_) => 16,
-        }
-    }
-}
-
-/// `$make` with `$N` a `const` equal to `$tag_len`, wrapped in the
-/// [`ByTagLen`] variant of that length; any other length returns
-/// [`Error::UnsupportedTagLength`] from the enclosing function.
-macro_rules! by_tag_len {
-    ($tag_len:expr, $N:ident => $make:expr) => {
-        match $tag_len {
-            4 => {
-                const $N: usize = 4;
-                ByTagLen::U32($make)
-            }
-            8 => {
-                const $N: usize = 8;
-                ByTagLen::U64($make)
-            }
-            12 => {
-                const $N: usize = 12;
-                ByTagLen::U96($make)
-            }
-            16 => {
-                const $N: usize = 16;
-                ByTagLen::U128($make)
-            }
-            got => return Err(Error::UnsupportedTagLength { supported: &TAG_LENS, got }),
-        }
-    };
-}
-
-/// Runs `$body` with `$m` bound to the object of the [`ByTagLen`]'s length.
-macro_rules! dispatch {
-    ($any:expr, $m:ident => $body:expr) => {
-        match $any {
-            ByTagLen::U32($m) => $body,
-            ByTagLen::U64($m) => $body,
-            ByTagLen::U96($m) => $body,
-            ByTagLen::U128($m) => $body,
-        }
-    };
-}
+crate::by_tag_len::by_tag_len_types!($ U32(T4) = 4, U64(T8) = 8, U96(T12) = 12, U128(T16) = 16);
 
 /// A key of the length UMAC takes.
 fn umac_key(key: &[u8]) -> Result<&[u8; KEY_LEN], Error> {
@@ -121,6 +64,14 @@ impl AnyUmac {
         self.0.tag_len()
     }
 
+    /// The UMAC inside, boxed as a [`DynMac`] ([`crate::Algorithm::new_mac`]):
+    /// the box holds the UMAC of the tag length itself, so that its calls
+    /// take no further dispatch.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn into_dyn_mac(self) -> alloc::boxed::Box<dyn DynMac> {
+        dispatch!(self.0, m => alloc::boxed::Box::new(m))
+    }
+
     /// The UMAC inside when its tags are `N` bytes long, for a caller that
     /// works with one tag length as a type (OpenSSH's two widths behind one
     /// context type): no further dispatch per call.
@@ -131,6 +82,15 @@ impl AnyUmac {
     /// The NH backend this object hashes with.
     pub fn backend(&self) -> Backend {
         dispatch!(&self.0, m => m.backend())
+    }
+
+    /// [`Umac::mac`](super::mac::Umac::mac) into `out`, which has the tag
+    /// length (the SSH MACs, whose packets are MACed here one per call):
+    /// inlined into the caller, so that each length's UMAC is inlined with
+    /// the caller's nonce as it is through the typed API.
+    #[inline(always)]
+    pub(crate) fn mac_into(&mut self, nonce: &[u8], msg: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        dispatch!(&mut self.0, m => m.mac(nonce, msg).map(|tag| out.copy_from_slice(&tag)))
     }
 
     /// See [`Umac::mac`](super::mac::Umac::mac).

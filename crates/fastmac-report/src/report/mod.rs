@@ -23,34 +23,56 @@ use model::{KeysRun, Missing, Results, Table};
 use plan::{Imp, Job};
 use progress::Progress;
 
+use crate::Error;
 use crate::chart::Chart;
-use crate::input::{CliError, writable_dir};
 use crate::measure::Subject;
 use crate::measure::subjects::Entry;
 
-/// `fastmac bench` with no algorithm list: measure, print the tables,
-/// write the folder. The folder is checked first, so an unwritable `--out`
-/// fails before a minute of measuring.
-pub fn run(quick: bool, out: &Path) -> Result<(), CliError> {
+/// `fastmac bench` with no algorithm list: measure, write the folder, and
+/// return what the terminal shows. The folder is checked first, so an
+/// unwritable `out` fails before a minute of measuring.
+pub fn run(quick: bool, out: &Path) -> Result<Written, Error> {
     writable_dir(out)?;
-    // A bad FASTMAC_BACKEND is reported, not silently ignored.
-    crate::apply_backend_env()?;
     let (budget, mode, key_counts) = if quick {
         (MEASURING_QUICK, "--quick", plan::KEYS_COUNTS_QUICK)
     } else {
         (MEASURING, "default", plan::KEYS_COUNTS)
     };
     let started = std::time::Instant::now();
-    let results = measure(budget, mode, key_counts).map_err(CliError::Usage)?;
+    let results = measure(budget, mode, key_counts).map_err(Error::Measure)?;
     let report = Report::new(results);
-    let files = report.write(out).map_err(|source| CliError::Write { what: out.display().to_string(), source })?;
-    crate::out::print(&report.to_text())?;
-    crate::out::warn(&format!(
-        "fastmac bench: {:.1} s; wrote {}",
-        started.elapsed().as_secs_f64(),
-        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
-    ));
-    Ok(())
+    let files = report.write(out).map_err(|source| Error::Write { what: out.display().to_string(), source })?;
+    Ok(Written { text: report.to_text(), files, started })
+}
+
+/// A report run and written.
+pub struct Written {
+    /// The tables as the terminal shows them.
+    pub text: String,
+    /// The files written.
+    pub files: Vec<PathBuf>,
+    started: std::time::Instant,
+}
+
+impl Written {
+    /// The closing line for stderr: the run's time so far and the files.
+    pub fn summary(&self) -> String {
+        format!(
+            "fastmac bench: {:.1} s; wrote {}",
+            self.started.elapsed().as_secs_f64(),
+            self.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        )
+    }
+}
+
+/// Fails at once, before a long measurement, if `dir` cannot be created or
+/// a file cannot be written in it.
+fn writable_dir(dir: &Path) -> Result<(), Error> {
+    let failed = |source| Error::Write { what: dir.display().to_string(), source };
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    let probe = dir.join(format!(".fastmac-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(failed)?;
+    std::fs::remove_file(&probe).map_err(failed)
 }
 
 /// Measuring time of a whole run, shared by every job: `fastmac bench`

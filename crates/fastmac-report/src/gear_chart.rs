@@ -1,12 +1,12 @@
 //! The strength-versus-cost chart of the gear table (`fastmac gears table
-//! --svg`), drawn by the CLI's one chart module: one panel per table
+//! --svg`), drawn by the benchmark's one chart module ([`crate::chart`]): one panel per table
 //! length, one labelled point per gear in every panel.
 
 use fastmac_gears::Profile;
 use fastmac_gears::table::{Gear, Strength};
 
-use super::table::{Calibration, LENGTHS};
 use crate::chart::{Axis, Chart, Panel, Scale, Series, Style};
+use crate::gear_table::{Calibration, LENGTHS};
 
 /// Which series a gear belongs to.
 #[derive(Clone, Copy, PartialEq, Eq)]

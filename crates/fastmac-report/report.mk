@@ -1,4 +1,4 @@
-# OpenSSL's libcrypto (libcrypto.so.3): the CLI benchmark's Poly1305 and
+# OpenSSL's libcrypto (libcrypto.so.3): the benchmark's Poly1305 and
 # AES-128-GMAC comparators load it at run time, and its unit tests check
 # them against RFC 8439 and NIST vectors. Debian 12 ships it as libssl3,
 # Debian 13 as libssl3t64.

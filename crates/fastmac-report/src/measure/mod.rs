@@ -1,4 +1,4 @@
-//! The measurement core of the CLI: what can be timed, how, and the typed
+//! The measurement core of the benchmark: what can be timed, how, and the typed
 //! results. `fastmac bench` (tables, `--json`) and the report (HTML, SVG,
 //! JSON) both consume this module; it imports neither.
 //!

@@ -2,16 +2,13 @@
 //! fastmac against other MACs and the memory read limit, in one process,
 //! so that the ratios hold even on a noisy machine. The measuring is the
 //! measurement core's ([`crate::measure`]); this module picks the subjects
-//! and prints the run.
+//! and writes the run as a table or JSON.
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use clap::Args;
-
-use crate::input::CliError;
+use crate::Error;
 use crate::measure::{self, Imp, Row, Run, ratio};
-use crate::{names, numbers};
 
 /// The subjects measured when no `--algs` is given: UMAC at each tag
 /// length (fastmac on one and all cores, Nettle) and the comparators.
@@ -42,76 +39,44 @@ const UMAC_128: &str = "umac-128";
 /// The UMAC tag lengths in the order of the machine's `parallel_from`.
 const PARALLEL_FROM_ALGS: [&str; 4] = ["umac-32", "umac-64", "umac-96", UMAC_128];
 
-/// The largest message `--sizes` takes: 1 GiB (the benchmark holds one
-/// message of each size in memory).
-const MAX_SIZE: usize = 1 << 30;
-
 /// Default message sizes: packets, a page, and bulk.
 const DEFAULT_SIZES: [usize; 7] = [32, 512, 1024, 1500, 4096, 65_536, 1_048_576];
 
-/// Arguments of `fastmac bench`.
-#[derive(Args)]
-pub struct BenchArgs {
-    /// Algorithms to run, comma-separated, in any case: any name `fastmac
-    /// list` prints (the SSH names too), poly1305, poly1305/given-key,
-    /// aes-128-gmac, aes-128-gmac/gcm128, aegismac-128l, aegismac-128x2,
-    /// aegismac-128x4, aegismac-256 (each also with /nonce), blake3-keyed
-    /// or read-limit (default: umac-32, umac-64, umac-96, umac-128,
-    /// hmac-sha2-256 and all of those). Each is measured in every
-    /// implementation there is (fastmac, Nettle, OpenSSL, the aegis and
-    /// blake3 crates, RustCrypto).
-    #[arg(long, value_delimiter = ',')]
-    algs: Vec<String>,
-    /// Message sizes in bytes, comma-separated; suffixes K and M (x1024);
-    /// 1 byte to 1024M.
-    #[arg(long, value_delimiter = ',', value_parser = numbers::size(1, MAX_SIZE))]
-    sizes: Vec<usize>,
-    /// Measuring time per algorithm and size, in seconds, at most 600
-    /// [default: 0.2].
-    #[arg(long, value_parser = numbers::decimal(0.0, 600.0))]
-    seconds: Option<f64>,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    json: bool,
-    /// With none of the options above: the papers' tables in about 15 s
-    /// instead of 90.
-    #[arg(long, conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
-    pub quick: bool,
-    /// With none of the options above: where to write the report folder
-    /// (index.html, one .svg per chart, results.json).
-    #[arg(long, value_name = "DIR", default_value = "fastmac-report", conflicts_with_all = ["algs", "sizes", "seconds", "json"])]
-    pub out: std::path::PathBuf,
-    /// Per-packet cost against the number of live keys (one keyed state per
-    /// connection, visited in a scattered order): the key counts,
-    /// comma-separated, e.g. 1,256,4096,16384,65536; with --sizes (default
-    /// 64,1500,32768), --algs (of the MACs this mode measures) and --json.
-    #[arg(long, value_delimiter = ',', value_parser = numbers::size(1, MAX_KEYS), conflicts_with = "seconds")]
-    keys: Vec<usize>,
+/// Default measuring time per algorithm and size.
+pub const DEFAULT_SECONDS: f64 = 0.2;
+
+/// Every name the comparison takes (`--algs`), in the registry's order:
+/// the library's names, the SSH names, and the comparators'.
+pub fn algorithms() -> Vec<&'static str> {
+    measure::subjects::names(&measure::registry())
 }
 
-/// The most live keys `--keys` takes: 2^20 (about 2.5 GB of UMAC-128
-/// states).
-const MAX_KEYS: usize = 1 << 20;
+/// The names the many-keys run takes (`--algs` with `--keys`).
+pub const KEYS_ALGORITHMS: &[&str] = &measure::many_keys::SUBJECTS;
 
-impl BenchArgs {
-    /// No algorithm, size, time or JSON asked for: the papers' report
-    /// rather than the comparison table.
-    pub fn wants_report(&self) -> bool {
-        self.algs.is_empty() && self.sizes.is_empty() && self.seconds.is_none() && !self.json && self.keys.is_empty()
-    }
+/// What the comparison measures.
+pub struct Comparison<'a> {
+    /// Algorithms, as [`algorithms`] spells them; empty: the defaults
+    /// (UMAC at each tag length, HMAC-SHA2-256 and every comparator).
+    pub algs: &'a [&'a str],
+    /// Message sizes in bytes; empty: the defaults.
+    pub sizes: &'a [usize],
+    /// Measuring time per algorithm and size ([`DEFAULT_SECONDS`] when
+    /// `None`).
+    pub seconds: Option<f64>,
+    /// One JSON object instead of a table.
+    pub json: bool,
 }
 
-/// Measures the chosen subjects and prints a table or the JSON run.
-pub fn run(args: &BenchArgs) -> Result<(), CliError> {
-    if !args.keys.is_empty() {
-        return many_keys(args);
-    }
-    let seconds = args.seconds.unwrap_or(0.2);
-    let sizes = if args.sizes.is_empty() { DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
+/// Measures the chosen subjects, in every implementation there is, and
+/// returns the table or the JSON run. A subject that cannot be measured
+/// here (Nettle or OpenSSL absent) is told on stderr and in the run's
+/// notes.
+pub fn compare(what: &Comparison) -> Result<String, Error> {
+    let seconds = what.seconds.unwrap_or(DEFAULT_SECONDS);
+    let sizes = if what.sizes.is_empty() { DEFAULT_SIZES.to_vec() } else { what.sizes.to_vec() };
     let registry = measure::registry();
-    let known = measure::subjects::names(&registry);
-    let chosen = chosen_names(&args.algs, &known, "benchmark algorithm")?;
-    let wanted = |alg: &str| if chosen.is_empty() { DEFAULT_ALGS.contains(&alg) } else { chosen.contains(&alg) };
+    let wanted = |alg: &str| if what.algs.is_empty() { DEFAULT_ALGS.contains(&alg) } else { what.algs.contains(&alg) };
     let mut subjects = Vec::new();
     let mut notes = Vec::new();
     for entry in registry.iter().filter(|e| wanted(e.alg)) {
@@ -119,50 +84,32 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
             Ok(subject) => subjects.push(subject),
             Err(why) => {
                 let note = format!("{} ({}) not measured: {why}", entry.alg, entry.imp.name());
-                crate::out::warn(&format!("fastmac bench: {note}"));
+                crate::warn(&format!("fastmac bench: {note}"));
                 notes.push(note);
             }
         }
     }
     let run = measure::run(&mut subjects, &sizes, Duration::from_secs_f64(seconds), notes, |_, _| {})
-        .map_err(CliError::Usage)?;
-    if args.json {
-        let mut text = serde_json::to_string_pretty(&run).map_err(|e| CliError::Usage(e.to_string()))?;
-        text.push('\n');
-        crate::out::print(&text)
-    } else {
-        crate::out::print(&table(&run))
-    }
+        .map_err(Error::Measure)?;
+    if what.json { to_json(&run) } else { Ok(table(&run)) }
 }
 
-/// The `--algs` names as `known` spells them (any case), or the error that
-/// names the first unknown one (a `what`) and suggests the nearest.
-fn chosen_names<'a>(algs: &[String], known: &[&'a str], what: &str) -> Result<Vec<&'a str>, CliError> {
-    algs.iter()
-        .map(|alg| {
-            known
-                .iter()
-                .copied()
-                .find(|k| k.eq_ignore_ascii_case(alg))
-                .ok_or_else(|| names::unknown(what, alg, known.iter().copied()))
-        })
-        .collect()
-}
-
-/// `fastmac bench --keys`: [`measure::many_keys`].
-fn many_keys(args: &BenchArgs) -> Result<(), CliError> {
-    let sizes = if args.sizes.is_empty() { measure::many_keys::DEFAULT_SIZES.to_vec() } else { args.sizes.clone() };
-    let algs = chosen_names(&args.algs, &measure::many_keys::SUBJECTS, "benchmark algorithm with --keys")?;
-    let run = measure::many_keys::run(&algs, &args.keys, &sizes, |alg| {
-        crate::out::warn(&format!("fastmac bench --keys: measuring {alg}"))
+/// `fastmac bench --keys`: [`measure::many_keys`] for `algs` (of
+/// [`KEYS_ALGORITHMS`]; empty: all) at each count of live `keys` and each
+/// of `sizes` (empty: the defaults), as a table or the JSON run.
+pub fn many_keys(algs: &[&str], keys: &[usize], sizes: &[usize], json: bool) -> Result<String, Error> {
+    let sizes = if sizes.is_empty() { measure::many_keys::DEFAULT_SIZES.to_vec() } else { sizes.to_vec() };
+    let run = measure::many_keys::run(algs, keys, &sizes, |alg| {
+        crate::warn(&format!("fastmac bench --keys: measuring {alg}"))
     });
-    if args.json {
-        let mut text = serde_json::to_string_pretty(&run).map_err(|e| CliError::Usage(e.to_string()))?;
-        text.push('\n');
-        crate::out::print(&text)
-    } else {
-        crate::out::print(&measure::many_keys::table(&run))
-    }
+    if json { to_json(&run) } else { Ok(measure::many_keys::table(&run)) }
+}
+
+/// A run as pretty JSON, with a final newline.
+fn to_json(run: &impl serde::Serialize) -> Result<String, Error> {
+    let mut text = serde_json::to_string_pretty(run).map_err(|e| Error::Measure(e.to_string()))?;
+    text.push('\n');
+    Ok(text)
 }
 
 /// The row of `alg` by `imp` at `size`, if measured.
@@ -177,7 +124,7 @@ fn one_core_path_here(parallel_from: Option<[Option<usize>; 4]>, alg: &str, size
     let index = PARALLEL_FROM_ALGS.iter().position(|&a| a == alg)?;
     match parallel_from?[index] {
         Some(from) if size >= from => None,
-        Some(from) => Some(format!("one-core path: multi-core from {}", crate::numbers::human(from))),
+        Some(from) => Some(format!("one-core path: multi-core from {}", crate::human(from))),
         None => Some("one-core path: multi-core never".to_owned()),
     }
 }
@@ -203,7 +150,7 @@ fn table(run: &Run) -> String {
             .iter()
             .zip(from)
             .map(|(alg, min)| match min {
-                Some(bytes) => format!("{alg} from {}", crate::numbers::human(bytes)),
+                Some(bytes) => format!("{alg} from {}", crate::human(bytes)),
                 None => format!("{alg} never"),
             })
             .collect();

@@ -1,4 +1,4 @@
-//! Every chart of the CLI, as hand-built SVG: a chart is one or more panels
+//! Every chart of the benchmark, as hand-built SVG: a chart is one or more panels
 //! stacked vertically, each with log or linear axes and units, one `<g
 //! class="series">` per series (the tests count them). Lines are named at
 //! their right end, points beside themselves; no point is left without a

@@ -23,7 +23,7 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// Takes one reading (none where [`core_ghz`] is not implemented).
+    /// Takes one reading (none where `core_ghz` is not implemented).
     pub fn read(&mut self) {
         self.readings.extend(core_ghz());
     }
