@@ -2,11 +2,11 @@
 //! (`backend.rs` says which it runs), unless the application chose one: per
 //! key with `Umac::with_backend`, or for the whole process with
 //! [`Backend::set_default`] (how the `fastmac` tool applies its
-//! `FASTMAC_BACKEND` variable); for a key, which backend's code hashes an
-//! input of a given length and iteration count ([`KernelChoice`]); and the
-//! calls into that code, once per input ([`NhKey::sums`]) or once per run
-//! of whole chunks ([`ChunkRun`], with the run lengths from which a backend
-//! takes a run in one call).
+//! `FASTMAC_BACKEND` variable); and, for a key, which backend's code hashes
+//! an input of a given length and iteration count, and how a run of whole
+//! chunks is hashed ([`KernelChoice`], with the run lengths from which a
+//! backend takes a run in one call). `mod.rs` calls the code chosen: once
+//! per input (`NhKey::sums`), once per run (`ChunkRun`).
 //!
 //! The library itself reads no environment variable. Only a build with
 //! `--cfg fastmac_backend_env` (the test harness: the root Makefile runs the
@@ -15,19 +15,9 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use super::avx2;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use super::avx512;
-use super::block::{BLOCK, CHUNK_BLOCKS, CHUNK_BYTES, RUN_AHEAD};
-use super::key::NhKey;
-#[cfg(target_arch = "aarch64")]
-use super::neon;
-use super::portable;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use super::sse2;
+use super::block::CHUNK_BYTES;
 use crate::error::{BackendError, Error, UnknownName};
 use crate::umac::backend::Backend;
-use crate::umac::l2::Outputs;
 
 /// The process-wide choice of [`Backend::set_default`]: 0 for none, else
 /// the index in [`Backend::ALL`] plus one.
@@ -179,7 +169,61 @@ impl KernelChoice {
             self.backend
         }
     }
+
+    /// How a run of `chunks` whole chunks is hashed for `T` iterations:
+    /// under AVX2, runs of [`AVX2_RUN_MIN`] chunks or more in one call, the
+    /// chunk loop inside the backend; under AVX-512, runs of
+    /// [`BATCHED_RUN_MIN`] or more in batches of [`batch_chunks`],
+    /// pipelined; else one call per chunk.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    pub(super) fn run<const T: usize>(self, chunks: usize) -> RunKernel {
+        match self.kernel::<T>(CHUNK_BYTES) {
+            Backend::Avx2 if chunks >= AVX2_RUN_MIN => RunKernel::Avx2Loop,
+            Backend::Avx512 if chunks >= BATCHED_RUN_MIN => RunKernel::Avx512Batches,
+            _ => RunKernel::EachChunk,
+        }
+    }
+
+    /// Off x86-64 every backend is called once per chunk.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[inline(always)]
+    pub(super) fn run<const T: usize>(self, _chunks: usize) -> RunKernel {
+        RunKernel::EachChunk
+    }
 }
+
+/// How a run of whole chunks is hashed ([`KernelChoice::run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RunKernel {
+    /// In one call to AVX2, its chunk loop inside (`avx2::chunk_run`).
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    Avx2Loop,
+    /// In AVX-512 batches of [`batch_chunks`] chunks, pipelined
+    /// (`avx512::chunk_batches`).
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    Avx512Batches,
+    /// One call per chunk.
+    EachChunk,
+}
+
+/// Whole chunks per AVX-512 NH call for `t` (1 to 4) iterations in a long
+/// run: as many as fill one 512-bit register with their sums, eight 64-bit
+/// words: 8, 4, 2 and 2.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(super) const fn batch_chunks(t: usize) -> usize {
+    8 / t
+}
+
+/// Chunks a run needs before AVX-512 batches pay: the last batch's outputs
+/// are handed on after its NH is done, with no NH left to overlap them.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+const BATCHED_RUN_MIN: usize = 32;
+
+/// Chunks a run needs before AVX2 takes it in one call, its chunk loop
+/// inside the backend.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+const AVX2_RUN_MIN: usize = 2;
 
 /// The layout of the kernel that hashes whole chunks for `iters`
 /// iterations under a key for `backend` (`four_iterations`: the backend
@@ -219,170 +263,5 @@ fn splits_512_bit_ops() -> bool {
             splits
         }
         answer => answer == 2,
-    }
-}
-
-impl NhKey {
-    /// `sums` plus `NH(K, data)` for each of the `T` (1 to 4) iterations.
-    /// `data` starts at block `first_block` of an L1 chunk and ends inside
-    /// it; a trailing partial block counts as zero-padded. The AVX2 and
-    /// AVX-512 kernels ask for the message's lines `AHEAD` bytes past their
-    /// loads (0: none; [`RUN_AHEAD`] for a whole chunk that more of the
-    /// message follows). Inlined into the caller, with no dispatch on the
-    /// count and no call frame around the backend's.
-    ///
-    /// The backend is [`KernelChoice::kernel`]'s for the input's length.
-    /// The SSE2 code adds into its own copy of `sums`: the one handed to an
-    /// out-of-line backend lives in memory, but the inlined SSE2 code's
-    /// stays in registers, where a shared array would make it store its
-    /// sums and the caller read them back (a store-forwarding stall on
-    /// every short message).
-    #[inline(always)]
-    #[allow(unsafe_code)] // calls into the SIMD backends
-    pub(crate) fn sums<const T: usize, const AHEAD: usize>(
-        &self,
-        first_block: usize,
-        data: &[u8],
-        sums: [u64; T],
-    ) -> [u64; T] {
-        debug_assert!(first_block * BLOCK + data.len() <= CHUNK_BLOCKS * BLOCK);
-        debug_assert!(self.serves(T), "a key is hashed with only the iteration counts its layout serves");
-        let kernel = self.kernels.kernel::<T>(data.len());
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        if kernel == Backend::Sse2 {
-            let mut in_registers = sums;
-            // SAFETY: this code is built only for targets with SSE2 enabled.
-            unsafe {
-                match self.kernels.layout() {
-                    Layout::Natural => sse2::nh::<T, false>(self, first_block, data, &mut in_registers),
-                    Layout::Split => sse2::nh::<T, true>(self, first_block, data, &mut in_registers),
-                }
-            };
-            return in_registers;
-        }
-        let mut acc = sums;
-        match kernel {
-            Backend::Portable => portable::nh::<T>(self, first_block, data, &mut acc),
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            // SAFETY: `kernel` names a backend no wider than the key's, and
-            // `NhKey::new` keeps a SIMD backend only after
-            // `Backend::is_supported` confirmed it on this CPU (AVX-512 F
-            // implies AVX2).
-            Backend::Avx2 => unsafe { avx2::nh::<T, AHEAD>(self, first_block, data, &mut acc) },
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            // SAFETY: as above, AVX-512 F/BW/VL were detected.
-            Backend::Avx512 => unsafe { avx512::nh::<T, AHEAD>(self, first_block, data, &mut acc) },
-            #[cfg(target_arch = "aarch64")]
-            // SAFETY: as above, NEON was detected.
-            Backend::Neon => unsafe { neon::nh::<T>(self, first_block, data, &mut acc) },
-            #[allow(unreachable_patterns)] // every variant exists on some target only
-            _ => unreachable!("a key is only laid out for a supported backend"),
-        }
-        acc
-    }
-}
-
-/// Whole chunks per AVX-512 NH call for `t` (1 to 4) iterations in a long
-/// run: as many as fill one 512-bit register with their sums, eight 64-bit
-/// words: 8, 4, 2 and 2.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const fn batch_chunks(t: usize) -> usize {
-    8 / t
-}
-
-/// Chunks a run needs before AVX-512 batches pay: the last batch's outputs
-/// are handed on after its NH is done, with no NH left to overlap them.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const BATCHED_RUN_MIN: usize = 32;
-
-/// Chunks a run needs before AVX2 takes it in one call, its chunk loop
-/// inside the backend ([`avx2::chunk_run`]).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const AVX2_RUN_MIN: usize = 2;
-
-/// A run of whole chunks (more of the message follows each), each chunk's
-/// NH sums from `init`, as the L1 outputs L2-HASH absorbs ([`Outputs`]).
-#[derive(Clone, Copy)]
-pub(crate) struct ChunkRun<'a> {
-    key: &'a NhKey,
-    chunks: &'a [[u8; CHUNK_BYTES]],
-    init: u64,
-}
-
-impl<'a> ChunkRun<'a> {
-    /// NH under `key` of `chunks`, each chunk's sums from `init`.
-    pub(crate) fn new(key: &'a NhKey, chunks: &'a [[u8; CHUNK_BYTES]], init: u64) -> Self {
-        ChunkRun { key, chunks, init }
-    }
-}
-
-impl<const T: usize> Outputs<T> for ChunkRun<'_> {
-    fn len(&self) -> usize {
-        self.chunks.len()
-    }
-
-    fn split_at(self, mid: usize) -> (Self, Self) {
-        let (head, tail) = self.chunks.split_at(mid);
-        (ChunkRun { chunks: head, ..self }, ChunkRun { chunks: tail, ..self })
-    }
-
-    /// Each chunk's sums handed to `take` in order, the backend chosen once
-    /// for the run: under AVX2, runs of [`AVX2_RUN_MIN`] chunks or more in
-    /// one call, the chunk loop inside the backend ([`avx2::chunk_run`]);
-    /// under AVX-512, runs of [`BATCHED_RUN_MIN`] or more in batches of
-    /// [`batch_chunks`], pipelined ([`avx512::chunk_batches`]); else one
-    /// call per chunk, the AVX2 and AVX-512 kernels asking for the lines of
-    /// the chunks ahead as they go ([`RUN_AHEAD`]).
-    #[inline(always)]
-    #[allow(unsafe_code)] // calls into the AVX2 and AVX-512 backends
-    fn each(self, mut take: impl FnMut([u64; T])) {
-        let ChunkRun { key, chunks, init } = self;
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        match key.kernels.kernel::<T>(CHUNK_BYTES) {
-            Backend::Avx2 if chunks.len() >= AVX2_RUN_MIN => {
-                // SAFETY: an AVX2 kernel is chosen only for a key laid out
-                // after `Backend::is_supported` confirmed AVX2, or AVX-512
-                // F, which implies it.
-                unsafe { avx2::chunk_run::<T>(key, chunks, init, &mut take) };
-                return;
-            }
-            Backend::Avx512 if chunks.len() >= BATCHED_RUN_MIN => {
-                match T {
-                    1 => batched::<T, { batch_chunks(1) }>(key, chunks, init, &mut take),
-                    2 => batched::<T, { batch_chunks(2) }>(key, chunks, init, &mut take),
-                    3 => batched::<T, { batch_chunks(3) }>(key, chunks, init, &mut take),
-                    _ => batched::<T, { batch_chunks(4) }>(key, chunks, init, &mut take),
-                }
-                return;
-            }
-            _ => {}
-        }
-        for chunk in chunks {
-            take(key.sums::<T, RUN_AHEAD>(0, chunk, [init; T]));
-        }
-    }
-}
-
-/// [`ChunkRun::each`] in AVX-512 batches of `N` chunks, pipelined: each
-/// output of a batch is handed on between two chunks of the next batch's
-/// NH, so that the caller's work on it (L2-HASH's steps, a chain of
-/// multiplications) overlaps NH as it does one chunk at a time. The chunks
-/// past the last whole batch go one by one.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-#[allow(unsafe_code)] // calls into the AVX-512 backend
-fn batched<const T: usize, const N: usize>(
-    key: &NhKey,
-    chunks: &[[u8; CHUNK_BYTES]],
-    init: u64,
-    take: &mut impl FnMut([u64; T]),
-) {
-    debug_assert!(N * T <= 8 && key.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512);
-    let (batches, rest) = chunks.as_chunks::<N>();
-    // SAFETY: an AVX-512 kernel is chosen only for a key laid out after
-    // AVX-512 F/BW/VL were detected; N * T <= 8.
-    unsafe { avx512::chunk_batches::<T, N>(key, batches, init, take) };
-    for chunk in rest {
-        take(key.sums::<T, RUN_AHEAD>(0, chunk, [init; T]));
     }
 }
