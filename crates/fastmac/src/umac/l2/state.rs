@@ -438,12 +438,14 @@ mod tests {
     }
 
     /// Words whose runs are hashed into maps of `piece` words each (the
-    /// last one shorter), as the multi-core path's tasks are.
+    /// last one shorter), as the multi-core path's tasks are; the words
+    /// the state takes one by one instead are counted in `serial`.
     #[cfg(feature = "parallel")]
     #[derive(Clone, Copy)]
     struct Pieces<'a, const ITERS: usize> {
         words: &'a [[u64; ITERS]],
         piece: usize,
+        serial: &'a core::cell::Cell<usize>,
     }
 
     #[cfg(feature = "parallel")]
@@ -458,6 +460,7 @@ mod tests {
         }
 
         fn each(self, take: impl FnMut([u64; ITERS])) {
+            self.serial.set(self.serial.get() + self.words.len());
             self.words.each(take);
         }
     }
@@ -508,31 +511,33 @@ mod tests {
                 l2.absorb(&key, core::slice::from_ref(w));
             }
         });
+        let serial = core::cell::Cell::new(0);
         let mut got = L2Hash::default();
         for run in [&rest[..1], &rest[1..9], &rest[9..10], &rest[10..40]] {
-            got.absorb_mapped(&key, Pieces { words: run, piece: run.len() });
+            got.absorb_mapped(&key, Pieces { words: run, piece: run.len(), serial: &serial });
         }
         assert!(matches!(got, L2Hash::Poly64 { room, .. } if room == POLY64_WORDS - 40));
         assert_eq!(finished(got.finish(&key, *last)), expect, "maps from the start");
         for piece in [1, 3, 8, 40] {
             let mut pieces = L2Hash::default();
-            pieces.absorb_mapped(&key, Pieces { words: rest, piece });
+            pieces.absorb_mapped(&key, Pieces { words: rest, piece, serial: &serial });
             assert_eq!(finished(pieces.finish(&key, *last)), expect, "maps of {piece} words from the start");
         }
         let mut mixed = L2Hash::default();
         mixed.absorb(&key, &rest[..1]);
-        mixed.absorb_mapped(&key, Pieces { words: &rest[1..20], piece: 19 });
+        mixed.absorb_mapped(&key, Pieces { words: &rest[1..20], piece: 19, serial: &serial });
         mixed.absorb(&key, &rest[20..]);
         assert_eq!(finished(mixed.finish(&key, *last)), expect, "a word, a map, words");
         let mut two = L2Hash::default();
-        two.absorb_mapped(&key, Pieces { words: &rest[..1], piece: 1 });
+        two.absorb_mapped(&key, Pieces { words: &rest[..1], piece: 1, serial: &serial });
         assert!(matches!(two, L2Hash::OneWord(_)), "a map of one word is kept as it came");
+        assert_eq!(serial.get(), 0, "within POLY64's range every word goes as a map");
         assert_eq!(finished(two.finish(&key, rest[1])), rfc(&key, &rest[..2]), "a map of one word");
     }
 
     /// Maps across and past the switch to POLY128: runs absorbed as maps
-    /// from the start (POLY64's maps up to the switch, then POLY128's),
-    /// from the switch, and from after an odd word and the one that
+    /// from the start and after one word (POLY64's maps up to the switch,
+    /// then POLY128's), from the switch, and from after an odd word and the one that
     /// completes its pair (the state takes a pending word's low half and
     /// an odd last output itself), marked words among them, between words
     /// fed one by one, against the RFC.
@@ -544,17 +549,21 @@ mod tests {
             let n64 = POLY64_WORDS as usize;
             let all = outputs::<ITERS>(n64 + 309);
             let expect = rfc(&key, &all);
-            for head in [0, n64, n64 + 1, n64 + 2] {
+            for head in [0, 1, n64, n64 + 1, n64 + 2] {
                 for piece in [2, 40, 158] {
+                    let serial = core::cell::Cell::new(0);
                     let got = through_state(&key, &all, |l2, rest| {
                         l2.absorb(&key, &rest[..head]);
                         let end = (head + 301).max(n64 + 301);
-                        l2.absorb_mapped(&key, Pieces { words: &rest[head..end], piece });
+                        l2.absorb_mapped(&key, Pieces { words: &rest[head..end], piece, serial: &serial });
                         for w in &rest[end..] {
                             l2.absorb(&key, core::slice::from_ref(w));
                         }
                     });
                     assert_eq!(got, expect, "{ITERS} iterations, maps of {piece} from {head} words");
+                    // At most the low half of a word begun, and an odd last
+                    // output, go one by one.
+                    assert!(serial.get() <= 2, "{} outputs one by one from {head} words", serial.get());
                 }
             }
         }
