@@ -16,7 +16,8 @@ use super::backend::Backend;
 use super::iters::{iters_for, with_iters};
 use super::kdf::KEY_LEN;
 use super::l1::{L1_CHUNK, l1_key};
-use super::nh::NhKey;
+use super::l2::Outputs;
+use super::nh::{ChunkRun, NhKey};
 use crate::error::Error;
 
 /// A bare NH pass at the iteration count of one UMAC tag length.
@@ -56,23 +57,20 @@ impl NhCeiling {
         // The last chunk, whole or not, apart: UMAC hashes it outside the run.
         let (whole, last) = msg.split_at(msg.len().saturating_sub(1) / L1_CHUNK * L1_CHUNK);
         let (whole, _) = whole.as_chunks::<L1_CHUNK>();
-        let mut sums = if self.key.runs_in_one_call::<ITERS>(whole.len()) {
-            self.in_one_call::<ITERS>(whole)
-        } else {
-            whole.iter().fold([0; ITERS], |sums, chunk| added(sums, self.key.run_chunk_sums(chunk, 0)))
-        };
+        let mut sums = if whole.is_empty() { [0; ITERS] } else { self.run::<ITERS>(whole) };
         if !last.is_empty() {
-            sums = added(sums, self.key.sums(0, last, [0; ITERS]));
+            sums = added(sums, self.key.sums::<ITERS, 0>(0, last, [0; ITERS]));
         }
         sums.iter().fold(0, |a, &s| a ^ s)
     }
 
-    /// The sums of a run of whole chunks that NH hashes in one call. Out of
-    /// line, so that a short message pays nothing for it.
+    /// The sums of a run of whole chunks, NH's backend chosen once for the
+    /// run ([`ChunkRun`]). Out of line, so that a short message pays
+    /// nothing for it.
     #[inline(never)]
-    fn in_one_call<const ITERS: usize>(&self, whole: &[[u8; L1_CHUNK]]) -> [u64; ITERS] {
+    fn run<const ITERS: usize>(&self, whole: &[[u8; L1_CHUNK]]) -> [u64; ITERS] {
         let mut sums = [0u64; ITERS];
-        self.key.chunk_runs::<ITERS>(whole, 0, |chunk| sums = added(sums, chunk));
+        ChunkRun::new(&self.key, whole, 0).each(|chunk| sums = added(sums, chunk));
         sums
     }
 }

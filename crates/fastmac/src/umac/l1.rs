@@ -9,7 +9,7 @@ use zeroize::Zeroize;
 
 use super::backend::Backend;
 use super::kdf::kdf;
-use super::nh::{self, NhKey};
+use super::nh::{self, ChunkRun, NhKey};
 
 /// L1-HASH chunk: 1024 bytes of message, NH's 32 blocks.
 pub(crate) const L1_CHUNK: usize = nh::CHUNK_BYTES;
@@ -51,26 +51,16 @@ pub(crate) fn add_bit_length(nh: u64, chunk_len: usize) -> u64 {
 pub(crate) fn l1_hash<const ITERS: usize>(key: &NhKey, chunk: &[u8]) -> [u64; ITERS] {
     debug_assert!(chunk.len() <= L1_CHUNK);
     let data = if chunk.is_empty() { &[0u8; nh::BLOCK][..] } else { chunk };
-    key.sums::<ITERS>(0, data, [add_bit_length(0, chunk.len()); ITERS])
+    key.sums::<ITERS, 0>(0, data, [add_bit_length(0, chunk.len()); ITERS])
 }
 
-/// [`l1_hash`] of a whole chunk that more of the message follows: NH may
-/// ask for the next chunks' lines as it goes ([`NhKey::run_chunk_sums`]).
+/// L1-HASH of whole chunks, none of them a message's last (which may be
+/// shorter), as the outputs L2-HASH absorbs: NH of each chunk from its
+/// length term, a run at a time where the backend takes one
+/// ([`ChunkRun`]).
 #[inline(always)]
-pub(crate) fn l1_hash_in_run<const ITERS: usize>(key: &NhKey, chunk: &[u8; L1_CHUNK]) -> [u64; ITERS] {
-    key.run_chunk_sums::<ITERS>(chunk, add_bit_length(0, L1_CHUNK))
-}
-
-/// L1-HASH of whole chunks (none of them a message's last, which may be
-/// shorter), each chunk's outputs handed to `take` in order, a few chunks
-/// per NH call ([`NhKey::chunk_runs`]).
-#[inline(always)]
-pub(crate) fn l1_hash_chunks<const ITERS: usize>(
-    key: &NhKey,
-    chunks: &[[u8; L1_CHUNK]],
-    take: impl FnMut([u64; ITERS]),
-) {
-    key.chunk_runs::<ITERS>(chunks, add_bit_length(0, L1_CHUNK), take);
+pub(crate) fn l1_chunks<'a>(key: &'a NhKey, chunks: &'a [[u8; L1_CHUNK]]) -> ChunkRun<'a> {
+    ChunkRun::new(key, chunks, add_bit_length(0, L1_CHUNK))
 }
 
 #[cfg(test)]

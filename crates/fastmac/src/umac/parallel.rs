@@ -33,9 +33,9 @@ use super::backend::Backend;
 #[cfg(feature = "parallel")]
 use super::iters::{MAX_ITERS, with_iters};
 #[cfg(feature = "parallel")]
-use super::l1::{L1_CHUNK, l1_hash_chunks};
+use super::l1::{L1_CHUNK, l1_chunks};
 #[cfg(feature = "parallel")]
-use super::l2::{L2Hash, Poly64Run, Poly128Run, PolyRun, Run};
+use super::l2::{L2Key, MappedOutputs, Outputs, Poly64Map, Poly64Run, Poly128Map, Poly128Run, PolyRun};
 #[cfg(feature = "parallel")]
 use super::uhash::{self, UhashKey, UhashState};
 
@@ -243,69 +243,85 @@ pub(crate) fn update<const ITERS: usize>(key: &UhashKey, state: &mut UhashState,
     let (chunks, rest) = data.split_at(data.len().saturating_sub(1) / L1_CHUNK * L1_CHUNK);
     if !chunks.is_empty() {
         let l2 = state.l2_at_chunk_boundary::<ITERS>(key).expect("the head ends on a chunk boundary");
-        absorb_chunks::<ITERS>(key, l2, chunks);
+        l2.absorb_mapped::<ITERS>(&key.l2, ChunksOnAllCores { key, chunks: chunks.as_chunks::<L1_CHUNK>().0 });
     }
     state.update::<ITERS>(key, rest);
 }
 
-/// L1-HASH of `data` (whole chunks, none of them the message's last) on
-/// all cores, absorbed into `l2` in order: the chunks within POLY64's range
-/// as one POLY64 map per task ([`absorb_as_maps`]), the rest as POLY128
-/// maps ([`absorb_past_poly64`]).
+/// Whole chunks (none of them the message's last) hashed on all cores of
+/// the current rayon pool, as the outputs L2 absorbs
+/// ([`L2Hash::absorb_mapped`](super::l2::L2Hash::absorb_mapped)): L2 cuts the run where its phase changes
+/// and takes each piece as maps of tasks ([`ChunksOnAllCores::poly64_maps`],
+/// [`ChunksOnAllCores::poly128_maps`]), or, for the odd chunk of a
+/// POLY128 word on either side, on this core.
 #[cfg(feature = "parallel")]
-fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
-    debug_assert_eq!(data.len() % L1_CHUNK, 0);
-    let (in_poly64, rest) = data.split_at((data.len() / L1_CHUNK).min(l2.poly64_room()) * L1_CHUNK);
-    let task = task_chunks(in_poly64.len() / L1_CHUNK) * L1_CHUNK;
-    absorb_as_maps::<ITERS, Poly64Run<ITERS>>(key, l2, in_poly64, task);
-    if !rest.is_empty() {
-        absorb_past_poly64::<ITERS>(key, l2, rest);
+#[derive(Clone, Copy)]
+struct ChunksOnAllCores<'a> {
+    key: &'a UhashKey,
+    chunks: &'a [[u8; L1_CHUNK]],
+}
+
+#[cfg(feature = "parallel")]
+impl<const ITERS: usize> Outputs<ITERS> for ChunksOnAllCores<'_> {
+    fn len(&self) -> usize {
+        self.chunks.len()
+    }
+
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (head, tail) = self.chunks.split_at(mid);
+        (ChunksOnAllCores { chunks: head, ..self }, ChunksOnAllCores { chunks: tail, ..self })
+    }
+
+    fn each(self, take: impl FnMut([u64; ITERS])) {
+        l1_chunks(&self.key.l1, self.chunks).each(take);
     }
 }
 
-/// Whole chunks past POLY64's range on all cores, absorbed into `l2` in
-/// order: a first chunk on this core when POLY128 waits for a word's low
-/// half; then tasks of whole POLY128 words (an even count of chunks), each
-/// hashed into a POLY128 map, [`POLY128_SPAN`] at a time; then an odd last
-/// chunk on this core.
 #[cfg(feature = "parallel")]
-fn absorb_past_poly64<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, data: &[u8]) {
-    let (head, data) = data.split_at(if l2.poly128_half_pending() { L1_CHUNK } else { 0 });
-    uhash::absorb_chunks::<ITERS>(key, l2, head);
-    let (words, last) = data.split_at(data.len() / (2 * L1_CHUNK) * (2 * L1_CHUNK));
-    for span in words.chunks(POLY128_SPAN) {
-        let task = task_chunks(span.len() / L1_CHUNK).next_multiple_of(2) * L1_CHUNK;
-        absorb_as_maps::<ITERS, Poly128Run<ITERS>>(key, l2, span, task);
+impl<const ITERS: usize> MappedOutputs<ITERS> for ChunksOnAllCores<'_> {
+    /// One POLY64 map per task.
+    fn poly64_maps(self, key: &L2Key, absorb: impl FnMut(&Poly64Map<ITERS>)) {
+        let task = task_chunks(self.chunks.len());
+        maps::<ITERS, Poly64Run<ITERS>>(self.key, key, self.chunks, task, absorb);
     }
-    uhash::absorb_chunks::<ITERS>(key, l2, last);
+
+    /// Tasks of whole POLY128 words (an even count of chunks), each hashed
+    /// into a POLY128 map, [`POLY128_SPAN`] at a time.
+    fn poly128_maps(self, key: &L2Key, mut absorb: impl FnMut(&Poly128Map<ITERS>)) {
+        for span in self.chunks.chunks(POLY128_SPAN / L1_CHUNK) {
+            let task = task_chunks(span.len()).next_multiple_of(2);
+            maps::<ITERS, Poly128Run<ITERS>>(self.key, key, span, task, &mut absorb);
+        }
+    }
 }
 
-/// Whole chunks in rayon tasks of `task` bytes, each task's NH and its
-/// polynomial's map (`R`) together, and the maps absorbed into `l2` in
-/// order, one multiply-add each.
+/// Whole chunks in rayon tasks of `task` chunks, each task's NH and its
+/// polynomial's map (`R`) together, the maps handed to `absorb` in order.
 #[cfg(feature = "parallel")]
-fn absorb_as_maps<const ITERS: usize, R: PolyRun<ITERS>>(key: &UhashKey, l2: &mut L2Hash, data: &[u8], task: usize)
-where
+fn maps<const ITERS: usize, R: PolyRun<ITERS>>(
+    key: &UhashKey,
+    l2_key: &L2Key,
+    chunks: &[[u8; L1_CHUNK]],
+    task: usize,
+    mut absorb: impl FnMut(&R::Map),
+) where
     R::Map: Send,
-    for<'m> &'m R::Map: Run<ITERS>,
 {
-    let maps: Vec<R::Map> = data
+    let maps: Vec<R::Map> = chunks
         .par_chunks(task)
         .map(|task| {
             let mut run = R::default();
-            l1_hash_chunks::<ITERS>(
-                &key.l1,
-                task.as_chunks::<L1_CHUNK>().0,
+            l1_chunks(&key.l1, task).each(
                 // Inlined into the backend's run, as in one core's loop
-                // (`uhash::absorb_chunks`).
+                // (`L2Hash::absorb`, `l2/state.rs`).
                 #[inline(always)]
-                |word| run.absorb(&key.l2, word),
+                |word| run.absorb(l2_key, word),
             );
-            run.into_map(&key.l2)
+            run.into_map(l2_key)
         })
         .collect();
     for map in &maps {
-        l2.absorb_run(&key.l2, map);
+        absorb(map);
     }
 }
 

@@ -16,7 +16,8 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use zeroize::Zeroize;
 
-use super::l1::{L1_CHUNK, l1_hash_chunks};
+use super::l1::{L1_CHUNK, l1_chunks};
+use super::l2::Outputs;
 use super::parallel::PARALLEL_MIN;
 use super::uhash::{UhashKey, UhashState};
 use crate::file::{self, ReadBuf};
@@ -57,7 +58,7 @@ pub(crate) fn update_from_file<const ITERS: usize>(
     if whole > 0 {
         let l2 = state.l2_at_chunk_boundary::<ITERS>(key).expect("the head ends on a chunk boundary");
         l1_from_file::<ITERS>(key, file, start + head, whole, threads.get(), |outputs| {
-            l2.absorb_run(&key.l2, outputs.iter().copied());
+            l2.absorb(&key.l2, outputs);
         })?;
     }
     file.seek(SeekFrom::Start(start + head + whole))?;
@@ -90,7 +91,7 @@ fn l1_from_file<const ITERS: usize>(
             let at = unit * UNIT;
             outputs.clear();
             let read = file::read_span(file, offset + at, UNIT.min(len - at), &mut buf, |piece| {
-                l1_hash_chunks::<ITERS>(&key.l1, piece.as_chunks::<L1_CHUNK>().0, |word| outputs.push(word));
+                l1_chunks(&key.l1, piece.as_chunks::<L1_CHUNK>().0).each(|word| outputs.push(word));
             });
             match read {
                 Ok(()) => order.finish_unit(unit, outputs),

@@ -5,16 +5,15 @@
 //!
 //! Three steps make every path, each generic in the iteration count:
 //!
-//! * [`absorb_chunks`]: whole 1024-byte chunks, none of them the message's
-//!   last, through NH and into the L2 state, L2's step for one chunk
-//!   overlapping the next chunks' NH;
+//! * [`L2Hash::absorb`] of [`l1_chunks`]: whole 1024-byte chunks, none of
+//!   them the message's last, through NH and into the L2 state, L2's step
+//!   for one chunk overlapping the next chunks' NH;
 //! * [`l1_hash`] of the last chunk (at most 1024 bytes, maybe empty);
 //! * [`tail`]: L2-HASH's last step on it (or none, for one chunk) and
 //!   L3-HASH.
 //!
 //! [`uhash`] is a whole message in one call (a message of two chunks in a
-//! shorter form of these steps). [`UhashState`] is the same
-//! steps on a message that arrives in pieces: it NH-hashes input as it
+//! shorter form of these steps). [`UhashState`] is the same steps on a message that arrives in pieces: it NH-hashes input as it
 //! comes, straight from the caller's buffer (a trailing partial block
 //! zero-padded, as the one-shot path's last chunk), so no message is ever
 //! copied into a padded buffer. The multi-core drivers (`super::parallel`,
@@ -26,8 +25,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::backend::Backend;
 use super::iters::MAX_ITERS;
-use super::l1::{L1_CHUNK, add_bit_length, l1_hash, l1_hash_chunks, l1_hash_in_run, l1_key};
-use super::l2::{L2Hash, L2Key};
+use super::l1::{L1_CHUNK, add_bit_length, l1_chunks, l1_hash, l1_key};
+use super::l2::{L2Hash, L2Key, L2Output};
 use super::l3::{L3Key, l3_hash, l3_hash_short};
 use super::nh::{BLOCK, NhKey, prefetch_lines};
 
@@ -96,94 +95,19 @@ impl UhashKey {
     }
 }
 
-/// L1-HASH of `chunks` (whole 1024-byte chunks, none of them the message's
-/// last) absorbed into `l2` in order. One chunk at a time, the L2 state in
-/// registers across the chunk loop, so that one chunk's L2 step overlaps
-/// the next chunk's NH; or, where NH hashes a run in one call
-/// ([`NhKey::runs_in_one_call`]: AVX-512 in batches, AVX2 with its chunk
-/// loop inside), the runs after POLY64's first two words that way, within
-/// POLY64's range and past it, L2's steps between NH's chunks
-/// ([`l1_hash_chunks`]).
-///
-/// [`NhKey::runs_in_one_call`]: super::nh::NhKey::runs_in_one_call
-#[inline(always)]
-pub(crate) fn absorb_chunks<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[u8]) {
-    debug_assert_eq!(chunks.len() % L1_CHUNK, 0);
-    // Chunks as arrays: their length a constant where NH is called.
-    let (chunks, _) = chunks.as_chunks::<L1_CHUNK>();
-    let (first, rest) = chunks.split_at(l2.words_before_steps().min(chunks.len()));
-    let (in_poly64, past) = rest.split_at(l2.poly64_room().saturating_sub(first.len()).min(rest.len()));
-    if key.l1.runs_in_one_call::<ITERS>(in_poly64.len()) || key.l1.runs_in_one_call::<ITERS>(past.len()) {
-        absorb_in_one_call::<ITERS>(key, l2, first, in_poly64, past);
-    } else {
-        absorb_one_by_one::<ITERS>(key, l2, chunks);
-    }
-}
-
-/// [`absorb_chunks`] one chunk at a time.
-#[inline(always)]
-fn absorb_one_by_one<const ITERS: usize>(key: &UhashKey, l2: &mut L2Hash, chunks: &[[u8; L1_CHUNK]]) {
-    l2.absorb_run(&key.l2, chunks.iter().map(|chunk| l1_hash_in_run::<ITERS>(&key.l1, chunk)));
-}
-
-/// [`absorb_chunks`] where NH hashes a run `in_poly64` or `past` POLY64's
-/// range in one call: POLY64's `first` words one at a time, then each run
-/// with L2's steps between NH's chunks where NH takes it in one call, one
-/// chunk at a time where not. Out of line, so that the one-at-a-time loop
-/// keeps its registers.
-#[inline(never)]
-fn absorb_in_one_call<const ITERS: usize>(
-    key: &UhashKey,
-    l2: &mut L2Hash,
-    first: &[[u8; L1_CHUNK]],
-    in_poly64: &[[u8; L1_CHUNK]],
-    past: &[[u8; L1_CHUNK]],
-) {
-    absorb_one_by_one::<ITERS>(key, l2, first);
-    if key.l1.runs_in_one_call::<ITERS>(in_poly64.len()) {
-        let mut steps = l2.poly64_steps::<ITERS>(&key.l2);
-        l1_hash_chunks::<ITERS>(
-            &key.l1,
-            in_poly64,
-            // Inlined into the backend's run: for four iterations LLVM would
-            // otherwise call the steps once per chunk.
-            #[inline(always)]
-            |word| steps.step(word),
-        );
-        l2.end_poly64_steps(steps, in_poly64.len());
-    } else {
-        absorb_one_by_one::<ITERS>(key, l2, in_poly64);
-    }
-    if key.l1.runs_in_one_call::<ITERS>(past.len()) {
-        let mut steps = l2.poly128_steps::<ITERS>(&key.l2);
-        l1_hash_chunks::<ITERS>(
-            &key.l1,
-            past,
-            #[inline(always)]
-            |outputs| steps.step(outputs),
-        );
-        l2.end_poly128_steps(steps, past.len());
-    } else {
-        absorb_one_by_one::<ITERS>(key, l2, past);
-    }
-}
-
 /// The end of UHASH (section 5.1) from the L1 outputs of the message's last
 /// chunk, `last`, with `l2` holding the chunks before it: none (a message of
 /// one chunk at most: L3-HASH of `zeroes(8) || last`), or L2-HASH's last
 /// step, then L3-HASH (with four terms when L2's output is POLY64's, below
 /// 2^64). Iteration `i`'s 32 bits are placed as [`placed`] says.
 #[inline(always)]
-pub(crate) fn tail<const ITERS: usize>(key: &UhashKey, l2: &L2Hash, last: [u64; ITERS]) -> u128 {
-    let words = if l2.is_empty() {
-        last
-    } else if l2.ends_in_poly64() {
-        l2.finish_poly64(&key.l2, last)
-    } else {
-        let wide = l2.clone().finish_poly128(&key.l2, last);
-        return (0..ITERS).fold(0, |hash, i| hash | placed(i, l3_hash(&key.l3.k1[i], key.l3.k2[i], wide[i])));
-    };
-    l3_short::<ITERS>(key, words)
+fn tail<const ITERS: usize>(key: &UhashKey, l2: &L2Hash, last: [u64; ITERS]) -> u128 {
+    match l2.finish(&key.l2, last) {
+        L2Output::Short(words) => l3_short::<ITERS>(key, words),
+        L2Output::Wide(wide) => {
+            (0..ITERS).fold(0, |hash, i| hash | placed(i, l3_hash(&key.l3.k1[i], key.l3.k2[i], wide[i])))
+        }
+    }
 }
 
 /// L3-HASH (section 5.4) of each iteration's L2-HASH output below 2^64
@@ -225,7 +149,7 @@ pub(crate) fn output_bytes<const N: usize>(hash: u128) -> [u8; N] {
 #[inline(never)]
 pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     if msg.len() <= L1_CHUNK {
-        tail::<ITERS>(key, &L2Hash::default(), l1_hash(&key.l1, msg))
+        l3_short::<ITERS>(key, l1_hash(&key.l1, msg))
     } else if msg.len() <= 2 * L1_CHUNK {
         uhash_two_chunks::<ITERS>(key, msg)
     } else {
@@ -244,13 +168,10 @@ fn uhash_two_chunks<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() > L1_CHUNK && msg.len() <= 2 * L1_CHUNK);
     let (first, last) = msg.split_at(L1_CHUNK);
     let last_is_late = last.len() > LAST_CHUNK_READY_FIRST;
-    let (first, last) = (l1_hash(&key.l1, first), l1_hash(&key.l1, last));
-    let words = if last_is_late {
-        L2Hash::two_words_last_late(&key.l2, first, last)
-    } else {
-        L2Hash::two_words(&key.l2, first, last)
-    };
-    l3_short::<ITERS>(key, words)
+    // L1-HASH of each chunk (neither is empty): NH from the length term.
+    let first = key.l1.sums::<ITERS, 0>(0, first, [add_bit_length(0, L1_CHUNK); ITERS]);
+    let last = key.l1.sums::<ITERS, 0>(0, last, [add_bit_length(0, last.len()); ITERS]);
+    l3_short::<ITERS>(key, L2Hash::two_words(&key.l2, first, last, last_is_late))
 }
 
 /// The longest last chunk whose NH ends before the whole first chunk's:
@@ -259,14 +180,16 @@ const LAST_CHUNK_READY_FIRST: usize = 2 * BLOCK;
 
 /// [`uhash`] of a message longer than two chunks: every chunk NH-hashed
 /// straight from `msg` (the last one zero-padded by the backend), the L2
-/// state on the stack. Kept out of line, so that the short path, inlined
+/// state on the stack. The whole chunks before the last are one run
+/// ([`l1_chunks`]), NH's backend chosen once for it, L2's steps taken
+/// between its chunks. Kept out of line, so that the short path, inlined
 /// into its callers, is not shaped by this one's registers and stack.
 #[inline(never)]
 fn uhash_long<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
     debug_assert!(msg.len() > L1_CHUNK);
     let (whole, last) = msg.split_at((msg.len() - 1) / L1_CHUNK * L1_CHUNK);
     let mut l2 = L2Hash::default();
-    absorb_chunks::<ITERS>(key, &mut l2, whole);
+    l2.absorb::<ITERS>(&key.l2, l1_chunks(&key.l1, whole.as_chunks::<L1_CHUNK>().0));
     tail::<ITERS>(key, &l2, l1_hash(&key.l1, last))
 }
 
@@ -328,7 +251,7 @@ impl UhashState {
         if data.is_empty() {
             return;
         }
-        let sums = key.l1.sums::<ITERS>(self.len / BLOCK, data, core::array::from_fn(|i| self.nh[i]));
+        let sums = key.l1.sums::<ITERS, 0>(self.len / BLOCK, data, core::array::from_fn(|i| self.nh[i]));
         self.nh[..ITERS].copy_from_slice(&sums);
         let partial = data.len() % BLOCK;
         if partial > 0 {
@@ -350,7 +273,7 @@ impl UhashState {
         let partial = self.len % BLOCK;
         if partial > 0 {
             let start = self.len - partial;
-            let padded = key.l1.sums::<ITERS>(start / BLOCK, &self.block[..partial], [0; ITERS]);
+            let padded = key.l1.sums::<ITERS, 0>(start / BLOCK, &self.block[..partial], [0; ITERS]);
             for (sum, taken) in self.nh.iter_mut().zip(padded) {
                 *sum = sum.wrapping_sub(taken);
             }
@@ -368,7 +291,7 @@ impl UhashState {
             }
             if self.len == 0 && data.len() > L1_CHUNK {
                 let (chunks, rest) = data.split_at((data.len() - 1) / L1_CHUNK * L1_CHUNK);
-                absorb_chunks::<ITERS>(key, &mut self.l2, chunks);
+                self.l2.absorb::<ITERS>(&key.l2, l1_chunks(&key.l1, chunks.as_chunks::<L1_CHUNK>().0));
                 data = rest;
             }
             let (piece, rest) = data.split_at((L1_CHUNK - self.len).min(data.len()));
@@ -381,7 +304,7 @@ impl UhashState {
     fn close_chunk<const ITERS: usize>(&mut self, key: &UhashKey) {
         debug_assert_eq!(self.len, L1_CHUNK);
         let outputs = core::array::from_fn(|i| add_bit_length(self.nh[i], L1_CHUNK));
-        self.l2.absorb::<ITERS>(&key.l2, outputs);
+        self.l2.absorb::<ITERS>(&key.l2, &[outputs][..]);
         self.nh = [0; MAX_ITERS];
         self.len = 0;
     }

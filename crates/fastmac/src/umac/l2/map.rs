@@ -15,7 +15,7 @@ use super::poly128::{pair_word, poly128_step};
 /// over it ([`Poly64Run`], [`Poly128Run`]): what a task of the multi-core
 /// path computes beside its NH.
 pub(crate) trait PolyRun<const ITERS: usize>: Default {
-    /// The run's map, which `L2Hash::absorb_run` takes.
+    /// The run's map, which `L2Hash::absorb_mapped` takes.
     type Map;
     /// Extends the run by the next chunk's L1 outputs.
     fn absorb(&mut self, key: &L2Key, outputs: [u64; ITERS]);

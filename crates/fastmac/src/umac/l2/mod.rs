@@ -37,9 +37,10 @@
 //! * `map.rs` (feature `parallel`): POLY64 and POLY128 over a run of words
 //!   as the map it applies, so that a run hashed on another core is
 //!   absorbed in one multiply-add;
-//! * `state.rs`: [`L2Hash`], the L2-HASH of a message in progress, which
-//!   absorbs one word or a run of words (given as the words or as their
-//!   map).
+//! * `state.rs`: [`L2Hash`], the L2-HASH of a message in progress, its
+//!   variant the phase of section 5.3.1 it is in, which absorbs runs of
+//!   words (given, hashed from chunks as they are taken, or as their maps)
+//!   and cuts them where the phase changes.
 //!
 //! Arithmetic on key-dependent values is branch-free: every select is a
 //! mask, every carry a number (`make test-ct` checks the compiled code).
@@ -56,7 +57,9 @@ mod state;
 
 pub(crate) use key::L2Key;
 #[cfg(feature = "parallel")]
-pub(crate) use map::{Poly64Run, Poly128Run, PolyRun};
-pub(crate) use state::L2Hash;
+pub(crate) use map::{Poly64Map, Poly128Map};
 #[cfg(feature = "parallel")]
-pub(crate) use state::Run;
+pub(crate) use map::{Poly64Run, Poly128Run, PolyRun};
+#[cfg(feature = "parallel")]
+pub(crate) use state::MappedOutputs;
+pub(crate) use state::{L2Hash, L2Output, Outputs};

@@ -1,8 +1,14 @@
 //! [`L2Hash`]: the L2-HASH (RFC 4418 section 5.3.1) of a message in
 //! progress, fed the L1 outputs of its chunks in order, `ITERS`
-//! iterations at a time, one word (one chunk) or a run of words at a
-//! time.
-//! No L1 output string is ever stored.
+//! iterations at a time. No L1 output string is ever stored.
+//!
+//! The state's variant says where in section 5.3.1 it is: no word yet,
+//! one word, POLY64 with room, and past it ([`Past`]: at the switch to
+//! POLY128, on a POLY128 word boundary, or with a word's high half
+//! pending). Callers hand over runs of L1 outputs ([`Outputs`]: given
+//! words, or chunks NH hashes as they are taken) and L2 cuts each run
+//! where its phase changes, so no caller absorbs past POLY64's range or
+//! finishes in the wrong form.
 
 use zeroize::Zeroize;
 
@@ -13,367 +19,303 @@ use super::key::L2Key;
 #[cfg(feature = "parallel")]
 use super::map::{Poly64Map, Poly128Map};
 use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two, poly64_two_second_late};
-use super::poly128::{poly128_end, poly128_pairs, poly128_start, poly128_word};
+use super::poly128::{poly128_end, poly128_start, poly128_word};
 use crate::umac::iters::MAX_ITERS;
 
 /// L1 outputs hashed under POLY64 before L2-HASH moves to POLY128: 2^17
 /// bytes of them, 8 bytes each (section 5.3.1).
 const POLY64_WORDS: u64 = 1 << 14;
 
-/// The L2-HASH of every iteration over the L1 outputs absorbed so far.
-#[derive(Clone, Zeroize)]
-pub(crate) struct L2Hash {
-    /// POLY64's accumulator from the second word on, lazily reduced (below
-    /// 2^64, congruent).
-    y64: [u64; MAX_ITERS],
-    /// The first word as it came: POLY64's first step waits for the second,
-    /// and a message of two chunks ends in the two-word step.
-    first: [u64; MAX_ITERS],
-    /// L1 outputs absorbed, per iteration.
-    words: u64,
-    /// POLY128's part, past 2^14 words.
-    poly128: Option<Poly128>,
+/// L1 outputs in order, as [`L2Hash::absorb`] takes them: words given, or
+/// chunks whose NH runs as their outputs are taken (`nh::ChunkRun`).
+pub(crate) trait Outputs<const ITERS: usize>: Sized {
+    /// Outputs in the run.
+    fn len(&self) -> usize;
+    /// The first `mid` outputs, and the rest.
+    fn split_at(self, mid: usize) -> (Self, Self);
+    /// Each output (one chunk's, per iteration) handed to `take` in order.
+    fn each(self, take: impl FnMut([u64; ITERS]));
 }
 
-/// POLY128's state: the accumulator, lazily reduced, and the high half of a
-/// word whose low half has not come.
-#[derive(Clone, Zeroize)]
-struct Poly128 {
-    y: [u128; MAX_ITERS],
-    high_half: [u64; MAX_ITERS],
-}
-
-impl Poly128 {
-    /// The state in `slot`, started at the switch if it is not yet: from
-    /// POLY128's first word, POLY64's result `y64` (section 5.3.1).
-    fn started<'s, const ITERS: usize>(
-        slot: &'s mut Option<Poly128>,
-        key: &L2Key,
-        y64: &[u64; MAX_ITERS],
-    ) -> &'s mut Poly128 {
-        slot.get_or_insert_with(|| Poly128 {
-            y: core::array::from_fn(|i| if i < ITERS { poly128_start(key.k128[i], canonical_p64(y64[i])) } else { 0 }),
-            high_half: [0; MAX_ITERS],
-        })
+impl<const ITERS: usize> Outputs<ITERS> for &[[u64; ITERS]] {
+    fn len(&self) -> usize {
+        <[_]>::len(self)
     }
-}
 
-impl Default for L2Hash {
-    /// No word absorbed.
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        <[_]>::split_at(self, mid)
+    }
+
     #[inline(always)]
-    fn default() -> Self {
-        L2Hash { y64: [0; MAX_ITERS], first: [0; MAX_ITERS], words: 0, poly128: None }
+    fn each(self, mut take: impl FnMut([u64; ITERS])) {
+        for &word in self {
+            take(word);
+        }
     }
+}
+
+/// A run of L1 outputs that can also be hashed elsewhere (on other cores)
+/// into the maps of L2-HASH's polynomials (`map.rs`), for
+/// [`L2Hash::absorb_mapped`].
+#[cfg(feature = "parallel")]
+pub(crate) trait MappedOutputs<const ITERS: usize>: Outputs<ITERS> {
+    /// The run, within POLY64's range, as POLY64 maps of consecutive
+    /// pieces, handed to `absorb` in order.
+    fn poly64_maps(self, key: &L2Key, absorb: impl FnMut(&Poly64Map<ITERS>));
+    /// The run (an even count, from a POLY128 word boundary) as POLY128
+    /// maps of consecutive pieces of whole words, handed to `absorb` in
+    /// order.
+    fn poly128_maps(self, key: &L2Key, absorb: impl FnMut(&Poly128Map<ITERS>));
+}
+
+/// The L2-HASH of every iteration over the L1 outputs absorbed so far.
+#[derive(Clone, Default, Zeroize)]
+pub(crate) enum L2Hash {
+    /// No word: a message of at most one chunk skips L2-HASH (section 5.1).
+    #[default]
+    Empty,
+    /// One word, kept as it came: POLY64's first step waits for the
+    /// second, and a message of two chunks ends in the two-word step.
+    OneWord([u64; MAX_ITERS]),
+    /// POLY64 after two words or more, with `room` (at least one) words
+    /// left in its range: the accumulator, lazily reduced (below 2^64,
+    /// congruent).
+    Poly64 { y: [u64; MAX_ITERS], room: u64 },
+    /// Past POLY64's 2^14 words.
+    Past(Past),
+}
+
+/// L2-HASH past POLY64's range: POLY128 over `uint2str(y64, 16)` and the
+/// words after it, two L1 outputs to a 16-byte word.
+#[derive(Clone, Zeroize)]
+pub(crate) enum Past {
+    /// At the switch, POLY64's whole range absorbed: its accumulator,
+    /// lazily reduced. POLY128 starts with the next word.
+    AtSwitch([u64; MAX_ITERS]),
+    /// On a POLY128 word boundary: the accumulator, lazily reduced.
+    Words([u128; MAX_ITERS]),
+    /// The high half of a word whose low half has not come, and the
+    /// accumulator before that word.
+    HalfWord { y: [u128; MAX_ITERS], high: [u64; MAX_ITERS] },
+}
+
+/// L2-HASH's output per iteration ([`L2Hash::finish`]).
+pub(crate) enum L2Output<const ITERS: usize> {
+    /// Below 2^64, so that L3-HASH has four terms only: POLY64's result
+    /// (every message up to 16 MiB), or, for a message of one chunk at
+    /// most, which skips L2-HASH, its L1 output.
+    Short([u64; ITERS]),
+    /// POLY128's result (canonical).
+    Wide([u128; ITERS]),
 }
 
 impl L2Hash {
-    /// True before the first word: a message of at most one chunk skips
-    /// L2-HASH (section 5.1).
+    /// True before the first word.
     #[inline(always)]
     pub(crate) fn is_empty(&self) -> bool {
-        self.words == 0
+        matches!(self, L2Hash::Empty)
     }
 
-    /// True if L2-HASH's output, once one more word (the message's last L1
-    /// output) is absorbed, is POLY64's (every message up to 16 MiB): below
-    /// 2^64, so that L3-HASH has four terms only.
+    /// Absorbs `run`, the L1 outputs of the next chunks in order. Within
+    /// POLY64's range (every message up to 16 MiB) one multiply-add per
+    /// word and iteration, with the accumulators in registers for the whole
+    /// run, so that one chunk's step overlaps the next chunk's NH (inside
+    /// the backend's chunk loop where it has one); the rest past it out of
+    /// line ([`Past::absorb`]). A run of one word into an empty state is
+    /// kept as it came ([`L2Hash::OneWord`]).
     #[inline(always)]
-    pub(crate) fn ends_in_poly64(&self) -> bool {
-        self.words < POLY64_WORDS
-    }
-
-    /// L1 outputs (per iteration) that POLY64 still takes before POLY128
-    /// does (section 5.3.1).
-    #[inline(always)]
-    pub(crate) fn poly64_room(&self) -> usize {
-        POLY64_WORDS.saturating_sub(self.words) as usize
-    }
-
-    /// Absorbs one word: the L1 outputs of the next chunk.
-    #[inline(always)]
-    pub(crate) fn absorb<const ITERS: usize>(&mut self, key: &L2Key, word: [u64; ITERS]) {
-        self.absorb_run(key, core::iter::once(word));
-    }
-
-    /// Absorbs a run of words, the L1 outputs of the next chunks in order:
-    /// the words themselves ([`L2Hash::absorb_words`]), or, within POLY64's
-    /// range, their `Poly64Map` computed on another core (`absorb_map`,
-    /// feature `parallel`).
-    #[inline(always)]
-    pub(crate) fn absorb_run<const ITERS: usize>(&mut self, key: &L2Key, run: impl Run<ITERS>) {
-        run.absorb_into(self, key);
-    }
-
-    /// A run given as its words, which `words` may compute as they are
-    /// taken (each chunk's NH). Within POLY64's range (every message up to
-    /// 16 MiB) one multiply-add per word and iteration with the accumulators
-    /// in registers for the whole run, so that one chunk's step overlaps the
-    /// next chunk's NH; past it, POLY128 out of line ([`poly128_pairs`]).
-    #[inline(always)]
-    fn absorb_words<const ITERS: usize>(
-        &mut self,
-        key: &L2Key,
-        mut words: impl ExactSizeIterator<Item = [u64; ITERS]>,
-    ) {
-        let in_poly64 = words.len().min(self.poly64_room());
-        if in_poly64 > 0 {
-            let (k, k_squared) = (&key.k64, &key.k64_squared);
-            let mut steps = in_poly64;
-            if self.words == 0 {
-                // Kept as it came: POLY64's first step waits for a second
-                // word (a message of two chunks ends in the two-word step).
-                let first = words.next().expect("a word in the run");
-                self.first[..ITERS].copy_from_slice(&first);
-                steps -= 1;
+    pub(crate) fn absorb<const ITERS: usize>(&mut self, key: &L2Key, run: impl Outputs<ITERS>) {
+        let (k, k_squared) = (&key.k64, &key.k64_squared);
+        let (y, room) = match self {
+            L2Hash::Past(_) => (None, 0),
+            L2Hash::Empty if run.len() <= 1 => {
+                run.each(|first| *self = L2Hash::OneWord(widened(first)));
+                return;
             }
-            let mut y: [u64; ITERS] = core::array::from_fn(|i| self.y64[i]);
-            if self.words <= 1 && steps > 0 {
-                let second = words.next().expect("a word in the run");
-                y = per_iteration(|i| {
-                    poly64_step(k[i], k_squared[i], poly64_first(k[i], k_squared[i], self.first[i]), second[i])
-                });
-                steps -= 1;
+            // POLY's `y = 1` (section 5.3.2): the first word is a step too.
+            L2Hash::Empty => (Some([1; ITERS]), POLY64_WORDS),
+            L2Hash::OneWord(first) => {
+                let y = per_iteration(|i| poly64_first(k[i], k_squared[i], first[i]));
+                (Some(y), POLY64_WORDS - 1)
             }
-            for word in words.by_ref().take(steps) {
-                y = per_iteration(|i| poly64_step(k[i], k_squared[i], y[i], word[i]));
-            }
-            self.y64[..ITERS].copy_from_slice(&y);
-            self.words += in_poly64 as u64;
+            L2Hash::Poly64 { y, room } => (Some(core::array::from_fn(|i| y[i])), *room),
+        };
+        let len = run.len() as u64;
+        let (in_poly64, past) = run.split_at(room.min(len) as usize);
+        if let Some(mut y) = y
+            && in_poly64.len() > 0
+        {
+            let room = room - in_poly64.len() as u64;
+            in_poly64.each(
+                // Inlined into the backend's run: for four iterations LLVM
+                // would otherwise call the steps once per chunk.
+                #[inline(always)]
+                |word| y = per_iteration(|i| poly64_step(k[i], k_squared[i], y[i], word[i])),
+            );
+            *self = if room > 0 {
+                L2Hash::Poly64 { y: widened(y), room }
+            } else {
+                L2Hash::Past(Past::AtSwitch(widened(y)))
+            };
         }
-        if words.len() > 0 {
+        if past.len() > 0 {
+            let L2Hash::Past(state) = self else { unreachable!("POLY64's range is full") };
             // By value, so that no reference to a state the caller keeps in
             // registers leaves the inlined code.
-            *self = self.clone().absorb_poly128(key, words);
+            *state = state.clone().absorb(key, past);
         }
     }
 
-    /// Words the state takes one at a time before [`L2Hash::poly64_steps`]
-    /// can: POLY64's first two (its first step waits for the second).
-    #[inline(always)]
-    pub(crate) fn words_before_steps(&self) -> usize {
-        2usize.saturating_sub(self.words as usize)
-    }
-
-    /// POLY64's accumulators, for a loop that absorbs words one at a time
-    /// between other work ([`Poly64Steps::step`]) and then hands them back
-    /// ([`L2Hash::end_poly64_steps`]): for a state past its first two words
-    /// ([`L2Hash::words_before_steps`]), stepped at most
-    /// [`L2Hash::poly64_room`] times.
-    #[inline(always)]
-    pub(crate) fn poly64_steps<'k, const ITERS: usize>(&self, key: &'k L2Key) -> Poly64Steps<'k, ITERS> {
-        debug_assert!(self.words >= 2 && self.ends_in_poly64());
-        Poly64Steps { key, y: core::array::from_fn(|i| self.y64[i]) }
-    }
-
-    /// Takes back the accumulators of [`L2Hash::poly64_steps`], stepped
-    /// once for each of `words` words.
-    #[inline(always)]
-    pub(crate) fn end_poly64_steps<const ITERS: usize>(&mut self, steps: Poly64Steps<'_, ITERS>, words: usize) {
-        debug_assert!(words <= self.poly64_room());
-        self.y64[..ITERS].copy_from_slice(&steps.y);
-        self.words += words as u64;
-    }
-
-    /// POLY128's accumulators, for a loop that absorbs words one at a time
-    /// between other work ([`Poly128Steps::step`]) and then hands them back
-    /// ([`L2Hash::end_poly128_steps`]): for a state past POLY64's range,
-    /// started at the switch if it is not yet, with the high half of a
-    /// word begun.
-    #[inline(always)]
-    pub(crate) fn poly128_steps<'k, const ITERS: usize>(&mut self, key: &'k L2Key) -> Poly128Steps<'k, ITERS> {
-        debug_assert!(self.words >= POLY64_WORDS);
-        let half_pending = self.poly128_half_pending();
-        let poly128 = Poly128::started::<ITERS>(&mut self.poly128, key, &self.y64);
-        Poly128Steps {
-            key,
-            y: core::array::from_fn(|i| poly128.y[i]),
-            high_half: half_pending.then(|| core::array::from_fn(|i| poly128.high_half[i])),
+    /// Absorbs `run` with its parts hashed elsewhere as maps (one
+    /// multiply-add each): within POLY64's range as POLY64 maps; past it,
+    /// a first output here when POLY128 waits for a word's low half, then
+    /// whole POLY128 words as POLY128 maps, then an odd last output here.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn absorb_mapped<const ITERS: usize>(&mut self, key: &L2Key, run: impl MappedOutputs<ITERS>) {
+        let room = match self {
+            L2Hash::Empty => POLY64_WORDS,
+            L2Hash::OneWord(_) => POLY64_WORDS - 1,
+            L2Hash::Poly64 { room, .. } => *room,
+            L2Hash::Past(_) => 0,
+        };
+        let len = run.len() as u64;
+        let (in_poly64, past) = run.split_at(room.min(len) as usize);
+        in_poly64.poly64_maps(key, |map| self.absorb_poly64_map(key, map));
+        if past.len() == 0 {
+            return;
         }
+        let half_word = matches!(self, L2Hash::Past(Past::HalfWord { .. }));
+        let (head, past) = past.split_at(usize::from(half_word));
+        self.absorb(key, head);
+        let pairs = past.len() / 2;
+        let (words, last) = past.split_at(2 * pairs);
+        let L2Hash::Past(state) = self else { unreachable!("past POLY64's range") };
+        words.poly128_maps(key, |map| state.absorb_poly128_map(key, map));
+        self.absorb(key, last);
     }
 
-    /// Takes back the accumulators of [`L2Hash::poly128_steps`], stepped
-    /// once for each of `words` words.
-    #[inline(always)]
-    pub(crate) fn end_poly128_steps<const ITERS: usize>(&mut self, steps: Poly128Steps<'_, ITERS>, words: usize) {
-        let poly128 = self.poly128.as_mut().expect("started by poly128_steps");
-        poly128.y[..ITERS].copy_from_slice(&steps.y);
-        if let Some(high) = &steps.high_half {
-            poly128.high_half[..ITERS].copy_from_slice(high);
-        }
-        self.words += words as u64;
-    }
-
-    /// A run given as its POLY64 map (within POLY64's range): the state's
+    /// A run within POLY64's range given as its map: the state's
     /// accumulator so far (1 before any word, POLY64's first step after one
     /// word kept as it came) through `mult * y + value`.
     #[cfg(feature = "parallel")]
-    fn absorb_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly64Map<ITERS>) {
-        debug_assert!(map.words <= self.poly64_room() as u64, "a map within POLY64's range");
+    fn absorb_poly64_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly64Map<ITERS>) {
+        let (y, room) = match self {
+            L2Hash::Empty if map.words == 1 => {
+                *self = L2Hash::OneWord(widened(map.first));
+                return;
+            }
+            L2Hash::Empty => ([1; MAX_ITERS], POLY64_WORDS),
+            L2Hash::OneWord(first) => {
+                (core::array::from_fn(|i| poly64_first(key.k64[i], key.k64_squared[i], first[i])), POLY64_WORDS - 1)
+            }
+            L2Hash::Poly64 { y, room } => (*y, *room),
+            L2Hash::Past(_) => unreachable!("a POLY64 map within POLY64's range"),
+        };
+        debug_assert!(map.words <= room, "a map within POLY64's range");
         if map.words == 0 {
             return;
         }
-        for i in 0..ITERS {
-            let y = match self.words {
-                0 => 1,
-                1 => poly64_first(key.k64[i], key.k64_squared[i], self.first[i]),
-                _ => self.y64[i],
-            };
-            self.y64[i] = fold_p64(u128::from(map.mult[i]) * u128::from(y) + u128::from(map.value[i]));
-        }
-        if self.words == 0 {
-            self.first[..ITERS].copy_from_slice(&map.first);
-        }
-        self.words += map.words;
+        let y = widened::<u64, ITERS>(core::array::from_fn(|i| {
+            fold_p64(u128::from(map.mult[i]) * u128::from(y[i]) + u128::from(map.value[i]))
+        }));
+        let room = room - map.words;
+        *self = if room > 0 { L2Hash::Poly64 { y, room } } else { L2Hash::Past(Past::AtSwitch(y)) };
     }
 
-    /// True when POLY128 holds the high half of a word whose low half has
-    /// not come (an odd count of words past POLY64's range): a
-    /// `Poly128Map` is absorbed on a word boundary only.
-    pub(crate) fn poly128_half_pending(&self) -> bool {
-        self.words > POLY64_WORDS && !(self.words - POLY64_WORDS).is_multiple_of(2)
-    }
-
-    /// A run past POLY64's range given as its POLY128 map, from a word
-    /// boundary: the accumulator through `mult * y + value`.
-    #[cfg(feature = "parallel")]
-    fn absorb_poly128_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly128Map<ITERS>) {
-        debug_assert!(self.words >= POLY64_WORDS && !self.poly128_half_pending(), "on a POLY128 word boundary");
-        let poly128 = Poly128::started::<ITERS>(&mut self.poly128, key, &self.y64);
-        for i in 0..ITERS {
-            poly128.y[i] = mul_add_p128(map.mult[i], poly128.y[i], map.value[i]);
-        }
-        self.words += map.outputs;
-    }
-
-    /// Absorbs words past POLY64's range: POLY128's first word from
-    /// POLY64's result when the state is at the switch, the low half of a
-    /// word begun, then [`poly128_pairs`], keeping an odd word's high half.
-    #[inline(never)]
-    fn absorb_poly128<const ITERS: usize>(
-        mut self,
-        key: &L2Key,
-        mut run: impl ExactSizeIterator<Item = [u64; ITERS]>,
-    ) -> Self {
-        debug_assert!(self.words >= POLY64_WORDS);
-        let (k, k_squared) = (&key.k128[..ITERS], &key.k128_squared[..ITERS]);
-        let half_pending = self.poly128_half_pending();
-        let poly128 = Poly128::started::<ITERS>(&mut self.poly128, key, &self.y64);
-        let mut y: [u128; ITERS] = core::array::from_fn(|i| poly128.y[i]);
-        let words = self.words + run.len() as u64;
-        if half_pending && let Some(low) = run.next() {
-            poly128_word(k, k_squared, &mut y, &poly128.high_half, &low);
-        }
-        if let Some(high) = poly128_pairs(k, k_squared, &mut y, run) {
-            poly128.high_half[..ITERS].copy_from_slice(&high);
-        }
-        poly128.y[..ITERS].copy_from_slice(&y);
-        self.words = words;
-        self
-    }
-
-    /// Each iteration's L2-HASH output, POLY64's result, once `last` (the
-    /// message's last L1 outputs) is absorbed: for a state that is not
-    /// empty and [ends in POLY64](L2Hash::ends_in_poly64). After one word,
-    /// the two-word step ([`poly64_two`]) from that word as it came; after
-    /// more, the last step.
+    /// Each iteration's L2-HASH output once `last` (the message's last L1
+    /// outputs) is absorbed, in the form the state's range gives it: for an
+    /// empty state (a message of one chunk at most) `last` itself; after
+    /// one word, the two-word step ([`poly64_two`]) from that word as it
+    /// came; within POLY64's range, its last step; past it, POLY128's
+    /// result, out of line ([`Past::finish`]).
     #[inline(always)]
-    pub(crate) fn finish_poly64<const ITERS: usize>(&self, key: &L2Key, last: [u64; ITERS]) -> [u64; ITERS] {
-        debug_assert!(!self.is_empty() && self.ends_in_poly64());
+    pub(crate) fn finish<const ITERS: usize>(&self, key: &L2Key, last: [u64; ITERS]) -> L2Output<ITERS> {
         let (k, k_squared) = (&key.k64, &key.k64_squared);
-        if self.words == 1 {
-            L2Hash::two_words(key, core::array::from_fn(|i| self.first[i]), last)
-        } else {
-            per_iteration(|i| poly64_last(k[i], k_squared[i], self.y64[i], last[i]))
+        match self {
+            L2Hash::Empty => L2Output::Short(last),
+            L2Hash::OneWord(first) => L2Output::Short(L2Hash::two_words(key, narrowed(first), last, false)),
+            L2Hash::Poly64 { y, .. } => {
+                L2Output::Short(per_iteration(|i| poly64_last(k[i], k_squared[i], y[i], last[i])))
+            }
+            L2Hash::Past(state) => L2Output::Wide(state.clone().finish(key, last)),
         }
     }
 
     /// Each iteration's L2-HASH output for a message of exactly two chunks,
-    /// whose L1 outputs are `first` and `last`: POLY64 of two words
-    /// ([`poly64_two`]), no state needed.
+    /// whose L1 outputs are `first` and `last`: POLY64 of two words, no
+    /// state needed, in the form that leaves the least work after `last`
+    /// ([`poly64_two_second_late`] when `last_is_late`, well after `first`;
+    /// else [`poly64_two`]).
     #[inline(always)]
-    pub(crate) fn two_words<const ITERS: usize>(key: &L2Key, first: [u64; ITERS], last: [u64; ITERS]) -> [u64; ITERS] {
-        per_iteration(|i| poly64_two(key.k64[i], &key.two_words[i], first[i], last[i]))
-    }
-
-    /// [`L2Hash::two_words`] for `last` ready well after `first`
-    /// ([`poly64_two_second_late`]).
-    #[inline(always)]
-    pub(crate) fn two_words_last_late<const ITERS: usize>(
+    pub(crate) fn two_words<const ITERS: usize>(
         key: &L2Key,
         first: [u64; ITERS],
         last: [u64; ITERS],
+        last_is_late: bool,
     ) -> [u64; ITERS] {
-        per_iteration(|i| poly64_two_second_late(key.k64[i], &key.two_words[i], first[i], last[i]))
+        if last_is_late {
+            per_iteration(|i| poly64_two_second_late(key.k64[i], &key.two_words[i], first[i], last[i]))
+        } else {
+            per_iteration(|i| poly64_two(key.k64[i], &key.two_words[i], first[i], last[i]))
+        }
+    }
+}
+
+impl Past {
+    /// POLY128's accumulators, started at the switch from POLY64's result
+    /// (section 5.3.1: its first word is `uint2str(y64, 16)`), and the high
+    /// half of a word begun.
+    #[inline(always)]
+    fn accumulators<const ITERS: usize>(&self, key: &L2Key) -> ([u128; ITERS], Option<[u64; ITERS]>) {
+        match self {
+            Past::AtSwitch(y64) => (core::array::from_fn(|i| poly128_start(key.k128[i], canonical_p64(y64[i]))), None),
+            Past::Words(y) => (narrowed(y), None),
+            Past::HalfWord { y, high } => (narrowed(y), Some(narrowed(high))),
+        }
     }
 
-    /// Each iteration's L2-HASH output, POLY128's result (canonical), once
-    /// `last` is absorbed: for a state past POLY64's range. Takes a copy of
-    /// the state, as [`L2Hash::absorb_run`] hands its out-of-line part one.
+    /// The state of POLY128's accumulators `y` and a word's `high` half.
+    fn from_accumulators<const ITERS: usize>(y: [u128; ITERS], high: Option<[u64; ITERS]>) -> Past {
+        let y = widened(y);
+        match high {
+            Some(high) => Past::HalfWord { y, high: widened(high) },
+            None => Past::Words(y),
+        }
+    }
+
+    /// Absorbs `run`: each pair of outputs one POLY128 word
+    /// ([`poly128_word`]), an odd output kept as the next word's high half.
+    #[inline(never)]
+    fn absorb<const ITERS: usize>(self, key: &L2Key, run: impl Outputs<ITERS>) -> Past {
+        let (k, k_squared) = (&key.k128, &key.k128_squared);
+        let (mut y, mut high) = self.accumulators::<ITERS>(key);
+        run.each(
+            #[inline(always)]
+            |outputs| match high.take() {
+                Some(high) => poly128_word(k, k_squared, &mut y, &high, &outputs),
+                None => high = Some(outputs),
+            },
+        );
+        Past::from_accumulators(y, high)
+    }
+
+    /// A run of whole words given as its POLY128 map, from a word boundary:
+    /// the accumulator through `mult * y + value`.
+    #[cfg(feature = "parallel")]
+    fn absorb_poly128_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly128Map<ITERS>) {
+        let (y, high) = self.accumulators::<ITERS>(key);
+        debug_assert!(high.is_none(), "on a POLY128 word boundary");
+        *self = Past::from_accumulators(core::array::from_fn(|i| mul_add_p128(map.mult[i], y[i], map.value[i])), high);
+    }
+
+    /// POLY128's result (canonical) once `last` is absorbed: the string's
+    /// end, `0x80` and zeros, as its last word ([`poly128_end`]).
     #[cold]
     #[inline(never)]
-    pub(crate) fn finish_poly128<const ITERS: usize>(self, key: &L2Key, last: [u64; ITERS]) -> [u128; ITERS] {
-        debug_assert!(!self.ends_in_poly64());
-        let state = self.absorb_poly128(key, core::iter::once(last));
-        let half_word_left = state.poly128_half_pending();
-        let poly128 = state.poly128.as_ref().expect("past POLY64's range");
-        core::array::from_fn(|i| {
-            let half = half_word_left.then_some(poly128.high_half[i]);
-            poly128_end(key.k128[i], key.k128_squared[i], poly128.y[i], half)
-        })
-    }
-}
-
-/// POLY64's accumulators taken out of an [`L2Hash`] (see
-/// [`L2Hash::poly64_steps`]), one multiply-add per word and iteration.
-pub(crate) struct Poly64Steps<'k, const ITERS: usize> {
-    key: &'k L2Key,
-    y: [u64; ITERS],
-}
-
-impl<const ITERS: usize> Poly64Steps<'_, ITERS> {
-    /// Absorbs the next word: one chunk's L1 outputs.
-    #[inline(always)]
-    pub(crate) fn step(&mut self, word: [u64; ITERS]) {
-        let (k, k_squared) = (&self.key.k64, &self.key.k64_squared);
-        self.y = per_iteration(|i| poly64_step(k[i], k_squared[i], self.y[i], word[i]));
-    }
-}
-
-impl<const ITERS: usize> Drop for Poly64Steps<'_, ITERS> {
-    /// The accumulators are as secret as the key.
-    fn drop(&mut self) {
-        self.y.zeroize();
-    }
-}
-
-/// POLY128's accumulators taken out of an [`L2Hash`] (see
-/// [`L2Hash::poly128_steps`]): each word is two L1 outputs, the first its
-/// high half, then one multiply-add per word and iteration.
-pub(crate) struct Poly128Steps<'k, const ITERS: usize> {
-    key: &'k L2Key,
-    y: [u128; ITERS],
-    /// The high half of a word whose low half has not come.
-    high_half: Option<[u64; ITERS]>,
-}
-
-impl<const ITERS: usize> Poly128Steps<'_, ITERS> {
-    /// Absorbs the next L1 outputs: kept as a word's high half, or with
-    /// the high half before them, one word.
-    #[inline(always)]
-    pub(crate) fn step(&mut self, outputs: [u64; ITERS]) {
-        let Some(high) = self.high_half.take() else {
-            self.high_half = Some(outputs);
-            return;
-        };
-        poly128_word(&self.key.k128, &self.key.k128_squared, &mut self.y, &high, &outputs);
-    }
-}
-
-impl<const ITERS: usize> Drop for Poly128Steps<'_, ITERS> {
-    /// The accumulators and the half word are as secret as the key.
-    fn drop(&mut self) {
-        self.y.zeroize();
-        self.high_half.zeroize();
+    fn finish<const ITERS: usize>(self, key: &L2Key, last: [u64; ITERS]) -> [u128; ITERS] {
+        let state = self.absorb(key, &[last][..]);
+        let (y, high) = state.accumulators::<ITERS>(key);
+        core::array::from_fn(|i| poly128_end(key.k128[i], key.k128_squared[i], y[i], high.map(|high| high[i])))
     }
 }
 
@@ -389,33 +331,17 @@ fn per_iteration<const ITERS: usize>(mut f: impl FnMut(usize) -> u64) -> [u64; I
     words
 }
 
-/// A run of words that [`L2Hash::absorb_run`] takes: any exact-size
-/// iterator of words, or (feature `parallel`) a `Poly64Map` of words hashed
-/// elsewhere.
-pub(crate) trait Run<const ITERS: usize> {
-    /// Absorbs the run into `l2`.
-    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key);
+/// `ITERS` values stored in a state's array for [`MAX_ITERS`], zeros after
+/// them.
+#[inline(always)]
+fn widened<T: Copy + Default, const ITERS: usize>(values: [T; ITERS]) -> [T; MAX_ITERS] {
+    core::array::from_fn(|i| if i < ITERS { values[i] } else { T::default() })
 }
 
-impl<I: ExactSizeIterator<Item = [u64; ITERS]>, const ITERS: usize> Run<ITERS> for I {
-    #[inline(always)]
-    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
-        l2.absorb_words(key, self);
-    }
-}
-
-#[cfg(feature = "parallel")]
-impl<const ITERS: usize> Run<ITERS> for &Poly64Map<ITERS> {
-    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
-        l2.absorb_map(key, self);
-    }
-}
-
-#[cfg(feature = "parallel")]
-impl<const ITERS: usize> Run<ITERS> for &Poly128Map<ITERS> {
-    fn absorb_into(self, l2: &mut L2Hash, key: &L2Key) {
-        l2.absorb_poly128_map(key, self);
-    }
+/// The first `ITERS` values of a state's array.
+#[inline(always)]
+fn narrowed<T: Copy, const ITERS: usize>(values: &[T; MAX_ITERS]) -> [T; ITERS] {
+    core::array::from_fn(|i| values[i])
 }
 
 #[cfg(test)]
@@ -440,7 +366,15 @@ mod tests {
         let (last, rest) = outputs.split_last().expect("two words at least");
         let mut l2 = L2Hash::default();
         feed(&mut l2, rest);
-        if l2.ends_in_poly64() { l2.finish_poly64(key, *last).map(u128::from) } else { l2.finish_poly128(key, *last) }
+        finished(l2.finish(key, *last))
+    }
+
+    /// L2-HASH's output in either form, as a number per iteration.
+    fn finished<const ITERS: usize>(output: L2Output<ITERS>) -> [u128; ITERS] {
+        match output {
+            L2Output::Short(words) => words.map(u128::from),
+            L2Output::Wide(words) => words,
+        }
     }
 
     /// The same outputs as the RFC's string M of each iteration.
@@ -466,10 +400,10 @@ mod tests {
     }
 
     /// Word by word, one run, and runs of every length from 1 to 5 split
-    /// on either side of the switch to POLY128 (and past it, as POLY128's
-    /// steps too): one output, for lengths in POLY64's range (the two-word
-    /// step among them), at its end and past it by an odd and an even
-    /// count.
+    /// on either side of the switch to POLY128 (a run that crosses it cut
+    /// there by the state): one output, for lengths in POLY64's range (the
+    /// two-word step among them), at its end and past it by an odd and an
+    /// even count.
     fn every_way_of_feeding_equals_the_rfc<const ITERS: usize>() {
         let key = key(5, ITERS);
         let n64 = POLY64_WORDS as usize;
@@ -478,12 +412,12 @@ mod tests {
             let words = &all[..count];
             let expect = rfc(&key, words);
             let one_by_one = through_state(&key, words, |l2, rest| {
-                for &word in rest {
-                    l2.absorb(&key, word);
+                for word in rest {
+                    l2.absorb(&key, core::slice::from_ref(word));
                 }
             });
             assert_eq!(one_by_one, expect, "{count} words one by one, {ITERS} iterations");
-            let one_run = through_state(&key, words, |l2, rest| l2.absorb_run(&key, rest.iter().copied()));
+            let one_run = through_state(&key, words, |l2, rest| l2.absorb(&key, rest));
             assert_eq!(one_run, expect, "{count} words in one run, {ITERS} iterations");
             if count < n64 {
                 continue;
@@ -492,28 +426,67 @@ mod tests {
                 for piece in 1..6 {
                     let pieces = through_state(&key, words, |l2, rest| {
                         let split = split.min(rest.len());
-                        l2.absorb_run(&key, rest[..split].iter().copied());
+                        l2.absorb(&key, &rest[..split]);
                         for part in rest[split..].chunks(piece) {
-                            l2.absorb_run(&key, part.iter().copied());
+                            l2.absorb(&key, part);
                         }
                     });
                     assert_eq!(pieces, expect, "{count} words, split at {split}, pieces of {piece}");
-                    if split < n64 {
-                        continue;
-                    }
-                    let stepped = through_state(&key, words, |l2, rest| {
-                        let split = split.min(rest.len());
-                        l2.absorb_run(&key, rest[..split].iter().copied());
-                        for part in rest[split..].chunks(piece) {
-                            let mut steps = l2.poly128_steps::<ITERS>(&key);
-                            for &outputs in part {
-                                steps.step(outputs);
-                            }
-                            l2.end_poly128_steps(steps, part.len());
-                        }
-                    });
-                    assert_eq!(stepped, expect, "{count} words, POLY128 steps from {split} in pieces of {piece}");
                 }
+            }
+        }
+    }
+
+    /// Words whose runs are hashed into maps of `piece` words each (the
+    /// last one shorter), as the multi-core path's tasks are; the words
+    /// the state takes one by one instead are counted in `serial`.
+    #[cfg(feature = "parallel")]
+    #[derive(Clone, Copy)]
+    struct Pieces<'a, const ITERS: usize> {
+        words: &'a [[u64; ITERS]],
+        piece: usize,
+        serial: &'a core::cell::Cell<usize>,
+    }
+
+    #[cfg(feature = "parallel")]
+    impl<const ITERS: usize> Outputs<ITERS> for Pieces<'_, ITERS> {
+        fn len(&self) -> usize {
+            self.words.len()
+        }
+
+        fn split_at(self, mid: usize) -> (Self, Self) {
+            let (head, tail) = self.words.split_at(mid);
+            (Pieces { words: head, ..self }, Pieces { words: tail, ..self })
+        }
+
+        fn each(self, take: impl FnMut([u64; ITERS])) {
+            self.serial.set(self.serial.get() + self.words.len());
+            self.words.each(take);
+        }
+    }
+
+    #[cfg(feature = "parallel")]
+    impl<const ITERS: usize> MappedOutputs<ITERS> for Pieces<'_, ITERS> {
+        fn poly64_maps(self, key: &L2Key, mut absorb: impl FnMut(&Poly64Map<ITERS>)) {
+            use super::super::map::{Poly64Run, PolyRun};
+            for piece in self.words.chunks(self.piece) {
+                let mut run = Poly64Run::<ITERS>::default();
+                for &w in piece {
+                    run.absorb(key, w);
+                }
+                absorb(&run.into_map(key));
+            }
+        }
+
+        fn poly128_maps(self, key: &L2Key, mut absorb: impl FnMut(&Poly128Map<ITERS>)) {
+            use super::super::map::{Poly128Run, PolyRun};
+            assert!(self.piece.is_multiple_of(2), "whole POLY128 words");
+            for piece in self.words.chunks(self.piece) {
+                let mut run = Poly128Run::<ITERS>::default();
+                for &w in piece {
+                    run.absorb(key, w);
+                }
+                absorb(&run.into_map(key));
             }
         }
     }
@@ -525,7 +498,6 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn maps_absorbed_in_order_equal_word_by_word_absorbing() {
-        use super::super::map::{Poly64Run, PolyRun};
         let key = key(7, 3);
         let word = |n: u64| match n % 7 {
             3 => u64::MAX - n,
@@ -535,74 +507,101 @@ mod tests {
         let words: Vec<[u64; 3]> = (0..41).map(|n| [word(n), word(n + 1), word(3 * n)]).collect();
         let (last, rest) = words.split_last().unwrap();
         let expect = through_state(&key, &words, |l2, rest| {
-            for &w in rest {
-                l2.absorb(&key, w);
+            for w in rest {
+                l2.absorb(&key, core::slice::from_ref(w));
             }
         });
-        let map_of = |run: &[[u64; 3]]| {
-            let mut run_map = Poly64Run::<3>::default();
-            for &w in run {
-                run_map.absorb(&key, w);
-            }
-            run_map.into_map(&key)
-        };
+        let serial = core::cell::Cell::new(0);
         let mut got = L2Hash::default();
         for run in [&rest[..1], &rest[1..9], &rest[9..10], &rest[10..40]] {
-            got.absorb_run(&key, &map_of(run));
+            got.absorb_mapped(&key, Pieces { words: run, piece: run.len(), serial: &serial });
         }
-        assert_eq!(got.words, 40);
-        assert_eq!(got.finish_poly64(&key, *last).map(u128::from), expect, "maps from the start");
+        assert!(matches!(got, L2Hash::Poly64 { room, .. } if room == POLY64_WORDS - 40));
+        assert_eq!(finished(got.finish(&key, *last)), expect, "maps from the start");
+        for piece in [1, 3, 8, 40] {
+            let mut pieces = L2Hash::default();
+            pieces.absorb_mapped(&key, Pieces { words: rest, piece, serial: &serial });
+            assert_eq!(finished(pieces.finish(&key, *last)), expect, "maps of {piece} words from the start");
+        }
         let mut mixed = L2Hash::default();
-        mixed.absorb(&key, rest[0]);
-        mixed.absorb_run(&key, &map_of(&rest[1..20]));
-        mixed.absorb_run(&key, rest[20..].iter().copied());
-        assert_eq!(mixed.finish_poly64(&key, *last).map(u128::from), expect, "a word, a map, words");
+        mixed.absorb(&key, &rest[..1]);
+        mixed.absorb_mapped(&key, Pieces { words: &rest[1..20], piece: 19, serial: &serial });
+        mixed.absorb(&key, &rest[20..]);
+        assert_eq!(finished(mixed.finish(&key, *last)), expect, "a word, a map, words");
         let mut two = L2Hash::default();
-        two.absorb_run(&key, &map_of(&rest[..1]));
-        assert_eq!(two.finish_poly64(&key, rest[1]).map(u128::from), rfc(&key, &rest[..2]), "a map of one word");
+        two.absorb_mapped(&key, Pieces { words: &rest[..1], piece: 1, serial: &serial });
+        assert!(matches!(two, L2Hash::OneWord(_)), "a map of one word is kept as it came");
+        assert_eq!(serial.get(), 0, "within POLY64's range every word goes as a map");
+        assert_eq!(finished(two.finish(&key, rest[1])), rfc(&key, &rest[..2]), "a map of one word");
     }
 
-    /// Past POLY64's range: runs of whole POLY128 words, marked words
-    /// among them, absorbed as maps from the switch and from a later word
-    /// boundary (after an odd word and the one that completes its pair),
-    /// between words fed one by one, against the RFC.
+    /// Maps across and past the switch to POLY128: runs absorbed as maps
+    /// from the start and after one word (POLY64's maps up to the switch,
+    /// then POLY128's), from the switch, and from after an odd word and the one that
+    /// completes its pair (the state takes a pending word's low half and
+    /// an odd last output itself), marked words among them, between words
+    /// fed one by one, against the RFC.
     #[cfg(feature = "parallel")]
     #[test]
     fn poly128_maps_absorbed_in_order_equal_the_rfc() {
-        use super::super::map::{Poly128Run, PolyRun};
         fn check<const ITERS: usize>() {
             let key = key(9, ITERS);
             let n64 = POLY64_WORDS as usize;
             let all = outputs::<ITERS>(n64 + 309);
             let expect = rfc(&key, &all);
-            let map_of = |run: &[[u64; ITERS]]| {
-                let mut run_map = Poly128Run::<ITERS>::default();
-                for &w in run {
-                    run_map.absorb(&key, w);
+            for head in [0, 1, n64, n64 + 1, n64 + 2] {
+                for piece in [2, 40, 158] {
+                    let serial = core::cell::Cell::new(0);
+                    let got = through_state(&key, &all, |l2, rest| {
+                        l2.absorb(&key, &rest[..head]);
+                        let end = (head + 301).max(n64 + 301);
+                        l2.absorb_mapped(&key, Pieces { words: &rest[head..end], piece, serial: &serial });
+                        for w in &rest[end..] {
+                            l2.absorb(&key, core::slice::from_ref(w));
+                        }
+                    });
+                    assert_eq!(got, expect, "{ITERS} iterations, maps of {piece} from {head} words");
+                    // At most the low half of a word begun, and an odd last
+                    // output, go one by one.
+                    assert!(serial.get() <= 2, "{} outputs one by one from {head} words", serial.get());
                 }
-                run_map.into_map(&key)
-            };
-            for head in [n64, n64 + 1, n64 + 2] {
-                let got = through_state(&key, &all, |l2, rest| {
-                    l2.absorb_run(&key, rest[..head].iter().copied());
-                    let mut at = head;
-                    if l2.poly128_half_pending() {
-                        l2.absorb(&key, rest[at]);
-                        at += 1;
-                    }
-                    for len in [2, 40, 100, 158] {
-                        l2.absorb_run(&key, &map_of(&rest[at..at + len]));
-                        at += len;
-                    }
-                    for &w in &rest[at..] {
-                        l2.absorb(&key, w);
-                    }
-                });
-                assert_eq!(got, expect, "{ITERS} iterations, maps from {head} words");
             }
         }
         check::<1>();
         check::<4>();
+    }
+
+    /// The state's variant follows section 5.3.1's phases as words come:
+    /// an empty run changes nothing, one word into an empty state is kept
+    /// as it came (for the two-word step), the 2^14th word leaves the state
+    /// at the switch to POLY128, and past it the words alternate between a
+    /// pending high half and a word boundary.
+    #[test]
+    fn the_variant_is_the_phase() {
+        let key = key(11, 2);
+        let words = outputs::<2>(POLY64_WORDS as usize + 2);
+        let none: &[[u64; 2]] = &[];
+        let mut l2 = L2Hash::default();
+        l2.absorb(&key, none);
+        assert!(matches!(l2, L2Hash::Empty));
+        l2.absorb(&key, &words[..1]);
+        assert!(matches!(l2, L2Hash::OneWord(first) if first[..2] == words[0]));
+        l2.absorb(&key, none);
+        assert!(matches!(l2, L2Hash::OneWord(_)), "an empty run leaves one word as it came");
+        l2.absorb(&key, &words[1..3]);
+        assert!(matches!(l2, L2Hash::Poly64 { room, .. } if room == POLY64_WORDS - 3));
+        l2.absorb(&key, none);
+        assert!(matches!(l2, L2Hash::Poly64 { room, .. } if room == POLY64_WORDS - 3));
+        l2.absorb(&key, &words[3..POLY64_WORDS as usize]);
+        assert!(matches!(l2, L2Hash::Past(Past::AtSwitch(_))));
+        let past = POLY64_WORDS as usize;
+        l2.absorb(&key, &words[past..past + 1]);
+        assert!(matches!(l2, L2Hash::Past(Past::HalfWord { high, .. }) if high[..2] == words[past]));
+        l2.absorb(&key, &words[past + 1..]);
+        assert!(matches!(l2, L2Hash::Past(Past::Words(_))));
+        let mut two = L2Hash::default();
+        two.absorb(&key, &words[..2]);
+        assert!(matches!(two, L2Hash::Poly64 { room, .. } if room == POLY64_WORDS - 2), "a run of two from empty");
     }
 
     #[test]
@@ -641,12 +640,12 @@ mod tests {
             let words: Vec<[u64; 1]> = head.iter().chain(tail).map(|&w| [w]).collect();
             let expect = rfc(&key, &words);
             let one_by_one = through_state(&key, &words, |l2, rest| {
-                for &word in rest {
-                    l2.absorb(&key, word);
+                for word in rest {
+                    l2.absorb(&key, core::slice::from_ref(word));
                 }
             });
             assert_eq!(one_by_one, expect, "tail {tail:x?}");
-            let one_run = through_state(&key, &words, |l2, rest| l2.absorb_run(&key, rest.iter().copied()));
+            let one_run = through_state(&key, &words, |l2, rest| l2.absorb(&key, rest));
             assert_eq!(one_run, expect, "tail {tail:x?}, one run");
         }
     }

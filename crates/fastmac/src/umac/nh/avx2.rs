@@ -25,7 +25,7 @@ const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
 /// AVX2 NH; see [`NhKey::sums`]. `AHEAD` bytes past its loads it asks for
 /// the message's lines (0: none; [`RUN_AHEAD`] for a whole chunk inside a
-/// run, [`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums) and
+/// run, chunk by chunk in [`ChunkRun::each`](super::ChunkRun) and in
 /// [`chunk_run`], whose loop inlines it with both layouts).
 ///
 /// # Safety
@@ -49,7 +49,7 @@ pub(super) unsafe fn nh<const T: usize, const AHEAD: usize>(
 }
 
 /// NH of whole `chunks` for `T` iterations, each chunk's sums from `init`
-/// handed to `take` in order ([`NhKey::chunk_runs`](super::NhKey::chunk_runs)),
+/// handed to `take` in order (for [`ChunkRun::each`](super::ChunkRun)),
 /// with the chunk loop inside this AVX2 function: each chunk's NH inlined,
 /// its sums in registers, no call or `vzeroupper` per chunk. Each chunk's
 /// sums go to `take` after the next chunk's NH, the last chunk's at the

@@ -29,7 +29,7 @@ use super::key::NhKey;
 
 /// AVX-512 NH; see [`NhKey::sums`]. `AHEAD` bytes past its loads it asks
 /// for the message's lines (0: none; [`RUN_AHEAD`] for a whole chunk inside
-/// a run, [`NhKey::run_chunk_sums`](super::NhKey::run_chunk_sums)).
+/// a run, chunk by chunk in [`ChunkRun::each`](super::ChunkRun)).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VL.
@@ -239,7 +239,7 @@ unsafe fn xy_vectors<const T: usize, const AHEAD: usize>(key: &NhKey, first_bloc
 }
 
 /// NH of `N` whole chunks for `T` iterations, `N * T` at most 8 (for
-/// [`NhKey::chunk_runs`](super::NhKey::chunk_runs)): word `c * T + t`
+/// [`ChunkRun::each`](super::ChunkRun)): word `c * T + t`
 /// of the result is chunk `c`'s sum for iteration `t`, plus `init`;
 /// `between(c)` runs after chunk `c`'s NH. The chunks' vectors are summed
 /// across together ([`sum_across`]), where one chunk at a time would take

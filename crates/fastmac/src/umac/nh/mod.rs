@@ -2,7 +2,9 @@
 //! backend per instruction set in the BLAKE3 style: [`portable`] is the
 //! specification and the oracle the others are tested against, and
 //! [`platform`] picks the fastest one the CPU has, once, and which
-//! backend's code runs for an input's length and iteration count.
+//! backend's code runs for an input's length and iteration count, and
+//! calls it: once per input ([`NhKey::sums`]), or once per run of whole
+//! chunks ([`ChunkRun`]).
 //!
 //! Every backend computes all Toeplitz iterations (section 5.1: iteration
 //! `t` uses the key shifted by `16 * t` bytes) in one sweep over the data,
@@ -34,15 +36,16 @@ mod neon;
 mod sse2;
 
 use super::backend::Backend;
+use super::l2::Outputs;
 pub(crate) use block::{BLOCK, CHUNK_BYTES};
+use block::{CHUNK_BLOCKS, RUN_AHEAD};
 pub(crate) use key::{KEY_WORDS, NhKey};
+use platform::RunKernel;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use platform::Layout;
+use platform::{Layout, batch_chunks};
 
 #[cfg(test)]
 use super::iters::with_iters;
-use block::CHUNK_BLOCKS;
-use block::RUN_AHEAD;
 
 /// Asks for every cache line that the `bytes` bytes from `start` touch, so
 /// that their misses overlap each other and the work before their first
@@ -63,42 +66,25 @@ pub(crate) fn prefetch_lines(start: *const u8, bytes: usize) {
     let _ = (start, bytes);
 }
 
-/// Whole chunks per AVX-512 NH call for `t` (1 to 4) iterations in a long
-/// run ([`NhKey::chunk_runs`]): as many as fill one 512-bit register with
-/// their sums, eight 64-bit words: 8, 4, 2 and 2.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const fn batch_chunks(t: usize) -> usize {
-    8 / t
-}
-
-/// Chunks a run needs before AVX-512 batches pay: the last batch's outputs
-/// are handed on after its NH is done, with no NH left to overlap them.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const BATCHED_RUN_MIN: usize = 32;
-
 impl NhKey {
     /// `sums` plus `NH(K, data)` for each of the `T` (1 to 4) iterations.
     /// `data` starts at block `first_block` of an L1 chunk and ends inside
-    /// it; a trailing partial block counts as zero-padded. Inlined into the
-    /// caller's loop, with no dispatch on the count and no call frame
-    /// around the backend's.
+    /// it; a trailing partial block counts as zero-padded. The AVX2 and
+    /// AVX-512 kernels ask for the message's lines `AHEAD` bytes past their
+    /// loads (0: none; [`RUN_AHEAD`] for a whole chunk that more of the
+    /// message follows). Inlined into the caller, with no dispatch on the
+    /// count and no call frame around the backend's.
     ///
-    /// Which backend's code runs is `platform::KernelChoice`'s choice. The SSE2
-    /// code adds into its own copy of `sums`: the one handed to an
-    /// out-of-line backend lives in memory, but the inlined SSE2 code's stays
-    /// in registers, where a shared array would make it store its sums and
-    /// the caller read them back (a store-forwarding stall on every short
-    /// message).
-    #[inline(always)]
-    pub(crate) fn sums<const T: usize>(&self, first_block: usize, data: &[u8], sums: [u64; T]) -> [u64; T] {
-        self.sums_asking_ahead::<T, 0>(first_block, data, sums)
-    }
-
-    /// [`NhKey::sums`], the AVX2 and AVX-512 kernels asking for the
-    /// message's lines `AHEAD` bytes past their loads (0: none).
+    /// The backend is `KernelChoice::kernel`'s for the input's length
+    /// (`platform.rs`).
+    /// The SSE2 code adds into its own copy of `sums`: the one handed to an
+    /// out-of-line backend lives in memory, but the inlined SSE2 code's
+    /// stays in registers, where a shared array would make it store its
+    /// sums and the caller read them back (a store-forwarding stall on
+    /// every short message).
     #[inline(always)]
     #[allow(unsafe_code)] // calls into the SIMD backends
-    fn sums_asking_ahead<const T: usize, const AHEAD: usize>(
+    pub(crate) fn sums<const T: usize, const AHEAD: usize>(
         &self,
         first_block: usize,
         data: &[u8],
@@ -139,101 +125,98 @@ impl NhKey {
         }
         acc
     }
+}
 
-    /// Whether [`NhKey::chunk_runs`] hashes a run of `chunks` whole chunks
-    /// for `T` iterations in one call to the backend: under an AVX-512 key
-    /// in batches of several chunks ([`batch_chunks`]) for runs of at least
-    /// [`BATCHED_RUN_MIN`] chunks; under AVX2, the chunk loop inside the
-    /// backend ([`avx2::chunk_run`]) for runs of two chunks or more.
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    pub(crate) fn runs_in_one_call<const T: usize>(&self, chunks: usize) -> bool {
-        match self.kernels.kernel::<T>(CHUNK_BYTES) {
-            Backend::Avx512 => chunks >= BATCHED_RUN_MIN,
-            Backend::Avx2 => chunks >= 2,
-            _ => false,
-        }
+/// A run of whole chunks (more of the message follows each), each chunk's
+/// NH sums from `init`, as the L1 outputs L2-HASH absorbs ([`Outputs`]).
+#[derive(Clone, Copy)]
+pub(crate) struct ChunkRun<'a> {
+    key: &'a NhKey,
+    chunks: &'a [[u8; CHUNK_BYTES]],
+    init: u64,
+}
+
+impl<'a> ChunkRun<'a> {
+    /// NH under `key` of `chunks`, each chunk's sums from `init`.
+    pub(crate) fn new(key: &'a NhKey, chunks: &'a [[u8; CHUNK_BYTES]], init: u64) -> Self {
+        ChunkRun { key, chunks, init }
+    }
+}
+
+impl<const T: usize> Outputs<T> for ChunkRun<'_> {
+    fn len(&self) -> usize {
+        self.chunks.len()
     }
 
-    /// Off x86-64 every backend is called once per chunk.
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    #[inline(always)]
-    pub(crate) fn runs_in_one_call<const T: usize>(&self, _chunks: usize) -> bool {
-        false
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (head, tail) = self.chunks.split_at(mid);
+        (ChunkRun { chunks: head, ..self }, ChunkRun { chunks: tail, ..self })
     }
 
-    /// NH of whole `chunks` for `T` iterations, each chunk's sums from
-    /// `init`, handed to `take` in order: in one call to the backend where
-    /// [`NhKey::runs_in_one_call`] says so, else one call per chunk.
+    /// Each chunk's sums handed to `take` in order, hashed as
+    /// `KernelChoice::run` (`platform.rs`) chose once for the run: in one
+    /// call to AVX2 ([`avx2::chunk_run`]), in AVX-512 batches
+    /// ([`batched`]), or one call per chunk, the AVX2 and AVX-512 kernels
+    /// then asking for the lines of the chunks ahead as they go
+    /// ([`RUN_AHEAD`]).
     #[inline(always)]
-    #[allow(unsafe_code)] // calls into the AVX2 backend
-    pub(crate) fn chunk_runs<const T: usize>(
-        &self,
-        chunks: &[[u8; CHUNK_BYTES]],
-        init: u64,
-        mut take: impl FnMut([u64; T]),
-    ) {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        if self.runs_in_one_call::<T>(chunks.len()) {
-            if self.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx2 {
-                // SAFETY: an AVX2 kernel is chosen only for a key laid out
-                // after `Backend::is_supported` confirmed AVX2, or AVX-512
-                // F, which implies it.
-                unsafe { avx2::chunk_run::<T>(self, chunks, init, &mut take) };
-                return;
+    #[allow(unsafe_code)] // calls into the AVX2 and AVX-512 backends
+    fn each(self, mut take: impl FnMut([u64; T])) {
+        let ChunkRun { key, chunks, init } = self;
+        match key.kernels.run::<T>(chunks.len()) {
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            // SAFETY: an AVX2 kernel is chosen only for a key laid out
+            // after `Backend::is_supported` confirmed AVX2, or AVX-512 F,
+            // which implies it.
+            RunKernel::Avx2Loop => unsafe { avx2::chunk_run::<T>(key, chunks, init, &mut take) },
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            RunKernel::Avx512Batches => match T {
+                1 => batched::<T, { batch_chunks(1) }>(key, chunks, init, &mut take),
+                2 => batched::<T, { batch_chunks(2) }>(key, chunks, init, &mut take),
+                3 => batched::<T, { batch_chunks(3) }>(key, chunks, init, &mut take),
+                _ => batched::<T, { batch_chunks(4) }>(key, chunks, init, &mut take),
+            },
+            RunKernel::EachChunk => {
+                for chunk in chunks {
+                    take(key.sums::<T, RUN_AHEAD>(0, chunk, [init; T]));
+                }
             }
-            match T {
-                1 => self.batched::<T, { batch_chunks(1) }>(chunks, init, &mut take),
-                2 => self.batched::<T, { batch_chunks(2) }>(chunks, init, &mut take),
-                3 => self.batched::<T, { batch_chunks(3) }>(chunks, init, &mut take),
-                _ => self.batched::<T, { batch_chunks(4) }>(chunks, init, &mut take),
-            }
-            return;
-        }
-        for chunk in chunks {
-            take(self.run_chunk_sums::<T>(chunk, init));
         }
     }
+}
 
-    /// NH of one whole chunk of a run (more of the message follows it), its
-    /// sums from `init`: [`NhKey::sums`], but the AVX2 and AVX-512 kernels
-    /// ask for the lines of the chunks ahead as they go ([`RUN_AHEAD`]).
-    #[inline(always)]
-    pub(crate) fn run_chunk_sums<const T: usize>(&self, chunk: &[u8; CHUNK_BYTES], init: u64) -> [u64; T] {
-        self.sums_asking_ahead::<T, RUN_AHEAD>(0, chunk, [init; T])
+/// [`ChunkRun::each`] in AVX-512 batches of `N` chunks, pipelined: each
+/// output of a batch is handed on between two chunks of the next batch's
+/// NH, so that the caller's work on it (L2-HASH's steps, a chain of
+/// multiplications) overlaps NH as it does one chunk at a time. The chunks
+/// past the last whole batch go one by one.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+#[allow(unsafe_code)] // calls into the AVX-512 backend
+fn batched<const T: usize, const N: usize>(
+    key: &NhKey,
+    chunks: &[[u8; CHUNK_BYTES]],
+    init: u64,
+    take: &mut impl FnMut([u64; T]),
+) {
+    debug_assert!(N * T <= 8 && key.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512);
+    let (batches, rest) = chunks.as_chunks::<N>();
+    // SAFETY: an AVX-512 kernel is chosen only for a key laid out after
+    // AVX-512 F/BW/VL were detected; N * T <= 8.
+    unsafe { avx512::chunk_batches::<T, N>(key, batches, init, take) };
+    for chunk in rest {
+        take(key.sums::<T, RUN_AHEAD>(0, chunk, [init; T]));
     }
+}
 
-    /// [`NhKey::chunk_runs`] in AVX-512 batches of `N` chunks, pipelined:
-    /// each output of a batch is handed on between two chunks of the next
-    /// batch's NH, so that the caller's work on it (L2-HASH's steps, a
-    /// chain of multiplications) overlaps NH as it does one chunk at a
-    /// time. The chunks past the last whole batch go one by one.
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    #[allow(unsafe_code)] // calls into the AVX-512 backend
-    fn batched<const T: usize, const N: usize>(
-        &self,
-        chunks: &[[u8; CHUNK_BYTES]],
-        init: u64,
-        take: &mut impl FnMut([u64; T]),
-    ) {
-        debug_assert!(N * T <= 8 && self.runs_in_one_call::<T>(chunks.len()));
-        let (batches, rest) = chunks.as_chunks::<N>();
-        // SAFETY: `runs_in_one_call` saw an AVX-512 kernel, laid out only after AVX-512
-        // F/BW/VL were detected; N * T <= 8.
-        unsafe { avx512::chunk_batches::<T, N>(self, batches, init, take) };
-        for chunk in rest {
-            take(self.run_chunk_sums::<T>(chunk, init));
-        }
-    }
-
+#[cfg(test)]
+impl NhKey {
     /// [`NhKey::sums`] into `acc`, for an iteration count known at run
     /// time (`acc.len()`): the tests' form.
-    #[cfg(test)]
     pub(crate) fn hash(&self, first_block: usize, data: &[u8], acc: &mut [u64]) {
         with_iters!(acc.len(), T => {
             let acc: &mut [u64; T] = acc.try_into().expect("one sum per iteration");
-            *acc = self.sums(first_block, data, *acc);
+            *acc = self.sums::<T, 0>(first_block, data, *acc);
         });
     }
 }

@@ -3,7 +3,10 @@
 //! key with `Umac::with_backend`, or for the whole process with
 //! [`Backend::set_default`] (how the `fastmac` tool applies its
 //! `FASTMAC_BACKEND` variable); and, for a key, which backend's code hashes
-//! an input of a given length and iteration count ([`KernelChoice`]).
+//! an input of a given length and iteration count, and how a run of whole
+//! chunks is hashed ([`KernelChoice`], with the run lengths from which a
+//! backend takes a run in one call). `mod.rs` calls the code chosen: once
+//! per input (`NhKey::sums`), once per run (`ChunkRun`).
 //!
 //! The library itself reads no environment variable. Only a build with
 //! `--cfg fastmac_backend_env` (the test harness: the root Makefile runs the
@@ -11,6 +14,8 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use super::block::CHUNK_BYTES;
 use crate::error::{BackendError, Error, UnknownName};
 use crate::umac::backend::Backend;
 
@@ -164,7 +169,61 @@ impl KernelChoice {
             self.backend
         }
     }
+
+    /// How a run of `chunks` whole chunks is hashed for `T` iterations:
+    /// under AVX2, runs of [`AVX2_RUN_MIN`] chunks or more in one call, the
+    /// chunk loop inside the backend; under AVX-512, runs of
+    /// [`BATCHED_RUN_MIN`] or more in batches of [`batch_chunks`],
+    /// pipelined; else one call per chunk.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    pub(super) fn run<const T: usize>(self, chunks: usize) -> RunKernel {
+        match self.kernel::<T>(CHUNK_BYTES) {
+            Backend::Avx2 if chunks >= AVX2_RUN_MIN => RunKernel::Avx2Loop,
+            Backend::Avx512 if chunks >= BATCHED_RUN_MIN => RunKernel::Avx512Batches,
+            _ => RunKernel::EachChunk,
+        }
+    }
+
+    /// Off x86-64 every backend is called once per chunk.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[inline(always)]
+    pub(super) fn run<const T: usize>(self, _chunks: usize) -> RunKernel {
+        RunKernel::EachChunk
+    }
 }
+
+/// How a run of whole chunks is hashed ([`KernelChoice::run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RunKernel {
+    /// In one call to AVX2, its chunk loop inside (`avx2::chunk_run`).
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    Avx2Loop,
+    /// In AVX-512 batches of [`batch_chunks`] chunks, pipelined
+    /// (`avx512::chunk_batches`).
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    Avx512Batches,
+    /// One call per chunk.
+    EachChunk,
+}
+
+/// Whole chunks per AVX-512 NH call for `t` (1 to 4) iterations in a long
+/// run: as many as fill one 512-bit register with their sums, eight 64-bit
+/// words: 8, 4, 2 and 2.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(super) const fn batch_chunks(t: usize) -> usize {
+    8 / t
+}
+
+/// Chunks a run needs before AVX-512 batches pay: the last batch's outputs
+/// are handed on after its NH is done, with no NH left to overlap them.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+const BATCHED_RUN_MIN: usize = 32;
+
+/// Chunks a run needs before AVX2 takes it in one call, its chunk loop
+/// inside the backend.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+const AVX2_RUN_MIN: usize = 2;
 
 /// The layout of the kernel that hashes whole chunks for `iters`
 /// iterations under a key for `backend` (`four_iterations`: the backend

@@ -2,8 +2,10 @@
 //! specification) for every iteration count, every start block, every
 //! length in a chunk, and unaligned data.
 
-use super::{CHUNK_BLOCKS, KEY_WORDS, NhKey};
+use super::block::CHUNK_BLOCKS;
+use super::{ChunkRun, KEY_WORDS, NhKey};
 use crate::umac::backend::Backend;
+use crate::umac::l2::Outputs;
 
 /// A deterministic pseudo-random byte stream (xorshift64*), so that a
 /// failure reproduces.
@@ -123,7 +125,7 @@ fn both_avx512_layouts_for_four_iterations_equal_portable() {
     }
 }
 
-/// Whole chunks through `chunk_runs` (in one call where the backend takes
+/// Whole chunks through a [`ChunkRun`] (in one call where the backend takes
 /// a run that way: runs of two chunks and more under AVX2, each chunk's
 /// sums handed on after the next chunk's NH; of 32 and more under AVX-512,
 /// in batches) equal portable NH chunk by chunk, in order, for every
@@ -148,12 +150,12 @@ fn chunk_runs_equal_portable_chunk_by_chunk() {
 
 fn check_runs<const T: usize>(key: &NhKey, words: &[u32; KEY_WORDS], run: &[[u8; 1024]], init: u64) {
     let mut got = Vec::new();
-    key.chunk_runs::<T>(run, init, |sums| got.push(sums));
+    ChunkRun::new(key, run, init).each(|sums| got.push(sums));
     let expect: Vec<[u64; T]> = run
         .iter()
         .map(|chunk| {
             let key = NhKey::new(words, Backend::Portable, T);
-            key.sums::<T>(0, chunk, [init; T])
+            key.sums::<T, 0>(0, chunk, [init; T])
         })
         .collect();
     assert_eq!(got, expect, "{} T={T} {} chunks", key.backend(), run.len());
