@@ -19,7 +19,8 @@ backends_file=$1
 shift
 read -ra build <<< "${TEST_RUST_BUILD:?TEST_RUST_BUILD: the cargo options of test-rust, set by the Makefile}"
 
-mapfile -t backends < "$backends_file"
+# The first column: the NH backend's name.
+mapfile -t backends < <(cut -f1 "$backends_file")
 if [ "${#backends[@]}" -eq 0 ]; then
 	echo "test-backends: $backends_file lists no NH backend"
 	exit 1

@@ -71,8 +71,9 @@ pub enum Command {
     Check(CheckArgs),
     /// List the algorithms with their key, nonce and tag lengths and forgery bounds.
     List {
-        /// Instead, print the NH backends this CPU runs, one name per line,
-        /// fastest last (the names `FASTMAC_BACKEND` takes).
+        /// Instead, print the NH backends this CPU runs, one per line,
+        /// fastest last: the name (what `FASTMAC_BACKEND` takes), a tab,
+        /// and the code Badger's trees run under it.
         #[arg(long)]
         backends: bool,
     },
@@ -431,7 +432,7 @@ fn verify(args: &VerifyArgs) -> Result<Outcome, CliError> {
 
 fn list_backends() -> Result<(), CliError> {
     for backend in fastmac::umac::Backend::supported() {
-        outln!("{backend}")?;
+        outln!("{backend}\tbadger: {}", backend.badger_trees())?;
     }
     Ok(())
 }

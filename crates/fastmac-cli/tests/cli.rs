@@ -348,11 +348,15 @@ fn bad_input_exits_2_with_a_clear_message() {
 fn list_backends_names_the_backends_this_cpu_runs() {
     let out = fastmac(&["list", "--backends"], b"");
     assert_eq!(out.status.code(), Some(0));
-    let names: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
-    let expected: Vec<String> =
-        fastmac::umac::Backend::ALL.into_iter().filter(|b| b.is_supported()).map(|b| b.name().to_owned()).collect();
-    assert_eq!(names, expected);
-    assert_eq!(names.first().map(String::as_str), Some("portable"));
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+    let expected: Vec<String> = fastmac::umac::Backend::ALL
+        .into_iter()
+        .filter(|b| b.is_supported())
+        .map(|b| format!("{b}\tbadger: {}", b.badger_trees()))
+        .collect();
+    assert_eq!(lines, expected);
+    let names: Vec<&str> = lines.iter().map(|line| line.split('\t').next().unwrap()).collect();
+    assert_eq!(names.first().copied(), Some("portable"));
     // Every name listed is one the tool accepts as a forced backend, and
     // gives the library's tag.
     for name in &names {

@@ -479,3 +479,50 @@ fn registry_names_and_dyn_mac_match_the_typed_api() {
         assert_eq!(dyn_mac.finalize_reset_into(&[0; 8], &mut tag), Err(Error::ZeroNonce));
     }
 }
+
+/// `Backend::set_default` chooses Badger's tree code for the keys made
+/// after it, as it chooses NH's (`umac/nh/platform.rs`), and under every
+/// backend this CPU runs the tags are the portable code's: nonce mode
+/// one-shot and streamed, and sequential mode.
+#[test]
+fn set_default_chooses_the_tree_code_and_every_backend_gives_the_portable_tags() {
+    use fastmac::umac::Backend;
+    let mut rng = StdRng::seed_from_u64(0x5e7d_efa0);
+    let key: [u8; 16] = rng.random();
+    let msg = random_message(&mut rng, 5000);
+    let lengths: Vec<usize> = (0..=300).chain([511, 512, 1000, 1500, 1536, 4000, 4096, 5000]).collect();
+    let tags = |trees: Backend, rng: &mut StdRng| -> Vec<[u8; 12]> {
+        let mut mac = Badger::<12>::new(&key);
+        let mut sender = BadgerSender::<12>::new(&key);
+        let mut receiver = BadgerReceiver::<12>::new(&key);
+        assert_eq!((mac.backend(), sender.backend(), receiver.backend()), (trees, trees, trees));
+        let mut out = Vec::new();
+        for (n, &len) in lengths.iter().enumerate() {
+            let nonce = (n as u64 + 1).to_le_bytes();
+            let tag = mac.mac(&nonce, &msg[..len]).unwrap();
+            stream_randomly(rng, &msg[..len], |piece| mac.update(piece));
+            assert_eq!(mac.finalize_reset(&nonce).unwrap(), tag, "{trees}: streamed, {len} bytes");
+            let sequential = sender.tag(&msg[..len]).unwrap();
+            receiver.verify(&msg[..len], &sequential).unwrap();
+            out.extend([tag, sequential]);
+        }
+        out
+    };
+    Backend::set_default(Some(Backend::Portable)).unwrap();
+    let portable = tags(Backend::Portable, &mut rng);
+    for backend in Backend::supported() {
+        let trees = match backend {
+            Backend::Avx2 | Backend::Avx512 => backend,
+            _ => Backend::Portable,
+        };
+        assert_eq!(backend.badger_trees(), trees, "{backend}");
+        Backend::set_default(Some(backend)).unwrap();
+        assert!(tags(trees, &mut rng) == portable, "{backend}: the tags differ from the portable code's");
+    }
+    Backend::set_default(None).unwrap();
+    assert_eq!(Badger::<12>::new(&key).backend(), Backend::detect().badger_trees());
+    // A backend this CPU cannot run never names vector code.
+    for backend in Backend::ALL.into_iter().filter(|b| !b.is_supported()) {
+        assert_eq!(backend.badger_trees(), Backend::Portable, "{backend}");
+    }
+}

@@ -22,7 +22,7 @@ memcheck=(valgrind -q --num-callers=40 --error-exitcode=99)
 reads_backend_variable() { grep -qa FASTMAC_BACKEND "$library"; }
 check "this build reads FASTMAC_BACKEND (the installed one must not: lean.sh)" reads_backend_variable
 
-mapfile -t backends < <("${memcheck[@]}" "$cli" list --backends)
+mapfile -t backends < <("${memcheck[@]}" "$cli" list --backends | cut -f1)
 if [ "${#backends[@]}" -eq 0 ]; then
 	echo "fastmac list --backends under valgrind listed no backend"
 	exit 1

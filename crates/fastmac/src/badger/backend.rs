@@ -1,7 +1,9 @@
-//! Instruction-set dispatch for the tree hash, detected once per process.
-//! Every backend runs [`super::tree::absorb_with`] (streaming) and
-//! [`super::tree::hash_with`] (a whole message), compiled for its
-//! instruction set, with its own form of one tree level ([`Level`]):
+//! Badger's tree kernels, one set per instruction set; which one a key
+//! uses is chosen with NH's backend, in `umac/nh/platform.rs`
+//! (`Backend::badger_tree_kernels`), when the key is made. Every set runs
+//! [`super::tree::absorb_with`] (streaming) and [`super::tree::hash_with`]
+//! (a whole message), compiled for its instruction set, with its own form
+//! of one tree level ([`Level`]):
 //!
 //! * AVX-512: 8 nodes of a level per instruction (two loads, two
 //!   `vpermt2q` to split earlier and later nodes, `vpmuludq` for the
@@ -32,6 +34,7 @@ use super::enh::Level;
 use super::tree::{NODE_SLOTS, absorb_portable, hash_portable};
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 use super::tree::{absorb_with, hash_with};
+use crate::umac::Backend;
 
 /// [`absorb_portable`]'s signature.
 type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8], Option<u64>, &mut [u64]);
@@ -39,56 +42,48 @@ type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8], Option<u64>, &mut
 type HashFn = fn(&[u64], &[u8], Option<u64>, &mut [u64]) -> u64;
 
 /// One instruction set's forms of the tree hash.
-pub(crate) struct Backend {
+pub(crate) struct TreeKernels {
+    /// The backend these kernels are named after.
+    backend: Backend,
     /// See [`absorb_portable`].
     absorb: AbsorbFn,
     /// See [`hash_portable`].
     hash: HashFn,
 }
 
-const PORTABLE: Backend = Backend { absorb: absorb_portable, hash: hash_portable };
-
-/// Adds whole blocks, then the final block if given, to one tree; see
-/// [`absorb_portable`].
-#[inline]
-pub(crate) fn absorb(
-    level_key: &[u64],
-    nodes: &mut [u64; NODE_SLOTS],
-    count: u64,
-    blocks: &[u8],
-    last: Option<u64>,
-    scratch: &mut [u64],
-) {
-    (chosen().absorb)(level_key, nodes, count, blocks, last, scratch)
-}
-
-/// One tree's hash of a whole message; see [`hash_portable`].
-#[inline]
-pub(crate) fn hash(level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
-    (chosen().hash)(level_key, blocks, last, scratch)
-}
-
-// Run-time detection without std, cached by `cpufeatures` in a static.
+/// The baseline build's kernels, for every CPU.
+pub(crate) const PORTABLE: TreeKernels =
+    TreeKernels { backend: Backend::Portable, absorb: absorb_portable, hash: hash_portable };
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
-cpufeatures::new!(has_avx2, "avx2");
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
-cpufeatures::new!(has_avx512, "avx512f", "avx512bw", "avx512vl", "avx2");
+pub(crate) use x86::{AVX2, AVX512};
 
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
-fn chosen() -> &'static Backend {
-    if has_avx512::get() {
-        &x86::AVX512
-    } else if has_avx2::get() {
-        &x86::AVX2
-    } else {
-        &PORTABLE
+impl TreeKernels {
+    /// The backend these kernels are named after: [`Backend::Portable`],
+    /// [`Backend::Avx2`] or [`Backend::Avx512`].
+    pub(crate) fn backend(&self) -> Backend {
+        self.backend
     }
-}
 
-/// Elsewhere, and under Miri (which checks the portable code), the baseline.
-#[cfg(any(not(all(target_arch = "x86_64", target_feature = "sse2")), miri))]
-fn chosen() -> &'static Backend {
-    &PORTABLE
+    /// Adds whole blocks, then the final block if given, to one tree; see
+    /// [`absorb_portable`].
+    #[inline]
+    pub(crate) fn absorb(
+        &self,
+        level_key: &[u64],
+        nodes: &mut [u64; NODE_SLOTS],
+        count: u64,
+        blocks: &[u8],
+        last: Option<u64>,
+        scratch: &mut [u64],
+    ) {
+        (self.absorb)(level_key, nodes, count, blocks, last, scratch)
+    }
+
+    /// One tree's hash of a whole message; see [`hash_portable`].
+    #[inline]
+    pub(crate) fn hash(&self, level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
+        (self.hash)(level_key, blocks, last, scratch)
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
@@ -103,7 +98,7 @@ mod x86 {
     };
 
     use super::super::enh;
-    use super::{Backend, Level, NODE_SLOTS, absorb_with, hash_with};
+    use super::{Backend, Level, NODE_SLOTS, TreeKernels, absorb_with, hash_with};
 
     /// [`Level`] in AVX2. Made only inside functions that run after AVX2 was
     /// detected.
@@ -349,10 +344,13 @@ mod x86 {
         }
     }
 
-    /// Run only after run-time detection of AVX2 (`chosen`, the tests).
-    pub(super) const AVX2: Backend = Backend { absorb: avx2_absorb_checked, hash: avx2_hash_checked };
+    /// Run only after run-time detection of AVX2 (`Backend::badger_tree_kernels`,
+    /// the tests).
+    pub(crate) const AVX2: TreeKernels =
+        TreeKernels { backend: Backend::Avx2, absorb: avx2_absorb_checked, hash: avx2_hash_checked };
     /// Run only after run-time detection of AVX-512 F/BW/VL and AVX2.
-    pub(super) const AVX512: Backend = Backend { absorb: avx512_absorb_checked, hash: avx512_hash_checked };
+    pub(crate) const AVX512: TreeKernels =
+        TreeKernels { backend: Backend::Avx512, absorb: avx512_absorb_checked, hash: avx512_hash_checked };
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
     fn avx512_absorb(
@@ -483,10 +481,10 @@ mod tests {
     use rabbit::cipher::KeyInit;
 
     /// The vector backends this CPU can run, by name.
-    fn vector_backends() -> Vec<(&'static str, &'static Backend)> {
+    fn vector_backends() -> Vec<(&'static str, &'static TreeKernels)> {
         // No SIMD backend elsewhere.
         #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2", not(miri))), allow(unused_mut))]
-        let mut backends: Vec<(&str, &Backend)> = Vec::new();
+        let mut backends: Vec<(&str, &TreeKernels)> = Vec::new();
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
         {
             if std::is_x86_feature_detected!("avx2") {
@@ -506,7 +504,7 @@ mod tests {
     /// The hash `M^i` of one tree for a whole message, both ways: one call
     /// (as `hash_once` takes it), and streamed (the whole blocks from count
     /// 0, then the zero-extended last block, then the root).
-    fn tree_hashes(backend: &Backend, level_key: &[u64], msg: &[u8]) -> [u64; 2] {
+    fn tree_hashes(backend: &TreeKernels, level_key: &[u64], msg: &[u8]) -> [u64; 2] {
         let whole = msg.len() & !7;
         let last = (whole < msg.len()).then(|| {
             let mut block = [0u8; 8];
@@ -514,9 +512,9 @@ mod tests {
             u64::from_le_bytes(block)
         });
         let count = msg.len().div_ceil(8) as u64;
-        let one_call = enh::with_scratch(count, |scratch| (backend.hash)(level_key, &msg[..whole], last, scratch));
+        let one_call = enh::with_scratch(count, |scratch| backend.hash(level_key, &msg[..whole], last, scratch));
         let mut nodes = [0u64; NODE_SLOTS];
-        enh::with_scratch(count, |scratch| (backend.absorb)(level_key, &mut nodes, 0, &msg[..whole], last, scratch));
+        enh::with_scratch(count, |scratch| backend.absorb(level_key, &mut nodes, 0, &msg[..whole], last, scratch));
         [one_call, tree::root(level_key, &nodes, count)]
     }
 
@@ -577,7 +575,7 @@ mod tests {
                 enh::with_scratch(end, |scratch| absorb_portable(&keys, &mut expect, start, bytes, last, scratch));
                 for (name, backend) in &vector_backends() {
                     let mut nodes = [0u64; NODE_SLOTS];
-                    enh::with_scratch(end, |scratch| (backend.absorb)(&keys, &mut nodes, start, bytes, last, scratch));
+                    enh::with_scratch(end, |scratch| backend.absorb(&keys, &mut nodes, start, bytes, last, scratch));
                     for height in 0..64 - end.leading_zeros() as usize {
                         if end >> height & 1 == 1 {
                             assert_eq!(

@@ -5,8 +5,10 @@ use rabbit::RabbitKeyOnly;
 use rabbit::cipher::StreamCipher;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
+use super::backend::TreeKernels;
 use super::finalize::P;
 use super::sizes::{MAX_LEVELS, MAX_TREES};
+use crate::umac::Backend;
 
 /// A source of PRG bytes, read byte-continuously (`PRG_Nextbit`). Rabbit in
 /// production; the tests inject a scripted stream to reach the rare redraw
@@ -42,6 +44,10 @@ pub(crate) struct Keys {
     pub(crate) level_key: [[u64; MAX_LEVELS]; MAX_TREES],
     /// `v`: the number of level keys, which bounds the message length.
     pub(crate) levels: usize,
+    /// The tree kernels of the backend that was the default when the keys
+    /// were drawn ([`Backend::detect`]), as an NH key's backend is.
+    #[zeroize(skip)]
+    pub(crate) trees: &'static TreeKernels,
 }
 
 /// Badger's rejection sampling of a final-hash key word (redrawn while
@@ -66,7 +72,12 @@ impl Keys {
     /// (where sequential-mode pads start).
     pub(crate) fn setup(stream: &mut impl KeyStream, trees: usize, levels: usize) -> Keys {
         debug_assert!((1..=MAX_TREES).contains(&trees) && (1..=MAX_LEVELS).contains(&levels));
-        let mut keys = Keys { final_key: [[0; 6]; MAX_TREES], level_key: [[0; MAX_LEVELS]; MAX_TREES], levels };
+        let mut keys = Keys {
+            final_key: [[0; 6]; MAX_TREES],
+            level_key: [[0; MAX_LEVELS]; MAX_TREES],
+            levels,
+            trees: Backend::detect().badger_tree_kernels(),
+        };
         // The 6u first draws in one read (the crate then runs whole blocks).
         let mut first = Zeroizing::new([0u8; 4 * 6 * MAX_TREES]);
         stream.read(&mut first[..4 * 6 * trees]);

@@ -37,7 +37,7 @@
 //! tag under the same key.
 
 mod any;
-mod backend;
+pub(crate) mod backend;
 mod bound;
 mod enh;
 mod finalize;

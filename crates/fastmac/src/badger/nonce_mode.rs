@@ -12,6 +12,7 @@ use super::sizes::{KEY_LEN, NONCE_LEN, trees_for};
 use super::state::{self, Streaming, hash_once, write_tag};
 use crate::error::Error;
 use crate::tag::verify_tag;
+use crate::umac::Backend;
 
 /// Badger in nonce mode with a `TAG_LEN`-byte tag (4, 8, 12, 16 or 20: one
 /// tree per 4 bytes). Use the aliases [`Badger32`] to [`Badger160`].
@@ -47,6 +48,13 @@ impl<const TAG_LEN: usize> Badger<TAG_LEN> {
 
     fn from_key_setup(key: &[u8; KEY_LEN], keys: Keys, _: RabbitKeyOnly) -> Self {
         Badger { keys, key: Zeroizing::new(*key), stream: Streaming::default() }
+    }
+
+    /// The backend whose tree code hashes this key's messages: the
+    /// [`Backend::badger_trees`] of the default backend when the key was
+    /// made ([`Backend::detect`]).
+    pub fn backend(&self) -> Backend {
+        self.keys.trees.backend()
     }
 
     /// Longest message this object accepts, in bytes.

@@ -16,6 +16,7 @@ use super::sizes::{KEY_LEN, MAX_TREES, trees_for};
 use super::state::{self, Streaming, hash_once, write_tag};
 use crate::error::Error;
 use crate::tag::verify_tag;
+use crate::umac::Backend;
 
 /// The keystream after key setup, handing out one pad per message.
 struct Pads<const TAG_LEN: usize> {
@@ -84,6 +85,13 @@ impl<const TAG_LEN: usize> BadgerSender<TAG_LEN> {
     /// Discards streamed input; the position does not change.
     pub fn reset(&mut self) {
         self.stream.reset();
+    }
+
+    /// The backend whose tree code hashes this key's messages: the
+    /// [`Backend::badger_trees`] of the default backend when the key was
+    /// made ([`Backend::detect`]).
+    pub fn backend(&self) -> Backend {
+        self.keys.trees.backend()
     }
 
     /// Longest message accepted, in bytes.
@@ -155,6 +163,13 @@ impl<const TAG_LEN: usize> BadgerReceiver<TAG_LEN> {
     /// Discards streamed input; the position does not change.
     pub fn reset(&mut self) {
         self.stream.reset();
+    }
+
+    /// The backend whose tree code hashes this key's messages: the
+    /// [`Backend::badger_trees`] of the default backend when the key was
+    /// made ([`Backend::detect`]).
+    pub fn backend(&self) -> Backend {
+        self.keys.trees.backend()
     }
 
     /// Longest message accepted, in bytes.

@@ -8,7 +8,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::keys::Keys;
 use super::sizes::MAX_TREES;
 use super::tree::{self, NODE_SLOTS};
-use super::{backend, enh, finalize};
+use super::{enh, finalize};
 use crate::error::Error;
 
 /// Longest message `levels` level keys can hash: `2^levels` blocks, and
@@ -46,7 +46,7 @@ pub(crate) fn hash_once(keys: &Keys, trees: usize, msg: &[u8]) -> Result<[u32; M
     enh::with_scratch(count, |scratch| {
         for (tree, s) in out[..trees].iter_mut().enumerate() {
             let level_key = &keys.level_key[tree][..keys.levels];
-            let hash = backend::hash(level_key, &msg[..whole], final_block, scratch);
+            let hash = keys.trees.hash(level_key, &msg[..whole], final_block, scratch);
             *s = finalize::f(&keys.final_key[tree], 8 * msg.len() as u64, hash);
         }
     });
@@ -108,7 +108,7 @@ impl Streaming {
         }
         enh::with_scratch(added, |scratch| {
             for (tree, nodes) in self.nodes[..trees].iter_mut().enumerate() {
-                backend::absorb(&keys.level_key[tree][..keys.levels], nodes, count, blocks, last, scratch);
+                keys.trees.absorb(&keys.level_key[tree][..keys.levels], nodes, count, blocks, last, scratch);
             }
         });
     }

@@ -265,3 +265,33 @@ fn splits_512_bit_ops() -> bool {
         answer => answer == 2,
     }
 }
+
+use crate::badger::backend::{self as badger_backend, TreeKernels};
+
+/// Badger's tree kernels (`badger/backend.rs`), chosen here as NH's
+/// backend is: a Badger key takes those of [`Backend::detect`] when it is
+/// made, so that [`Backend::set_default`] and the harness's
+/// `FASTMAC_BACKEND` choose Badger's code too.
+impl Backend {
+    /// The tree kernels of a Badger key made while this backend is the
+    /// default: AVX-512's and AVX2's own where this CPU runs them, the
+    /// portable code (built for the target's baseline) for every other.
+    pub(crate) fn badger_tree_kernels(self) -> &'static TreeKernels {
+        match self {
+            // The AVX-512 kernels hash short levels with AVX2's.
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
+            Backend::Avx512 if self.is_supported() && Backend::Avx2.is_supported() => &badger_backend::AVX512,
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
+            Backend::Avx2 if self.is_supported() => &badger_backend::AVX2,
+            _ => &badger_backend::PORTABLE,
+        }
+    }
+
+    /// The backend whose tree code hashes the messages of a Badger key
+    /// made while this backend is the default: AVX-512 and AVX2 where this
+    /// CPU runs them, [`Backend::Portable`] for the others (Badger has no
+    /// SSE2 or NEON code of its own).
+    pub fn badger_trees(self) -> Backend {
+        self.badger_tree_kernels().backend()
+    }
+}
