@@ -16,6 +16,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use super::block::CHUNK_BYTES;
+use crate::badger::backend::{self as badger_backend, TreeKernels};
 use crate::error::{BackendError, Error, UnknownName};
 use crate::umac::backend::Backend;
 
@@ -265,8 +266,6 @@ fn splits_512_bit_ops() -> bool {
         answer => answer == 2,
     }
 }
-
-use crate::badger::backend::{self as badger_backend, TreeKernels};
 
 /// Badger's tree kernels (`badger/backend.rs`), chosen here as NH's
 /// backend is: a Badger key takes those of [`Backend::detect`] when it is
