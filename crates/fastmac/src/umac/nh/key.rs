@@ -71,6 +71,7 @@ impl NhKey {
     }
 
     /// The even and the odd quad table (the split layout).
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     pub(super) fn tables(&self) -> (&[[u32; 4]], &[[u32; 4]]) {
         debug_assert_eq!(self.kernels.layout(), Layout::Split);
         self.quads.split_at(TABLE_QUADS)
@@ -80,6 +81,7 @@ impl NhKey {
     /// `SPLIT` saying which: for the SSE2 kernel, which serves short inputs
     /// under both. The caller keeps `q` below the key's 68 quads.
     #[inline(always)]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     pub(super) fn quad_ptr<const SPLIT: bool>(&self, q: usize) -> *const u32 {
         debug_assert_eq!(SPLIT, self.kernels.layout() == Layout::Split);
         let at = if SPLIT { q / 2 + (q % 2) * TABLE_QUADS } else { q };
