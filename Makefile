@@ -155,7 +155,7 @@ test-cli: deps-nettle
 NH_BACKENDS_FILE := $(CURDIR)/target/nh-backends.txt
 nh-backends: test-cli
 	$(FASTMAC_TEST_CLI) list --backends > $(NH_BACKENDS_FILE)
-	@echo "NH backends of this CPU, fastest last: $$(tr '\n' ' ' < $(NH_BACKENDS_FILE))"
+	@echo "NH backends of this CPU, fastest last: $$(cut -f1 $(NH_BACKENDS_FILE) | tr '\n' ' ')"
 
 # test-rust ran the whole fastmac suite on the fastest backend (and
 # tests/backends.rs every backend against Nettle); each other backend runs,
