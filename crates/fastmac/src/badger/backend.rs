@@ -34,7 +34,7 @@ use super::enh::Level;
 use super::tree::{NODE_SLOTS, absorb_portable, hash_portable};
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
 use super::tree::{absorb_with, hash_with};
-use crate::umac::Backend;
+use crate::umac::backend::Backend;
 
 /// [`absorb_portable`]'s signature.
 type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8], Option<u64>, &mut [u64]);
