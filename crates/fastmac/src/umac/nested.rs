@@ -229,3 +229,32 @@ impl core::fmt::Debug for NestedUmac {
         f.write_str("NestedUmac { .. }")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::umac::Umac128;
+
+    /// Every depth hashes with the keys whose L1Key layout its NH kernels
+    /// read (on a CPU whose kernels of fewer iterations read another layout
+    /// than four's, a key taken from the wrong side gives another hash):
+    /// each prefix is the start of the field, and the field is UMAC-128's
+    /// tag through portable NH, at lengths within a block, a chunk, two
+    /// chunks and more.
+    #[test]
+    fn every_depth_gives_the_start_of_the_portable_umac128_tag() {
+        let key = *b"abcdefghijklmnop";
+        let nested = NestedUmac::new(&key);
+        let mut portable = Umac128::with_backend(&key, Backend::Portable).expect("portable NH runs everywhere");
+        let msg: Vec<u8> = (0..3100u32).map(|i| (i * 31 + 7) as u8).collect();
+        for len in [0, 1, 31, 32, 33, 100, 500, 1024, 1025, 2048, 2049, 3100] {
+            let field = nested.field(b"bcdefghi", &msg[..len]).unwrap();
+            assert_eq!(field, portable.mac(b"bcdefghi", &msg[..len]).unwrap(), "{len} bytes");
+            for depth in 1..=MAX_ITERS {
+                let mut prefix = [0u8; FIELD_LEN];
+                nested.prefix_into(b"bcdefghi", &msg[..len], &mut prefix[..4 * depth]).unwrap();
+                assert_eq!(prefix[..4 * depth], field[..4 * depth], "{len} bytes, depth {depth}");
+            }
+        }
+    }
+}
