@@ -11,15 +11,15 @@
 #![allow(unsafe_code)] // SIMD intrinsics; each block states its safety
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm_unpackhi_epi64,
-    _mm_unpacklo_epi64, _mm256_add_epi32, _mm256_add_epi64, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute2x128_si256, _mm256_setzero_si256,
-    _mm256_shuffle_epi32,
+    __m128i, __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadu_si128, _mm_or_si128,
+    _mm_shuffle_epi8, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm256_add_epi32, _mm256_add_epi64,
+    _mm256_broadcastsi128_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_mul_epu32, _mm256_permute2x128_si256, _mm256_set_m128i, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_zextsi128_si256,
 };
 
 use super::block::{BLOCK, CHUNK_BYTES, RUN_AHEAD};
 use super::key::NhKey;
-use super::sse2::tail_quads;
 
 const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 
@@ -29,7 +29,8 @@ const ODD_TO_EVEN: i32 = 0b11_11_01_01;
 /// [`chunk_run`], whose loop inlines it with both layouts).
 ///
 /// # Safety
-/// The CPU must support AVX2.
+/// The CPU must support AVX2; `data` is empty or at least a block long
+/// (1 to 32 bytes go to SSE2, `platform::KernelChoice::kernel`).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn nh<const T: usize, const AHEAD: usize>(
@@ -94,7 +95,7 @@ pub(super) fn fetch_ahead<const AHEAD: usize>(at: *const u8) {
 /// The iteration-parallel layout; `AHEAD` as in [`nh`].
 ///
 /// # Safety
-/// AVX2; `T` is 2 or 4.
+/// AVX2; `T` is 2 or 4; `data` empty or at least a block long.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn iteration_parallel<const T: usize, const AHEAD: usize>(
@@ -104,8 +105,7 @@ pub(super) unsafe fn iteration_parallel<const T: usize, const AHEAD: usize>(
     acc: &mut [u64; T],
 ) {
     let pairs = data.chunks_exact(2 * BLOCK);
-    let blocks = pairs.remainder().chunks_exact(BLOCK);
-    let rest = blocks.remainder();
+    let done = data.len() - pairs.remainder().len();
     // sums[p][s]: iteration pair p, accumulator s (even/odd products), for
     // the first block of each two; `second` for the other, so that two
     // blocks' operations are in flight without waiting for each other's
@@ -124,25 +124,27 @@ pub(super) unsafe fn iteration_parallel<const T: usize, const AHEAD: usize>(
         }
         index += 2;
     }
-    for block in blocks {
-        // SAFETY: `block` is 32 readable bytes; `index` is below 32.
+    // The one or two blocks after the last pair, the last maybe partial
+    // (zero-padded, built in registers), as a pair.
+    if data.len() > done {
+        // SAFETY: a whole block at `done`, or the last block; `index` (and
+        // `index + 1` if there are two) is below 32.
         unsafe {
-            let (low, high) = (_mm_loadu_si128(block.as_ptr().cast()), _mm_loadu_si128(block.as_ptr().add(16).cast()));
+            let (low, high) = if data.len() - done >= BLOCK {
+                (_mm_loadu_si128(data.as_ptr().add(done).cast()), _mm_loadu_si128(data.as_ptr().add(done + 16).cast()))
+            } else {
+                last_block(data)
+            };
             pair_block::<T>(key, index, low, high, &mut sums);
+            if data.len() - done > BLOCK {
+                let (low, high) = last_block(data);
+                pair_block::<T>(key, index + 1, low, high, &mut second);
+            }
         }
-        index += 1;
     }
     for (sums, second) in sums.iter_mut().zip(&second) {
         sums[0] = _mm256_add_epi64(sums[0], second[0]);
         sums[1] = _mm256_add_epi64(sums[1], second[1]);
-    }
-    if !rest.is_empty() {
-        // SAFETY: the zero-padded last block, built in registers; `index`
-        // is below 32.
-        unsafe {
-            let (low, high) = tail_quads(rest);
-            pair_block::<T>(key, index, low, high, &mut sums);
-        }
     }
     for p in 0..T / 2 {
         // Lane l (qwords 2l, 2l + 1) holds iteration 2p + l.
@@ -186,48 +188,145 @@ unsafe fn pair_block<const T: usize>(
 /// The X/Y layout; `AHEAD` as in [`iteration_parallel`].
 ///
 /// # Safety
-/// AVX2; `T` is 1 or 3; the key in the split layout.
+/// AVX2; `T` is 1 or 3; the key in the split layout; `data` empty or at
+/// least a block long.
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize, data: &[u8], acc: &mut [u64; T]) {
     let mut even = [_mm256_setzero_si256(); T];
     let mut odd = [_mm256_setzero_si256(); T];
     let pairs = data.len() / (2 * BLOCK);
+    let done = 2 * pairs * BLOCK;
+    // The one or two blocks after the last pair (the last maybe partial)
+    // first, in the same registers (a lane with no block gets no sum):
+    // the partial block's shuffles then run beside the pairs' NH.
+    if data.len() > done {
+        let (first_low, first_high) = if data.len() - done >= BLOCK {
+            // SAFETY: a whole block at `done`.
+            unsafe {
+                (_mm_loadu_si128(data.as_ptr().add(done).cast()), _mm_loadu_si128(data.as_ptr().add(done + 16).cast()))
+            }
+        } else {
+            // SAFETY: AVX2 is enabled here.
+            unsafe { last_block(data) }
+        };
+        let b = first_block + 2 * pairs;
+        // SAFETY (both steps): the split tables hold quads up to
+        // b + 1 + 1 + 1 < 36 for b <= 31, T <= 3.
+        if data.len() - done > BLOCK {
+            // SAFETY: AVX2 is enabled here.
+            let (second_low, second_high) = unsafe { last_block(data) };
+            let x = _mm256_set_m128i(second_low, first_low);
+            let y = _mm256_set_m128i(second_high, first_high);
+            unsafe { xy_step::<T, false>(key, b, x, y, &mut even, &mut odd) };
+        } else {
+            let x = _mm256_zextsi128_si256(first_low);
+            let y = _mm256_zextsi128_si256(first_high);
+            unsafe { xy_step::<T, true>(key, b, x, y, &mut even, &mut odd) };
+        }
+    }
     let ptr = data.as_ptr();
     for pair in 0..pairs {
         fetch_ahead::<AHEAD>(ptr.wrapping_add(64 * pair + AHEAD));
-        let b = first_block + 2 * pair;
-        // SAFETY: 64 bytes at 64 * pair are inside `blocks`; the split
+        // SAFETY: 64 bytes at 64 * pair are inside `data`; the split
         // tables hold quads up to b + 1 + 1 + 1 < 36 for b <= 30, T <= 3.
         unsafe {
             let a = _mm256_loadu_si256(ptr.add(64 * pair).cast());
             let c = _mm256_loadu_si256(ptr.add(64 * pair + 32).cast());
             let x = _mm256_permute2x128_si256(a, c, 0x20); // low quads of both blocks
             let y = _mm256_permute2x128_si256(a, c, 0x31); // high quads
-            for t in 0..T {
-                let (kx, ky) = xy_keys(key, b, t);
-                let sx = _mm256_add_epi32(x, _mm256_loadu_si256(kx.cast()));
-                let sy = _mm256_add_epi32(y, _mm256_loadu_si256(ky.cast()));
-                even[t] = _mm256_add_epi64(even[t], _mm256_mul_epu32(sx, sy));
-                odd[t] = _mm256_add_epi64(
-                    odd[t],
-                    _mm256_mul_epu32(_mm256_shuffle_epi32(sx, ODD_TO_EVEN), _mm256_shuffle_epi32(sy, ODD_TO_EVEN)),
-                );
-            }
+            xy_step::<T, false>(key, first_block + 2 * pair, x, y, &mut even, &mut odd);
         }
     }
     for t in 0..T {
         let [low, high] = lane_totals(_mm256_add_epi64(even[t], odd[t]));
         acc[t] = acc[t].wrapping_add(low).wrapping_add(high);
     }
-    // A single leftover block (whole or partial) goes through SSE2.
-    let done = 2 * pairs * BLOCK;
-    let rest_len = data.len() - done;
-    if rest_len > 0 {
-        // SAFETY: SSE2 is implied by AVX2.
-        unsafe { super::sse2::nh::<T, true>(key, first_block + 2 * pairs, &data[done..], acc) };
+}
+
+/// Two blocks from block `b`, their low quads in `x` and high quads in
+/// `y`, added to each iteration's sums; with `ONE_BLOCK`, the first only:
+/// the upper lanes of `x` are zero, and of X's key too, so that their
+/// products are zero.
+///
+/// # Safety
+/// AVX2; the split tables hold the quads [`xy_keys`] gives for `b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn xy_step<const T: usize, const ONE_BLOCK: bool>(
+    key: &NhKey,
+    b: usize,
+    x: __m256i,
+    y: __m256i,
+    even: &mut [__m256i; T],
+    odd: &mut [__m256i; T],
+) {
+    for t in 0..T {
+        let (kx, ky) = xy_keys(key, b, t);
+        // SAFETY: the caller keeps these loads inside the tables.
+        let (kx, ky) = unsafe {
+            if ONE_BLOCK {
+                (_mm256_zextsi128_si256(_mm_loadu_si128(kx.cast())), _mm256_loadu_si256(ky.cast()))
+            } else {
+                (_mm256_loadu_si256(kx.cast()), _mm256_loadu_si256(ky.cast()))
+            }
+        };
+        let sx = _mm256_add_epi32(x, kx);
+        let sy = _mm256_add_epi32(y, ky);
+        even[t] = _mm256_add_epi64(even[t], _mm256_mul_epu32(sx, sy));
+        odd[t] = _mm256_add_epi64(
+            odd[t],
+            _mm256_mul_epu32(_mm256_shuffle_epi32(sx, ODD_TO_EVEN), _mm256_shuffle_epi32(sy, ODD_TO_EVEN)),
+        );
     }
 }
+
+/// The last block of `data`, partial (1 to 31 bytes), zero-padded, as its
+/// low and high 16 bytes: the 32 bytes that end the data loaded and
+/// shuffled down into place (`pshufb`, controls read from [`SHIFT_WINDOW`]
+/// at the block's length). Fewer operations between the loads and NH than
+/// words gathered one by one, as SSE2's `tail_quads` must for an input
+/// shorter than a block.
+///
+/// # Safety
+/// AVX2, in the caller too (inlined, so that the pair of registers is not
+/// returned through memory); `data` is at least a block long, as the
+/// kernels that call it require.
+#[inline(always)]
+unsafe fn last_block(data: &[u8]) -> (__m128i, __m128i) {
+    let len = data.len() % BLOCK;
+    debug_assert!(len > 0 && data.len() >= BLOCK);
+    // Byte i of the block is byte `shift + i` of the last 32.
+    let shift = BLOCK - len;
+    // SAFETY: the last 32 bytes of `data` are readable; the controls are
+    // 16 bytes at `shift` and `16 + shift` (below 48) of the 64-byte window.
+    unsafe {
+        let end = data.as_ptr().add(data.len());
+        let (first, second) = (_mm_loadu_si128(end.sub(32).cast()), _mm_loadu_si128(end.sub(16).cast()));
+        let window = SHIFT_WINDOW.0.as_ptr();
+        let from_first = _mm_loadu_si128(window.add(16 + shift).cast());
+        let from_second = _mm_loadu_si128(window.add(shift).cast());
+        let low = _mm_or_si128(_mm_shuffle_epi8(first, from_first), _mm_shuffle_epi8(second, from_second));
+        (low, _mm_shuffle_epi8(second, from_first))
+    }
+}
+
+/// Shuffle controls for [`last_block`]: byte `k` selects byte `k - 16` of
+/// a 16-byte register for `k` in 16..32, and zero elsewhere (the top bit
+/// set), so the 16 controls from `16 + s` move a register down by `s`
+/// bytes and the 16 from `s` move the register after it into the gap.
+#[repr(align(64))]
+struct ShiftWindow([u8; 64]);
+
+static SHIFT_WINDOW: ShiftWindow = {
+    let mut window = [0x80; 64];
+    let mut k = 16;
+    while k < 32 {
+        window[k] = (k - 16) as u8;
+        k += 1;
+    }
+    ShiftWindow(window)
+};
 
 /// Key pointers (X, Y) for iteration `t` of the blocks from block `b`, in
 /// the split layout: X lane i is key quad 2(b + i) + t, Y lane i is quad

@@ -112,7 +112,7 @@ impl NhKey {
             // SAFETY: `kernel` names a backend no wider than the key's, and
             // `NhKey::new` keeps a SIMD backend only after
             // `Backend::is_supported` confirmed it on this CPU (AVX-512 F
-            // implies AVX2).
+            // implies AVX2); it names AVX2 for no input of 1 to 32 bytes.
             Backend::Avx2 => unsafe { avx2::nh::<T, AHEAD>(self, first_block, data, &mut acc) },
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             // SAFETY: as above, AVX-512 F/BW/VL were detected.

@@ -119,7 +119,9 @@ pub(crate) enum Layout {
 pub(super) struct KernelChoice {
     backend: Backend,
     /// Inputs up to this many bytes go to SSE2 (a `u8`, so that the
-    /// compiler knows a whole chunk never does).
+    /// compiler knows a whole chunk never does): at least a block under
+    /// AVX2 and AVX-512, since the AVX2 kernels read a partial last block
+    /// from the 32 bytes that end the input.
     small_input: u8,
     /// The backend for four iterations.
     four_iterations: Backend,
