@@ -130,14 +130,10 @@ pub(super) unsafe fn iteration_parallel<const T: usize, const AHEAD: usize>(
         // SAFETY: a whole block at `done`, or the last block; `index` (and
         // `index + 1` if there are two) is below 32.
         unsafe {
-            let (low, high) = if data.len() - done >= BLOCK {
-                (_mm_loadu_si128(data.as_ptr().add(done).cast()), _mm_loadu_si128(data.as_ptr().add(done + 16).cast()))
-            } else {
-                last_block(data)
-            };
+            let (low, high) = block_at(data, done);
             pair_block::<T>(key, index, low, high, &mut sums);
             if data.len() - done > BLOCK {
-                let (low, high) = last_block(data);
+                let (low, high) = block_at(data, done + BLOCK);
                 pair_block::<T>(key, index + 1, low, high, &mut second);
             }
         }
@@ -201,21 +197,14 @@ unsafe fn xy<const T: usize, const AHEAD: usize>(key: &NhKey, first_block: usize
     // first, in the same registers (a lane with no block gets no sum):
     // the partial block's shuffles then run beside the pairs' NH.
     if data.len() > done {
-        let (first_low, first_high) = if data.len() - done >= BLOCK {
-            // SAFETY: a whole block at `done`.
-            unsafe {
-                (_mm_loadu_si128(data.as_ptr().add(done).cast()), _mm_loadu_si128(data.as_ptr().add(done + 16).cast()))
-            }
-        } else {
-            // SAFETY: AVX2 is enabled here.
-            unsafe { last_block(data) }
-        };
+        // SAFETY: AVX2 is enabled here; a block starts at `done`.
+        let (first_low, first_high) = unsafe { block_at(data, done) };
         let b = first_block + 2 * pairs;
         // SAFETY (both steps): the split tables hold quads up to
         // b + 1 + 1 + 1 < 36 for b <= 31, T <= 3.
         if data.len() - done > BLOCK {
-            // SAFETY: AVX2 is enabled here.
-            let (second_low, second_high) = unsafe { last_block(data) };
+            // SAFETY: AVX2 is enabled here; the last block follows.
+            let (second_low, second_high) = unsafe { block_at(data, done + BLOCK) };
             let x = _mm256_set_m128i(second_low, first_low);
             let y = _mm256_set_m128i(second_high, first_high);
             unsafe { xy_step::<T, false>(key, b, x, y, &mut even, &mut odd) };
@@ -278,6 +267,25 @@ unsafe fn xy_step<const T: usize, const ONE_BLOCK: bool>(
             odd[t],
             _mm256_mul_epu32(_mm256_shuffle_epi32(sx, ODD_TO_EVEN), _mm256_shuffle_epi32(sy, ODD_TO_EVEN)),
         );
+    }
+}
+
+/// The block of `data` at byte `at`, as its low and high 16 bytes: loaded
+/// if whole, else the zero-padded partial last block ([`last_block`]).
+///
+/// # Safety
+/// AVX2, in the caller too (inlined, as [`last_block`]); `at` is below
+/// `data.len()`, a multiple of the block size, and `data` is at least a
+/// block long.
+#[inline(always)]
+unsafe fn block_at(data: &[u8], at: usize) -> (__m128i, __m128i) {
+    debug_assert!(at < data.len() && at.is_multiple_of(BLOCK));
+    if data.len() - at >= BLOCK {
+        // SAFETY: a whole block at `at`.
+        unsafe { (_mm_loadu_si128(data.as_ptr().add(at).cast()), _mm_loadu_si128(data.as_ptr().add(at + 16).cast())) }
+    } else {
+        // SAFETY: as this function's contract.
+        unsafe { last_block(data) }
     }
 }
 
