@@ -14,7 +14,7 @@ use std::hint::black_box;
 use aegis::aegis128l::Aegis128LMac;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fastmac::badger::Badger64;
-use fastmac::umac::{Umac, counter_nonce};
+use fastmac::umac::{TagLen, Umac, UmacTagLen, counter_nonce};
 
 const KEYS: [usize; 3] = [1, 4096, 65_536];
 const SIZES: [usize; 2] = [64, 1500];
@@ -63,7 +63,10 @@ fn bench_mac<S>(c: &mut Criterion, name: &str, new: impl Fn(usize) -> S, mut pac
 }
 
 fn benches(c: &mut Criterion) {
-    fn umac<const N: usize>(c: &mut Criterion, name: &str) {
+    fn umac<const N: usize>(c: &mut Criterion, name: &str)
+    where
+        TagLen<N>: UmacTagLen,
+    {
         bench_mac(
             c,
             name,

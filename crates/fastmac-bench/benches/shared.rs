@@ -14,13 +14,16 @@ mod common;
 
 use std::hint::black_box;
 
-use fastmac::umac::Umac;
+use fastmac::umac::{TagLen, Umac, UmacTagLen};
 
 const SIZES: [usize; 4] = [32, 1024, 1500, 65536];
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
 /// One row: `mac` ns, `mac_shared` ns (medians) and the median ratio.
-fn compare<const N: usize>(msg: &[u8], rounds: usize) -> (f64, f64, f64) {
+fn compare<const N: usize>(msg: &[u8], rounds: usize) -> (f64, f64, f64)
+where
+    TagLen<N>: UmacTagLen,
+{
     let mut cached = Umac::<N>::new(KEY);
     let shared = Umac::<N>::new(KEY);
     let batch = common::batch_len(msg.len());

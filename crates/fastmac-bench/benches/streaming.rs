@@ -13,13 +13,16 @@ mod common;
 
 use std::hint::black_box;
 
-use fastmac::umac::Umac;
+use fastmac::umac::{TagLen, Umac, UmacTagLen};
 
 const SIZES: [usize; 7] = [32, 1024, 1025, 1500, 2048, 32768, 65536];
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
 /// One row: one-shot ns, streaming ns (medians) and the median ratio.
-fn compare<const N: usize>(msg: &[u8], rounds: usize) -> (f64, f64, f64) {
+fn compare<const N: usize>(msg: &[u8], rounds: usize) -> (f64, f64, f64)
+where
+    TagLen<N>: UmacTagLen,
+{
     let mut one_shot = Umac::<N>::new(KEY);
     let mut streaming = Umac::<N>::new(KEY);
     let batch = common::batch_len(msg.len());

@@ -14,12 +14,15 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use fastmac::umac::{Backend, Umac};
+use fastmac::umac::{Backend, TagLen, Umac, UmacTagLen};
 
 const SIZES: [usize; 8] = [32, 512, 1024, 1025, 1500, 4096, 65536, 1 << 20];
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
-fn bench_tag<const N: usize>(c: &mut Criterion) {
+fn bench_tag<const N: usize>(c: &mut Criterion)
+where
+    TagLen<N>: UmacTagLen,
+{
     let data: Vec<u8> = (0..*SIZES.last().unwrap()).map(|i| (i * 131 + 7) as u8).collect();
     let mut group = c.benchmark_group(format!("umac-{}", 8 * N));
     for backend in Backend::supported() {
@@ -42,7 +45,10 @@ fn bench_tag<const N: usize>(c: &mut Criterion) {
 /// byte past it, a datagram, two chunks, and bulk.
 const STREAMING_SIZES: [usize; 7] = [32, 1024, 1025, 1500, 2048, 32768, 65536];
 
-fn bench_streaming<const N: usize>(c: &mut Criterion) {
+fn bench_streaming<const N: usize>(c: &mut Criterion)
+where
+    TagLen<N>: UmacTagLen,
+{
     let data: Vec<u8> = (0..*STREAMING_SIZES.last().unwrap()).map(|i| (i * 131 + 7) as u8).collect();
     let mut group = c.benchmark_group(format!("umac-{}-streaming", 8 * N));
     let mut mac = Umac::<N>::new(KEY);

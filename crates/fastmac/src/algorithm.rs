@@ -11,7 +11,7 @@ use crate::dyn_mac::check_no_nonce;
 use crate::error::{Error, UnknownName};
 #[cfg(feature = "hmac")]
 use crate::hmac::{HashFunction, Hmac};
-use crate::umac::{self, Umac};
+use crate::umac::{self, TagLen, Umac, UmacTagLen};
 
 /// A MAC algorithm fastmac implements.
 ///
@@ -216,7 +216,10 @@ impl Algorithm {
     }
 }
 
-impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN> {
+impl<const TAG_LEN: usize> DynMac for Umac<TAG_LEN>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
     fn tag_len(&self) -> usize {
         TAG_LEN
     }

@@ -11,7 +11,7 @@
 //! 2^31 packets, RFC 4344 section 3.1).
 //!
 //! Counter nonces are also what UMAC's pad cache is fastest on (one AES call
-//! per 16 to 64 messages). The raw `mac(nonce, ...)` calls stay for interop;
+//! per 12 to 48 messages). The raw `mac(nonce, ...)` calls stay for interop;
 //! there the caller owns this duty.
 //!
 //! ```

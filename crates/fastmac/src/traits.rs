@@ -12,16 +12,16 @@ use crypto_common::typenum::U16;
 use crypto_common::{Key, KeyInit, KeySizeUser};
 
 use crate::badger::{Badger, BadgerReceiver, BadgerSender};
-use crate::umac::{NestedUmac, SequencedUmac, Umac};
+use crate::umac::{NestedUmac, SequencedUmac, TagLen, Umac, UmacTagLen};
 
 /// `KeySizeUser` and `KeyInit` for a type whose `new` takes a 16-byte key.
 macro_rules! key_init_16 {
-    ($(impl$(<const $n:ident: usize>)? for $ty:ty;)+) => {$(
-        impl$(<const $n: usize>)? KeySizeUser for $ty {
+    ($(impl$(<const $n:ident: usize>)? for $ty:ty $(where $bound:ty: $trait:path)?;)+) => {$(
+        impl$(<const $n: usize>)? KeySizeUser for $ty $(where $bound: $trait)? {
             type KeySize = U16;
         }
 
-        impl$(<const $n: usize>)? KeyInit for $ty {
+        impl$(<const $n: usize>)? KeyInit for $ty $(where $bound: $trait)? {
             fn new(key: &Key<Self>) -> Self {
                 <$ty>::new(key.as_ref())
             }
@@ -30,8 +30,8 @@ macro_rules! key_init_16 {
 }
 
 key_init_16! {
-    impl<const TAG_LEN: usize> for Umac<TAG_LEN>;
-    impl<const TAG_LEN: usize> for SequencedUmac<TAG_LEN>;
+    impl<const TAG_LEN: usize> for Umac<TAG_LEN> where TagLen<TAG_LEN>: UmacTagLen;
+    impl<const TAG_LEN: usize> for SequencedUmac<TAG_LEN> where TagLen<TAG_LEN>: UmacTagLen;
     impl for NestedUmac;
     impl<const TAG_LEN: usize> for Badger<TAG_LEN>;
     impl<const TAG_LEN: usize> for BadgerSender<TAG_LEN>;

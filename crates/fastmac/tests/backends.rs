@@ -15,7 +15,7 @@
 mod common;
 
 use common::nettle::NettleUmac;
-use fastmac::umac::{Backend, Umac};
+use fastmac::umac::{Backend, TagLen, Umac, UmacTagLen};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 /// The backends under test.
@@ -33,7 +33,10 @@ fn backends() -> Vec<Backend> {
 /// Byte offsets of the message inside its buffer.
 const ALIGNMENTS: [usize; 4] = [0, 1, 3, 13];
 
-fn every_length<const N: usize>(backend: Backend, rng: &mut StdRng) -> usize {
+fn every_length<const N: usize>(backend: Backend, rng: &mut StdRng) -> usize
+where
+    TagLen<N>: UmacTagLen,
+{
     let key: [u8; 16] = rng.random();
     let mut ours = Umac::<N>::with_backend(&key, backend).unwrap();
     let mut theirs = NettleUmac::new(N, &key);
@@ -64,7 +67,10 @@ fn every_backend_equals_nettle_at_every_length_below_3000() {
     }
 }
 
-fn large<const N: usize>(backend: Backend, msg: &[u8], rng: &mut StdRng) {
+fn large<const N: usize>(backend: Backend, msg: &[u8], rng: &mut StdRng)
+where
+    TagLen<N>: UmacTagLen,
+{
     let key: [u8; 16] = rng.random();
     let nonce: [u8; 8] = rng.random();
     let mut ours = Umac::<N>::with_backend(&key, backend).unwrap();

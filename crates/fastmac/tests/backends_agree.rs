@@ -10,7 +10,7 @@
 
 mod common;
 
-use fastmac::umac::{Backend, Umac, Umac64};
+use fastmac::umac::{Backend, TagLen, Umac, Umac64, UmacTagLen};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 const KEY: &[u8; 16] = b"0123456789abcdef";
@@ -21,7 +21,10 @@ fn simd_backends() -> Vec<Backend> {
     Backend::supported().filter(|b| *b != Backend::Portable).collect()
 }
 
-fn agree<const N: usize>(backends: &[Backend], data: &[u8]) -> usize {
+fn agree<const N: usize>(backends: &[Backend], data: &[u8]) -> usize
+where
+    TagLen<N>: UmacTagLen,
+{
     let mut portable = Umac::<N>::with_backend(KEY, Backend::Portable).unwrap();
     let mut simd: Vec<Umac<N>> = backends.iter().map(|&b| Umac::<N>::with_backend(KEY, b).unwrap()).collect();
     let mut checked = 0;

@@ -11,16 +11,22 @@
 mod common;
 
 use common::nettle::NettleUmac;
-use fastmac::umac::Umac;
+use fastmac::umac::{TagLen, Umac, UmacTagLen};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 /// Tags `msg` with fastmac and with Nettle and compares.
-struct Pair<const N: usize> {
+struct Pair<const N: usize>
+where
+    TagLen<N>: UmacTagLen,
+{
     ours: Umac<N>,
     theirs: NettleUmac,
 }
 
-impl<const N: usize> Pair<N> {
+impl<const N: usize> Pair<N>
+where
+    TagLen<N>: UmacTagLen,
+{
     fn new(key: &[u8; 16]) -> Self {
         Pair { ours: Umac::new(key), theirs: NettleUmac::new(N, key) }
     }

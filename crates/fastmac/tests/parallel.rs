@@ -15,7 +15,7 @@ mod common;
 
 #[cfg(all(fastmac_nettle, target_arch = "x86_64"))]
 use common::nettle::NettleUmac;
-use fastmac::umac::Umac;
+use fastmac::umac::{TagLen, Umac, UmacTagLen};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 const MIB: usize = 1 << 20;
@@ -24,7 +24,10 @@ fn in_pool(f: impl FnOnce() + Send) {
     rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("thread pool").install(f);
 }
 
-fn check<const N: usize>(msg: &[u8], key: &[u8; 16]) {
+fn check<const N: usize>(msg: &[u8], key: &[u8; 16])
+where
+    TagLen<N>: UmacTagLen,
+{
     let nonce = b"parallel";
     let mut mac = Umac::<N>::new(key);
     let parallel = mac.mac(nonce, msg).unwrap();

@@ -29,7 +29,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::nettle::NettleUmac;
-use fastmac::umac::Umac;
+use fastmac::umac::{TagLen, Umac, UmacTagLen};
 
 const SLICE: usize = 256 << 20;
 const SLICES: usize = 17;
@@ -44,7 +44,10 @@ trait Stream {
     fn tag(&mut self) -> Vec<u8>;
 }
 
-impl<const N: usize> Stream for Umac<N> {
+impl<const N: usize> Stream for Umac<N>
+where
+    TagLen<N>: UmacTagLen,
+{
     fn update(&mut self, data: &[u8]) {
         Umac::update(self, data);
     }

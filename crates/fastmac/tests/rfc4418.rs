@@ -4,9 +4,12 @@
 mod common;
 
 use fastmac::Error;
-use fastmac::umac::{Umac, Umac32, Umac64, Umac96, Umac128};
+use fastmac::umac::{TagLen, Umac, Umac32, Umac64, Umac96, Umac128, UmacTagLen};
 
-fn check<const N: usize>(column: usize) -> usize {
+fn check<const N: usize>(column: usize) -> usize
+where
+    TagLen<N>: UmacTagLen,
+{
     let (key, nonce, rows) = common::rfc4418_vectors();
     let mut mac = Umac::<N>::new_from_slice(&key).unwrap();
     for row in &rows {

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use fastmac::Error;
-use fastmac::umac::{AnyUmac, PARALLEL_MIN, Umac};
+use fastmac::umac::{AnyUmac, PARALLEL_MIN, TagLen, Umac, UmacTagLen};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 const KEY: &[u8; 16] = b"\x9a\x03shared-key\x77\x10\xee\x01";
@@ -121,7 +121,10 @@ fn from_threads<M: Send + Sync>(
     })
 }
 
-fn shared_equals_single_threaded<const N: usize>() -> usize {
+fn shared_equals_single_threaded<const N: usize>() -> usize
+where
+    TagLen<N>: UmacTagLen,
+{
     let data = data();
     let jobs = jobs();
     let mut single = Umac::<N>::new(KEY);

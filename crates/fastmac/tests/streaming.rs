@@ -1,13 +1,16 @@
 //! Streaming equals one-shot, for every split point of messages up to 3 KiB
 //! and for random chunkings of large messages.
 
-use fastmac::umac::{Umac, Umac32, Umac64, Umac96, Umac128};
+use fastmac::umac::{TagLen, Umac, Umac32, Umac64, Umac96, Umac128, UmacTagLen};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 const NONCE: &[u8] = b"\x00\x00\x00\x00\x00\x00\x01\x02";
 
-fn every_split<const N: usize>(msg: &[u8]) {
+fn every_split<const N: usize>(msg: &[u8])
+where
+    TagLen<N>: UmacTagLen,
+{
     let mut mac = Umac::<N>::new(&[0x42; 16]);
     let whole = mac.mac(NONCE, msg).unwrap();
     for split in 0..=msg.len() {
@@ -50,7 +53,10 @@ fn byte_at_a_time_for_every_length_up_to_3k() {
     }
 }
 
-fn chunked<const N: usize>(msg: &[u8], cuts: &[usize]) -> ([u8; N], [u8; N]) {
+fn chunked<const N: usize>(msg: &[u8], cuts: &[usize]) -> ([u8; N], [u8; N])
+where
+    TagLen<N>: UmacTagLen,
+{
     let mut mac = Umac::<N>::new(&[0x17; 16]);
     let whole = mac.mac(NONCE, msg).unwrap();
     let mut rest = msg;

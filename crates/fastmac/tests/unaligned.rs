@@ -11,7 +11,7 @@
 mod common;
 
 use fastmac::Algorithm;
-use fastmac::umac::Umac;
+use fastmac::umac::{TagLen, Umac, UmacTagLen};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 /// Every offset from a 64-byte boundary: a cache line, and the widest vector
@@ -47,7 +47,10 @@ impl Placer {
 
 /// Runs every path on `msg`, `nonce` and `tag` (each wherever the caller
 /// placed them) and checks each result against `expected`.
-fn check_paths<const N: usize>(msg: &[u8], nonce: &[u8], tag: &[u8], expected: &[u8; N], what: &str) {
+fn check_paths<const N: usize>(msg: &[u8], nonce: &[u8], tag: &[u8], expected: &[u8; N], what: &str)
+where
+    TagLen<N>: UmacTagLen,
+{
     let mut mac = Umac::<N>::new(KEY);
     assert_eq!(&mac.mac(nonce, msg).unwrap(), expected, "one-shot, {what}");
     mac.verify(nonce, msg, tag).unwrap_or_else(|e| panic!("verify, {what}: {e}"));
@@ -76,7 +79,10 @@ fn check_paths<const N: usize>(msg: &[u8], nonce: &[u8], tag: &[u8], expected: &
 
 /// The RFC 4418 rows short enough to repeat 64 times per tag length, at
 /// every offset, for the tag length whose column is `column`.
-fn rfc_rows_at_every_offset<const N: usize>(column: usize) -> usize {
+fn rfc_rows_at_every_offset<const N: usize>(column: usize) -> usize
+where
+    TagLen<N>: UmacTagLen,
+{
     let (key, nonce, rows) = common::rfc4418_vectors();
     assert_eq!(key, KEY);
     let rows: Vec<_> = rows.into_iter().filter(|r| r.message.len() <= 1 << 15).collect();
@@ -110,7 +116,10 @@ fn rfc_vectors_at_every_offset() {
 /// Lengths on both sides of the NH block and the L1 chunk boundaries.
 const LENGTHS: [usize; 20] = [1, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 95, 1023, 1024, 1025, 1056, 2049, 3000];
 
-fn random_messages_at_every_offset<const N: usize>() -> usize {
+fn random_messages_at_every_offset<const N: usize>() -> usize
+where
+    TagLen<N>: UmacTagLen,
+{
     let mut rng = StdRng::seed_from_u64(0x0a11_9e00 + N as u64);
     let mut msg_buf = Placer::new(3000);
     let nonce = [0x6e; 8];

@@ -21,7 +21,7 @@ use std::time::Instant;
 use aegis::aegis128l::Aegis128LMac;
 use fastmac::badger::Badger64;
 use fastmac::ssh::SshMac;
-use fastmac::umac::{Umac, counter_nonce};
+use fastmac::umac::{TagLen, Umac, UmacTagLen, counter_nonce};
 use serde::Serialize;
 
 use super::{Clock, Machine};
@@ -115,12 +115,18 @@ fn key_of(index: usize) -> [u8; 16] {
 }
 
 /// UMAC through its one-shot call, the nonce the 8-byte sequence number.
-struct UmacConnection<const TAG_LEN: usize> {
+struct UmacConnection<const TAG_LEN: usize>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
     mac: Umac<TAG_LEN>,
     seq: u64,
 }
 
-impl<const TAG_LEN: usize> Connection for UmacConnection<TAG_LEN> {
+impl<const TAG_LEN: usize> Connection for UmacConnection<TAG_LEN>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
     fn new(index: usize) -> Self {
         UmacConnection { mac: Umac::new(&key_of(index)), seq: 0 }
     }

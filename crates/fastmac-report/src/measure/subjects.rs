@@ -17,7 +17,7 @@ use fastmac::algorithm::AlgorithmInfo;
 use fastmac::badger::{AnyBadger, Badger64, BadgerSender, MAX_LEVELS};
 use fastmac::ssh::{SshAlgorithm, SshMac};
 use fastmac::umac::__bench::NhCeiling;
-use fastmac::umac::{TAG_LENS, Umac};
+use fastmac::umac::{TAG_LENS, TagLen, Umac, UmacTagLen};
 use fastmac::{Algorithm, DynMac};
 use hmac::{Hmac, KeyInit as _, Mac as _};
 use poly1305::Poly1305;
@@ -269,7 +269,10 @@ const UMACS: [(Algorithm, UmacSubject); 4] = [
 /// fastmac's UMAC through its typed API, at `algorithm`'s tag length `N`,
 /// on one core or (`parallel`) with the L1 layer of large inputs on all
 /// cores.
-fn umac<const N: usize>(algorithm: Algorithm, parallel: bool) -> Result<Subject, String> {
+fn umac<const N: usize>(algorithm: Algorithm, parallel: bool) -> Result<Subject, String>
+where
+    TagLen<N>: UmacTagLen,
+{
     let AlgorithmInfo { name, tag_len, .. } = algorithm.info();
     if tag_len != N {
         return Err(format!("{name} has {tag_len}-byte tags, not {N}"));

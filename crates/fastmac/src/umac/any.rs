@@ -31,7 +31,7 @@ fn umac_key(key: &[u8]) -> Result<&[u8; KEY_LEN], Error> {
 /// a run-time value; every method forwards to the UMAC of that length.
 ///
 /// ```
-/// use fastmac::umac::{AnyUmac, Umac64};
+/// use fastmac::umac::{AnyUmac, TagLen, Umac64, UmacTagLen};
 ///
 /// let key = b"abcdefghijklmnop";
 /// let mut mac = AnyUmac::new(key, 8)?;
@@ -75,7 +75,10 @@ impl AnyUmac {
     /// The UMAC inside when its tags are `N` bytes long, for a caller that
     /// works with one tag length as a type (OpenSSH's two widths behind one
     /// context type): no further dispatch per call.
-    pub fn as_fixed_mut<const N: usize>(&mut self) -> Option<&mut super::mac::Umac<N>> {
+    pub fn as_fixed_mut<const N: usize>(&mut self) -> Option<&mut super::mac::Umac<N>>
+    where
+        super::mac::TagLen<N>: super::mac::UmacTagLen,
+    {
         dispatch!(&mut self.0, m => (m as &mut dyn core::any::Any).downcast_mut::<super::mac::Umac<N>>())
     }
 
@@ -238,12 +241,15 @@ impl core::fmt::Debug for AnySequencedUmac {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Umac;
+    use super::super::{TagLen, Umac, UmacTagLen};
     use super::*;
 
     const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
-    fn same_as_fixed<const N: usize>() {
+    fn same_as_fixed<const N: usize>()
+    where
+        TagLen<N>: UmacTagLen,
+    {
         let mut any = AnyUmac::new(KEY, N).unwrap();
         let mut fixed = Umac::<N>::new(KEY);
         assert_eq!(any.tag_len(), N);
@@ -276,7 +282,10 @@ mod tests {
         same_as_fixed::<16>();
     }
 
-    fn sequenced_same_as_fixed<const N: usize>() {
+    fn sequenced_same_as_fixed<const N: usize>()
+    where
+        TagLen<N>: UmacTagLen,
+    {
         let mut any = AnySequencedUmac::with_counter(KEY, N, NonceCounter::starting_at(5, 9).unwrap()).unwrap();
         let mut fixed = SequencedUmac::<N>::with_counter(KEY, NonceCounter::starting_at(5, 9).unwrap());
         assert_eq!((any.tag_len(), any.next_nonce(), any.remaining()), (N, 5, 4));

@@ -5,13 +5,12 @@
 use aes::Aes128;
 use zeroize::Zeroize;
 
-use super::iters::MAX_ITERS;
 use super::kdf::kdf;
 
 const P36: u64 = (1 << 36) - 5;
 
-/// L3Key1 and L3Key2 (section 5.1) per iteration, L3Key1's eight words
-/// already reduced mod 2^36 - 5 as section 5.4 uses them.
+/// L3Key1 and L3Key2 (section 5.1) for `ITERS` iterations, L3Key1's eight
+/// words already reduced mod 2^36 - 5 as section 5.4 uses them.
 ///
 /// L3Key2 first: a short tag's L3Key1 words then follow it in the same
 /// lines, and both lie next to the end of L1Key in [`UhashKey`].
@@ -19,32 +18,34 @@ const P36: u64 = (1 << 36) - 5;
 /// [`UhashKey`]: super::uhash::UhashKey
 #[derive(Clone, Zeroize)]
 #[repr(C)]
-pub(crate) struct L3Key {
-    pub(crate) k2: [u32; MAX_ITERS],
-    pub(crate) k1: [[u64; 8]; MAX_ITERS],
+pub(crate) struct L3Key<const ITERS: usize> {
+    pub(crate) k2: [u32; ITERS],
+    pub(crate) k1: [[u64; 8]; ITERS],
 }
 
-impl L3Key {
+impl<const ITERS: usize> L3Key<ITERS> {
     /// The bytes from the start of the key that `iters` iterations read.
     pub(crate) const fn bytes_read(iters: usize) -> usize {
-        size_of::<[u32; MAX_ITERS]>() + size_of::<[u64; 8]>() * iters
+        size_of::<[u32; ITERS]>() + size_of::<[u64; 8]>() * iters
     }
 
-    /// `L3Key1 = KDF(K, 3, iters * 64)`, `L3Key2 = KDF(K, 4, iters * 4)`.
-    pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
-        let mut key = L3Key { k1: [[0; 8]; MAX_ITERS], k2: [0; MAX_ITERS] };
-        let mut buf = [0u8; 64 * MAX_ITERS];
-        kdf(cipher, 3, &mut buf[..64 * iters]);
-        for (i, bytes) in buf[..64 * iters].chunks_exact(64).enumerate() {
-            for (k, word) in key.k1[i].iter_mut().zip(bytes.chunks_exact(8)) {
+    /// `L3Key1 = KDF(K, 3, ITERS * 64)`, `L3Key2 = KDF(K, 4, ITERS * 4)`.
+    pub(crate) fn derive(cipher: &Aes128) -> Self {
+        let mut key = L3Key { k1: [[0; 8]; ITERS], k2: [0; ITERS] };
+        let mut k1_bytes = [[0u8; 64]; ITERS];
+        kdf(cipher, 3, k1_bytes.as_flattened_mut());
+        for (k1, bytes) in key.k1.iter_mut().zip(&k1_bytes) {
+            for (k, word) in k1.iter_mut().zip(bytes.chunks_exact(8)) {
                 *k = reduce_p36(u64::from_be_bytes(word.try_into().expect("8 bytes")));
             }
         }
-        kdf(cipher, 4, &mut buf[..4 * iters]);
-        for (k, bytes) in key.k2.iter_mut().zip(buf[..4 * iters].chunks_exact(4)) {
-            *k = u32::from_be_bytes(bytes.try_into().expect("4 bytes"));
+        let mut k2_bytes = [[0u8; 4]; ITERS];
+        kdf(cipher, 4, k2_bytes.as_flattened_mut());
+        for (k, bytes) in key.k2.iter_mut().zip(k2_bytes) {
+            *k = u32::from_be_bytes(bytes);
         }
-        buf.zeroize();
+        k1_bytes.zeroize();
+        k2_bytes.zeroize();
         key
     }
 }

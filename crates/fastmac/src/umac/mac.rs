@@ -7,7 +7,6 @@ use aes::cipher::{Array, KeyInit};
 use zeroize::Zeroize;
 
 use super::backend::Backend;
-use super::iters::{iters_for, with_iters};
 use super::kdf::KEY_LEN;
 #[cfg(feature = "parallel")]
 use super::parallel;
@@ -17,12 +16,13 @@ use super::pdf::{Pdf, check_nonce};
 use super::uhash::{self, UhashKey, UhashState, output_bytes};
 use crate::error::{BackendError, Error};
 use crate::tag::verify_tag;
+use sealed::KeyedUhash;
 
 /// UMAC with a `TAG_LEN`-byte tag: 4, 8, 12 or 16. Use the aliases
 /// [`Umac32`], [`Umac64`], [`Umac96`] and [`Umac128`].
 ///
 /// [`Umac::mac`] and [`Umac::verify`] take `&mut self`: they keep a cache
-/// of PDF pads (one AES call per 16 to 64 counter nonces), and the
+/// of PDF pads (one AES call per 12 to 48 counter nonces), and the
 /// streaming methods keep the message in progress. [`Umac::mac_shared`]
 /// and [`Umac::verify_shared`] take `&self` and compute the pad with one
 /// AES block per call instead, so one keyed object behind an `Arc` (or a
@@ -51,14 +51,164 @@ use crate::tag::verify_tag;
 /// # Ok::<(), fastmac::Error>(())
 /// ```
 #[derive(Clone)]
+pub struct Umac<const TAG_LEN: usize>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
+    keyed: <TagLen<TAG_LEN> as UmacTagLen>::Keyed,
+}
+
+/// A tag length as a type, for [`Umac`]'s bound [`UmacTagLen`].
+pub struct TagLen<const TAG_LEN: usize>;
+
+/// The tag lengths UMAC is defined for, 4, 8, 12 and 16 bytes (one UHASH
+/// iteration per 32 bits: RFC 4418 section 5.1), and for each the state a
+/// [`Umac`] of that length keeps: keys for its own iterations only.
+/// Implemented for those four [`TagLen`]s alone.
+///
+/// Code generic over the tag length repeats the bound:
+///
+/// ```
+/// use fastmac::umac::{TagLen, Umac, UmacTagLen};
+///
+/// fn tag<const N: usize>(mac: &mut Umac<N>, seq: u64, packet: &[u8]) -> Result<[u8; N], fastmac::Error>
+/// where
+///     TagLen<N>: UmacTagLen,
+/// {
+///     mac.mac(&seq.to_be_bytes(), packet)
+/// }
+/// # let mut mac = fastmac::umac::Umac64::new(b"abcdefghijklmnop");
+/// # assert_eq!(tag(&mut mac, 0, b"abc")?.len(), 8);
+/// # Ok::<(), fastmac::Error>(())
+/// ```
+pub trait UmacTagLen: sealed::Sealed {
+    /// What the [`Umac`] of this tag length keeps.
+    #[doc(hidden)]
+    type Keyed: sealed::KeyedUhash;
+}
+
+impl UmacTagLen for TagLen<4> {
+    type Keyed = Keyed<1>;
+}
+impl UmacTagLen for TagLen<8> {
+    type Keyed = Keyed<2>;
+}
+impl UmacTagLen for TagLen<12> {
+    type Keyed = Keyed<3>;
+}
+impl UmacTagLen for TagLen<16> {
+    type Keyed = Keyed<4>;
+}
+
+mod sealed {
+    use super::*;
+
+    pub trait Sealed {}
+    impl Sealed for TagLen<4> {}
+    impl Sealed for TagLen<8> {}
+    impl Sealed for TagLen<12> {}
+    impl Sealed for TagLen<16> {}
+
+    /// The operations of [`Keyed`] that [`Umac`] calls, named apart from
+    /// its iteration count.
+    pub trait KeyedUhash: Clone + Send + Sync {
+        /// Expands a key for `backend`, which the caller checked is supported.
+        fn expand(key: &[u8; KEY_LEN], backend: Backend) -> Self;
+        fn backend(&self) -> Backend;
+        /// UHASH of `msg` in one call, held as one number
+        /// (`uhash::output_bytes`).
+        fn uhash(&self, msg: &[u8]) -> u128;
+        fn update(&mut self, data: &[u8]);
+        /// UHASH of the streamed message; resets the stream.
+        fn finalize(&mut self) -> u128;
+        fn reset(&mut self);
+        /// Asks for the pad cache's first line, before a message is hashed.
+        fn prefetch_pad(&self);
+        /// The pad for `nonce` and a tag of `tag_len` bytes, from the cache.
+        fn pad(&mut self, nonce: &[u8], tag_len: usize) -> u128;
+        /// [`KeyedUhash::pad`] by one AES block, through a shared reference.
+        fn pad_shared(&self, nonce: &[u8], tag_len: usize) -> u128;
+        #[cfg(feature = "parallel")]
+        fn update_from_file(
+            &mut self,
+            file: &mut std::fs::File,
+            threads: core::num::NonZeroUsize,
+        ) -> std::io::Result<u64>;
+    }
+}
+
+/// The state of a UMAC of `ITERS` iterations, in the order a short message
+/// reads it, the streaming state, which a one-shot call never touches, last
+/// (`docs/performance.md`, "Many live keys").
+#[doc(hidden)]
+#[derive(Clone)]
 #[repr(C)]
-pub struct Umac<const TAG_LEN: usize> {
-    // In the order a short message reads them, the streaming state, which
-    // a one-shot call never touches, last (`docs/performance.md`, "Many
-    // live keys").
-    key: UhashKey,
+pub struct Keyed<const ITERS: usize> {
+    key: UhashKey<ITERS>,
     pdf: Pdf,
-    stream: UhashState,
+    stream: UhashState<ITERS>,
+}
+
+impl<const ITERS: usize> sealed::KeyedUhash for Keyed<ITERS> {
+    fn expand(key: &[u8; KEY_LEN], backend: Backend) -> Self {
+        let mut key_bytes = Array::from(*key);
+        let cipher = Aes128::new(&key_bytes);
+        key_bytes.zeroize();
+        Keyed { key: UhashKey::derive(&cipher, backend), pdf: Pdf::new(&cipher), stream: UhashState::default() }
+    }
+
+    fn backend(&self) -> Backend {
+        self.key.backend()
+    }
+
+    /// On all cores when that pays (feature `parallel`).
+    #[inline(always)]
+    fn uhash(&self, msg: &[u8]) -> u128 {
+        self.key.prefetch::<ITERS>(msg.len());
+        #[cfg(feature = "parallel")]
+        if parallel::worth_it::<ITERS>(msg.len()) {
+            return parallel::uhash::<ITERS, ITERS>(&self.key, msg);
+        }
+        uhash::uhash::<ITERS, ITERS>(&self.key, msg)
+    }
+
+    #[inline(always)]
+    fn update(&mut self, data: &[u8]) {
+        #[cfg(feature = "parallel")]
+        if parallel::worth_it::<ITERS>(data.len()) {
+            return parallel::update::<ITERS, ITERS>(&self.key, &mut self.stream, data);
+        }
+        self.stream.update(&self.key, data)
+    }
+
+    #[inline(always)]
+    fn finalize(&mut self) -> u128 {
+        self.stream.finalize(&self.key)
+    }
+
+    fn reset(&mut self) {
+        self.stream.reset();
+    }
+
+    #[inline(always)]
+    fn prefetch_pad(&self) {
+        self.pdf.prefetch();
+    }
+
+    #[inline(always)]
+    fn pad(&mut self, nonce: &[u8], tag_len: usize) -> u128 {
+        self.pdf.pad(nonce, tag_len)
+    }
+
+    #[inline(always)]
+    fn pad_shared(&self, nonce: &[u8], tag_len: usize) -> u128 {
+        self.pdf.pad_uncached(nonce, tag_len)
+    }
+
+    #[cfg(feature = "parallel")]
+    fn update_from_file(&mut self, file: &mut std::fs::File, threads: core::num::NonZeroUsize) -> std::io::Result<u64> {
+        parallel_file::update_from_file::<ITERS, ITERS>(&self.key, &mut self.stream, file, threads)
+    }
 }
 
 // Shared across threads by reference (`Umac::mac_shared`): a field that is
@@ -80,14 +230,10 @@ pub type Umac96 = Umac<12>;
 /// UMAC-128: 16-byte tags, about 2^-120 (OpenSSH's `umac-128@openssh.com`).
 pub type Umac128 = Umac<16>;
 
-impl<const TAG_LEN: usize> Umac<TAG_LEN> {
-    /// UHASH iterations: one per 32 bits of tag. Evaluating it rejects any
-    /// other tag length at compile time.
-    const ITERS: usize = {
-        assert!(TAG_LEN == 4 || TAG_LEN == 8 || TAG_LEN == 12 || TAG_LEN == 16);
-        iters_for(TAG_LEN)
-    };
-
+impl<const TAG_LEN: usize> Umac<TAG_LEN>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
     /// Expands a 16-byte key (all key derivation happens here, once), for
     /// the NH backend [`Backend::detect`] picks.
     pub fn new(key: &[u8; KEY_LEN]) -> Self {
@@ -105,18 +251,11 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
 
     /// The NH backend this object hashes with.
     pub fn backend(&self) -> Backend {
-        self.key.backend()
+        self.keyed.backend()
     }
 
     fn expand(key: &[u8; KEY_LEN], backend: Backend) -> Self {
-        let mut key_bytes = Array::from(*key);
-        let cipher = Aes128::new(&key_bytes);
-        key_bytes.zeroize();
-        Umac {
-            key: UhashKey::derive(&cipher, Self::ITERS, backend),
-            pdf: Pdf::new(&cipher),
-            stream: UhashState::default(),
-        }
+        Umac { keyed: KeyedUhash::expand(key, backend) }
     }
 
     /// Like [`Umac::new`], for a key of unchecked length.
@@ -135,9 +274,9 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     #[inline]
     pub fn mac(&mut self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
-        self.pdf.prefetch();
-        let hash = self.uhash_value(msg);
-        Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
+        self.keyed.prefetch_pad();
+        let hash = self.keyed.uhash(msg);
+        Ok(output_bytes(hash ^ self.keyed.pad(nonce, TAG_LEN)))
     }
 
     /// [`Umac::mac`] through a shared reference, for one key used by
@@ -150,22 +289,8 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     #[inline]
     pub fn mac_shared(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
-        let hash = self.uhash_value(msg);
-        Ok(output_bytes(hash ^ self.pdf.pad_uncached(nonce, TAG_LEN)))
-    }
-
-    /// UHASH of `msg` in one call, on all cores when that pays (feature
-    /// `parallel`), held as one number (`uhash::output_bytes`).
-    #[inline(always)]
-    fn uhash_value(&self, msg: &[u8]) -> u128 {
-        with_iters!(Self::ITERS, ITERS => {
-            self.key.prefetch::<ITERS>(msg.len());
-            #[cfg(feature = "parallel")]
-            if parallel::worth_it::<ITERS>(msg.len()) {
-                return parallel::uhash::<ITERS>(&self.key, msg);
-            }
-            uhash::uhash::<ITERS>(&self.key, msg)
-        })
+        let hash = self.keyed.uhash(msg);
+        Ok(output_bytes(hash ^ self.keyed.pad_shared(nonce, TAG_LEN)))
     }
 
     /// Checks `tag` against `msg` and `nonce` in constant time.
@@ -188,7 +313,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// one in crates/fastmac-gears that pad it themselves.
     #[inline]
     pub fn uhash(&self, msg: &[u8]) -> [u8; TAG_LEN] {
-        output_bytes(self.uhash_value(msg))
+        output_bytes(self.keyed.uhash(msg))
     }
 
     /// Streams more of the message.
@@ -198,13 +323,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     /// NH backend's and the pad's.
     #[inline(always)]
     pub fn update(&mut self, data: &[u8]) {
-        with_iters!(Self::ITERS, ITERS => {
-            #[cfg(feature = "parallel")]
-            if parallel::worth_it::<ITERS>(data.len()) {
-                return parallel::update::<ITERS>(&self.key, &mut self.stream, data);
-            }
-            self.stream.update::<ITERS>(&self.key, data)
-        })
+        self.keyed.update(data);
     }
 
     /// Tags the streamed message and resets for the next one, keeping the key
@@ -214,8 +333,8 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     #[inline(always)]
     pub fn finalize_reset(&mut self, nonce: &[u8]) -> Result<[u8; TAG_LEN], Error> {
         check_nonce(nonce)?;
-        let hash = with_iters!(Self::ITERS, ITERS => self.stream.finalize::<ITERS>(&self.key));
-        Ok(output_bytes(hash ^ self.pdf.pad(nonce, TAG_LEN)))
+        let hash = self.keyed.finalize();
+        Ok(output_bytes(hash ^ self.keyed.pad(nonce, TAG_LEN)))
     }
 
     /// Tags the streamed message, consuming the object.
@@ -232,7 +351,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
 
     /// Discards streamed input, keeping the key.
     pub fn reset(&mut self) {
-        self.stream.reset();
+        self.keyed.reset();
     }
 
     /// [`DynMac::update_from_file`](crate::DynMac::update_from_file) for UMAC: a large regular file
@@ -244,9 +363,7 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
         file: &mut std::fs::File,
         threads: core::num::NonZeroUsize,
     ) -> std::io::Result<u64> {
-        let read = with_iters!(Self::ITERS, ITERS => {
-            parallel_file::update_from_file::<ITERS>(&self.key, &mut self.stream, file, threads)
-        });
+        let read = self.keyed.update_from_file(file, threads);
         if read.is_err() {
             self.reset();
         }
@@ -254,7 +371,10 @@ impl<const TAG_LEN: usize> Umac<TAG_LEN> {
     }
 }
 
-impl<const TAG_LEN: usize> core::fmt::Debug for Umac<TAG_LEN> {
+impl<const TAG_LEN: usize> core::fmt::Debug for Umac<TAG_LEN>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Umac{} {{ .. }}", TAG_LEN * 8)
     }
@@ -271,14 +391,20 @@ mod tests {
     /// A server keeps one keyed object per connection, and each packet pulls
     /// the lines it reads from memory (`docs/performance.md`, "Many live keys"):
     /// every tag length's state fits 40 cache lines and starts at a line, so
-    /// that its layout decides which lines a packet reads.
+    /// that its layout decides which lines a packet reads; a shorter tag
+    /// keeps the keys of its own iterations only, and so less.
     #[test]
     fn the_state_fits_forty_cache_lines_and_starts_at_a_line() {
         let sizes = [size_of::<Umac32>(), size_of::<Umac64>(), size_of::<Umac96>(), size_of::<Umac128>()];
         for (tag_len, size) in [4, 8, 12, 16].into_iter().zip(sizes) {
             assert!(size <= 40 * 64, "UMAC-{}: {size} bytes", 8 * tag_len);
         }
+        assert!(sizes.is_sorted_by(|shorter, longer| shorter < longer), "{sizes:?}");
+        // With AES-NI's key schedule (176 bytes; a portable one is larger):
+        // UMAC-64 in 32 lines.
+        #[cfg(target_arch = "x86_64")]
+        assert!(sizes[1] <= 32 * 64, "UMAC-64: {} bytes", sizes[1]);
         assert_eq!(align_of::<Umac64>(), 64);
-        assert_eq!(core::mem::offset_of!(Umac64, key), 0, "the key's first line is the message's first");
+        assert_eq!(core::mem::offset_of!(Keyed<2>, key), 0, "the key's first line is the message's first");
     }
 }

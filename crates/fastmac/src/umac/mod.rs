@@ -56,7 +56,7 @@ mod uhash;
 pub use any::{AnySequencedUmac, AnyUmac, TAG_LENS, UmacTag};
 pub use backend::Backend;
 pub use kdf::KEY_LEN;
-pub use mac::{Umac, Umac32, Umac64, Umac96, Umac128};
+pub use mac::{TagLen, Umac, Umac32, Umac64, Umac96, Umac128, UmacTagLen};
 pub use nested::{FIELD_LEN, NestedPads, NestedUmac};
 pub use parallel::PARALLEL_MIN;
 #[cfg(feature = "parallel")]

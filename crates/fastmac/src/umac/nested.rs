@@ -45,11 +45,11 @@ pub const FIELD_LEN: usize = 16;
 #[derive(Clone)]
 pub struct NestedUmac {
     /// The keys of all four iterations, L1Key laid out for four.
-    key: UhashKey,
+    key: UhashKey<MAX_ITERS>,
     /// The same keys with L1Key in the other layout, where the NH kernels
     /// of fewer iterations read that one (`nh/key.rs`); `None` where the
     /// four-iteration layout serves every depth.
-    narrow: Option<UhashKey>,
+    narrow: Option<UhashKey<MAX_ITERS>>,
     /// AES keyed with `K' = KDF(K, 0, 16)`, the PDF key (RFC 4418 section 3.3).
     pad_cipher: Aes128Enc,
 }
@@ -61,9 +61,9 @@ impl NestedUmac {
         let cipher = Aes128::new(&key_bytes);
         key_bytes.zeroize();
         let backend = Backend::detect();
-        let key = UhashKey::derive(&cipher, MAX_ITERS, backend);
+        let key = UhashKey::derive(&cipher, backend);
         let narrow = (!(1..MAX_ITERS).all(|iters| key.serves(iters)))
-            .then(|| UhashKey::derive_laid_out_for(&cipher, MAX_ITERS, 1, backend));
+            .then(|| UhashKey::derive_laid_out_for(&cipher, 1, backend));
         debug_assert!(
             (1..=MAX_ITERS).all(|iters| key.serves(iters) || narrow.as_ref().is_some_and(|n| n.serves(iters)))
         );
@@ -73,7 +73,7 @@ impl NestedUmac {
     /// The keys to hash `iters` iterations with: the ones whose L1Key
     /// layout the NH kernels of that count read.
     #[inline]
-    fn key_for(&self, iters: usize) -> &UhashKey {
+    fn key_for(&self, iters: usize) -> &UhashKey<MAX_ITERS> {
         match &self.narrow {
             Some(narrow) if !self.key.serves(iters) => narrow,
             _ => &self.key,
@@ -101,7 +101,7 @@ impl NestedUmac {
     }
 
     /// [`NestedUmac::prefix_into`] with the pad taken from `pads`, which
-    /// computes 16 pads per AES call for a nonce counter.
+    /// computes 12 pads per AES call for a nonce counter.
     #[inline]
     pub fn prefix_into_cached(
         &self,
@@ -154,7 +154,7 @@ impl NestedUmac {
         // The field's bytes are UHASH's output read big-endian: read
         // little-endian, that number byte-swapped.
         let iters = iters_for(len);
-        let hash = with_iters!(iters, ITERS => uhash::<ITERS>(self.key_for(iters), msg)).swap_bytes();
+        let hash = with_iters!(iters, ITERS => uhash::<ITERS, MAX_ITERS>(self.key_for(iters), msg)).swap_bytes();
         let mask = u128::MAX >> (8 * (FIELD_LEN - len));
         (hash ^ u128::from_le_bytes(*pad)) & mask
     }
@@ -176,8 +176,8 @@ impl NestedUmac {
 ///
 /// The nonce, zero-padded to 16 bytes and read as a big-endian 128-bit
 /// number, is expected to advance by `stride` per message; reaching the
-/// end of the cached run encrypts the next 16 blocks of that counter in one
-/// AES call, so in-order traffic pays one AES call per 16 messages. Any
+/// end of the cached run encrypts the next 12 blocks of that counter in one
+/// AES call, so in-order traffic pays one AES call per 12 messages. Any
 /// other order is still correct (a miss costs one block). Use a cache with
 /// one key only: it holds that key's pads (and wipes them on drop).
 #[derive(Clone)]

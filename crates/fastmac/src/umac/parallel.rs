@@ -37,6 +37,8 @@ use super::l1::{L1_CHUNK, l1_chunks};
 #[cfg(feature = "parallel")]
 use super::l2::{L2Key, MappedOutputs, Outputs, Poly64Map, Poly64Run, Poly128Map, Poly128Run, PolyRun};
 #[cfg(feature = "parallel")]
+use super::nh::NhKey;
+#[cfg(feature = "parallel")]
 use super::uhash::{self, UhashKey, UhashState};
 
 /// With the `parallel` feature, no one-call input or streamed update shorter
@@ -168,11 +170,10 @@ fn calibrate_at(sizes: &[usize], rounds: usize) -> [Option<usize>; MAX_ITERS] {
         (0..sizes.last().copied().unwrap_or(0)).map(|i| (i as u32).wrapping_mul(0x9e37_79b9) as u8).collect();
     let cipher = Aes128::new(&[0x5a; 16].into());
     let chosen: [Option<usize>; MAX_ITERS] = core::array::from_fn(|i| {
-        let key = UhashKey::derive(&cipher, i + 1, Backend::detect());
-        let speedups: Vec<f64> = sizes
-            .iter()
-            .map(|&size| with_iters!(i + 1, ITERS => speedup::<ITERS>(&key, &msg[..size], rounds)))
-            .collect();
+        let speedups: Vec<f64> = with_iters!(i + 1, ITERS => {
+            let key = UhashKey::<ITERS>::derive(&cipher, Backend::detect());
+            sizes.iter().map(|&size| speedup::<ITERS, ITERS>(&key, &msg[..size], rounds)).collect()
+        });
         // The smallest size from which every speedup clears the margin:
         // the one after the last size where one did not.
         let last_miss = speedups.iter().rposition(|&s| s < CALIBRATION_MARGIN);
@@ -198,7 +199,7 @@ fn calibrate_at(sizes: &[usize], rounds: usize) -> [Option<usize>; MAX_ITERS] {
 /// median of the runs is then a warm one, where the fastest would be a
 /// run that the typical input does not see.
 #[cfg(feature = "parallel")]
-fn speedup<const ITERS: usize>(key: &UhashKey, msg: &[u8], rounds: usize) -> f64 {
+fn speedup<const ITERS: usize, const K: usize>(key: &UhashKey<K>, msg: &[u8], rounds: usize) -> f64 {
     let time = |f: &dyn Fn() -> u128| {
         let start = Instant::now();
         core::hint::black_box(f());
@@ -208,10 +209,10 @@ fn speedup<const ITERS: usize>(key: &UhashKey, msg: &[u8], rounds: usize) -> f64
     let (mut one, mut all) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
     for _ in 0..rounds {
         for _ in 0..CALIBRATION_BURST {
-            one.push(time(&|| uhash::uhash::<ITERS>(key, core::hint::black_box(msg))));
+            one.push(time(&|| uhash::uhash::<ITERS, K>(key, core::hint::black_box(msg))));
         }
         for _ in 0..CALIBRATION_BURST {
-            all.push(time(&|| uhash::<ITERS>(key, core::hint::black_box(msg))));
+            all.push(time(&|| uhash::<ITERS, K>(key, core::hint::black_box(msg))));
         }
     }
     median(&mut one) / median(&mut all)
@@ -226,10 +227,10 @@ fn median(times: &mut [f64]) -> f64 {
 
 /// UHASH of a whole message, its chunks on all cores.
 #[cfg(feature = "parallel")]
-pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
-    let mut state = UhashState::default();
-    update::<ITERS>(key, &mut state, msg);
-    state.finalize::<ITERS>(key)
+pub(crate) fn uhash<const ITERS: usize, const K: usize>(key: &UhashKey<K>, msg: &[u8]) -> u128 {
+    let mut state = UhashState::<ITERS>::default();
+    update(key, &mut state, msg);
+    state.finalize(key)
 }
 
 /// [`UhashState::update`] with the whole chunks of `data` on all cores: up
@@ -237,15 +238,19 @@ pub(crate) fn uhash<const ITERS: usize>(key: &UhashKey, msg: &[u8]) -> u128 {
 /// last (which may end the message) into its L2, then the rest through the
 /// state.
 #[cfg(feature = "parallel")]
-pub(crate) fn update<const ITERS: usize>(key: &UhashKey, state: &mut UhashState, data: &[u8]) {
+pub(crate) fn update<const ITERS: usize, const K: usize>(
+    key: &UhashKey<K>,
+    state: &mut UhashState<ITERS>,
+    data: &[u8],
+) {
     let (head, data) = data.split_at(state.bytes_to_chunk_boundary().min(data.len()));
-    state.update::<ITERS>(key, head);
+    state.update(key, head);
     let (chunks, rest) = data.split_at(data.len().saturating_sub(1) / L1_CHUNK * L1_CHUNK);
     if !chunks.is_empty() {
-        let l2 = state.l2_at_chunk_boundary::<ITERS>(key).expect("the head ends on a chunk boundary");
-        l2.absorb_mapped::<ITERS>(&key.l2, ChunksOnAllCores { key, chunks: chunks.as_chunks::<L1_CHUNK>().0 });
+        let l2 = state.l2_at_chunk_boundary(key).expect("the head ends on a chunk boundary");
+        l2.absorb_mapped(&key.l2, ChunksOnAllCores { l1: &key.l1, chunks: chunks.as_chunks::<L1_CHUNK>().0 });
     }
-    state.update::<ITERS>(key, rest);
+    state.update(key, rest);
 }
 
 /// Whole chunks (none of them the message's last) hashed on all cores of
@@ -257,7 +262,7 @@ pub(crate) fn update<const ITERS: usize>(key: &UhashKey, state: &mut UhashState,
 #[cfg(feature = "parallel")]
 #[derive(Clone, Copy)]
 struct ChunksOnAllCores<'a> {
-    key: &'a UhashKey,
+    l1: &'a NhKey,
     chunks: &'a [[u8; L1_CHUNK]],
 }
 
@@ -273,24 +278,24 @@ impl<const ITERS: usize> Outputs<ITERS> for ChunksOnAllCores<'_> {
     }
 
     fn each(self, take: impl FnMut([u64; ITERS])) {
-        l1_chunks(&self.key.l1, self.chunks).each(take);
+        l1_chunks(self.l1, self.chunks).each(take);
     }
 }
 
 #[cfg(feature = "parallel")]
 impl<const ITERS: usize> MappedOutputs<ITERS> for ChunksOnAllCores<'_> {
     /// One POLY64 map per task.
-    fn poly64_maps(self, key: &L2Key, absorb: impl FnMut(&Poly64Map<ITERS>)) {
+    fn poly64_maps<const K: usize>(self, key: &L2Key<K>, absorb: impl FnMut(&Poly64Map<ITERS>)) {
         let task = task_chunks(self.chunks.len());
-        maps::<ITERS, Poly64Run<ITERS>>(self.key, key, self.chunks, task, absorb);
+        maps::<ITERS, Poly64Run<ITERS>, K>(self.l1, key, self.chunks, task, absorb);
     }
 
     /// Tasks of whole POLY128 words (an even count of chunks), each hashed
     /// into a POLY128 map, [`POLY128_SPAN`] at a time.
-    fn poly128_maps(self, key: &L2Key, mut absorb: impl FnMut(&Poly128Map<ITERS>)) {
+    fn poly128_maps<const K: usize>(self, key: &L2Key<K>, mut absorb: impl FnMut(&Poly128Map<ITERS>)) {
         for span in self.chunks.chunks(POLY128_SPAN / L1_CHUNK) {
             let task = task_chunks(span.len()).next_multiple_of(2);
-            maps::<ITERS, Poly128Run<ITERS>>(self.key, key, span, task, &mut absorb);
+            maps::<ITERS, Poly128Run<ITERS>, K>(self.l1, key, span, task, &mut absorb);
         }
     }
 }
@@ -298,9 +303,9 @@ impl<const ITERS: usize> MappedOutputs<ITERS> for ChunksOnAllCores<'_> {
 /// Whole chunks in rayon tasks of `task` chunks, each task's NH and its
 /// polynomial's map (`R`) together, the maps handed to `absorb` in order.
 #[cfg(feature = "parallel")]
-fn maps<const ITERS: usize, R: PolyRun<ITERS>>(
-    key: &UhashKey,
-    l2_key: &L2Key,
+fn maps<const ITERS: usize, R: PolyRun<ITERS>, const K: usize>(
+    l1: &NhKey,
+    l2_key: &L2Key<K>,
     chunks: &[[u8; L1_CHUNK]],
     task: usize,
     mut absorb: impl FnMut(&R::Map),
@@ -311,7 +316,7 @@ fn maps<const ITERS: usize, R: PolyRun<ITERS>>(
         .par_chunks(task)
         .map(|task| {
             let mut run = R::default();
-            l1_chunks(&key.l1, task).each(
+            l1_chunks(l1, task).each(
                 // Inlined into the backend's run, as in one core's loop
                 // (`L2Hash::absorb`, `l2/state.rs`).
                 #[inline(always)]
@@ -341,15 +346,15 @@ mod tests {
     #[test]
     fn all_cores_equal_one_core() {
         fn check<const ITERS: usize>(msg: &[u8]) {
-            let key = UhashKey::derive(&Aes128::new(&[0x6b; 16].into()), ITERS, Backend::detect());
+            let key = UhashKey::<ITERS>::derive(&Aes128::new(&[0x6b; 16].into()), Backend::detect());
             let shortest = TASK_CHUNKS_MIN * L1_CHUNK;
             for len in [shortest + 1, 5 * shortest / 2 + 77, (3 << 20) + (100 << 10) + 77, msg.len()] {
                 let msg = &msg[..len];
-                let expect = uhash::uhash::<ITERS>(&key, msg);
-                assert_eq!(in_pool(3, || uhash::<ITERS>(&key, msg)), expect, "{ITERS} iterations, {len} bytes");
-                let mut state = UhashState::default();
-                state.update::<ITERS>(&key, &msg[..100]);
-                in_pool(2, || update::<ITERS>(&key, &mut state, &msg[100..]));
+                let expect = uhash::uhash::<ITERS, ITERS>(&key, msg);
+                assert_eq!(in_pool(3, || uhash::<ITERS, ITERS>(&key, msg)), expect, "{ITERS} iterations, {len} bytes");
+                let mut state = UhashState::<ITERS>::default();
+                state.update(&key, &msg[..100]);
+                in_pool(2, || update(&key, &mut state, &msg[100..]));
                 assert_eq!(state.finalize::<ITERS>(&key), expect, "{ITERS} iterations, {len} bytes after a head");
             }
         }
@@ -368,13 +373,13 @@ mod tests {
     #[test]
     fn all_cores_equal_one_core_past_poly64s_range() {
         fn check<const ITERS: usize>(msg: &[u8]) {
-            let key = UhashKey::derive(&Aes128::new(&[0x3c; 16].into()), ITERS, Backend::detect());
-            let expect = uhash::uhash::<ITERS>(&key, msg);
-            assert_eq!(in_pool(3, || uhash::<ITERS>(&key, msg)), expect, "{ITERS} iterations");
+            let key = UhashKey::<ITERS>::derive(&Aes128::new(&[0x3c; 16].into()), Backend::detect());
+            let expect = uhash::uhash::<ITERS, ITERS>(&key, msg);
+            assert_eq!(in_pool(3, || uhash::<ITERS, ITERS>(&key, msg)), expect, "{ITERS} iterations");
             for head in [(16 << 20) + (4 << 10) + 100, (16 << 20) + (5 << 10) + 100] {
-                let mut state = UhashState::default();
-                state.update::<ITERS>(&key, &msg[..head]);
-                in_pool(2, || update::<ITERS>(&key, &mut state, &msg[head..]));
+                let mut state = UhashState::<ITERS>::default();
+                state.update(&key, &msg[..head]);
+                in_pool(2, || update(&key, &mut state, &msg[head..]));
                 assert_eq!(state.finalize::<ITERS>(&key), expect, "{ITERS} iterations after {head} bytes");
             }
         }

@@ -37,32 +37,32 @@ const AHEAD_PER_THREAD: u64 = 2;
 /// which still saves the state's per-chunk steps), any other input by
 /// plain reads. Returns the bytes read; on an error the state holds part
 /// of the file, and the caller resets it.
-pub(crate) fn update_from_file<const ITERS: usize>(
-    key: &UhashKey,
-    state: &mut UhashState,
+pub(crate) fn update_from_file<const ITERS: usize, const K: usize>(
+    key: &UhashKey<K>,
+    state: &mut UhashState<ITERS>,
     file: &mut File,
     threads: NonZeroUsize,
 ) -> io::Result<u64> {
     let mut buf = ReadBuf::new();
     let span = file::unread_span(file)?.filter(|&(_, len)| len >= PARALLEL_MIN as u64);
     let Some((start, len)) = span else {
-        return file::read_to_end(file, &mut buf, |piece| state.update::<ITERS>(key, piece));
+        return file::read_to_end(file, &mut buf, |piece| state.update(key, piece));
     };
     // Up to a chunk boundary here; then every whole chunk but the last on
     // all threads; then the last chunk (which may end the message, and so
     // must not go through L2 yet) and anything appended since the size was
     // taken, by plain reads.
     let head = (state.bytes_to_chunk_boundary() as u64).min(len);
-    file::read_span(file, start, head, &mut buf, |piece| state.update::<ITERS>(key, piece))?;
+    file::read_span(file, start, head, &mut buf, |piece| state.update(key, piece))?;
     let whole = (len - head).saturating_sub(1) / L1_CHUNK as u64 * L1_CHUNK as u64;
     if whole > 0 {
-        let l2 = state.l2_at_chunk_boundary::<ITERS>(key).expect("the head ends on a chunk boundary");
-        l1_from_file::<ITERS>(key, file, start + head, whole, threads.get(), |outputs| {
+        let l2 = state.l2_at_chunk_boundary(key).expect("the head ends on a chunk boundary");
+        l1_from_file::<ITERS, K>(key, file, start + head, whole, threads.get(), |outputs| {
             l2.absorb(&key.l2, outputs);
         })?;
     }
     file.seek(SeekFrom::Start(start + head + whole))?;
-    let rest = file::read_to_end(file, &mut buf, |piece| state.update::<ITERS>(key, piece))?;
+    let rest = file::read_to_end(file, &mut buf, |piece| state.update(key, piece))?;
     if rest == 0 && head + whole < len {
         // The chunks given to L2 were not the message's last after all.
         return Err(file::shrank(start + head + whole));
@@ -73,8 +73,8 @@ pub(crate) fn update_from_file<const ITERS: usize>(
 /// L1-HASH of `len` bytes of `file` from `offset` (whole chunks, none of
 /// them the message's last) on up to `threads` threads (this one
 /// included), handing the outputs to `absorb` in file order.
-fn l1_from_file<const ITERS: usize>(
-    key: &UhashKey,
+fn l1_from_file<const ITERS: usize, const K: usize>(
+    key: &UhashKey<K>,
     file: &File,
     offset: u64,
     len: u64,
@@ -247,21 +247,21 @@ mod tests {
     use crate::umac::backend::Backend;
     use crate::umac::l1::l1_hash;
 
-    fn key() -> UhashKey {
-        UhashKey::derive(&Aes128::new(&[9; 16].into()), 2, Backend::detect())
+    fn key() -> UhashKey<2> {
+        UhashKey::derive(&Aes128::new(&[9; 16].into()), Backend::detect())
     }
 
     /// The L1 outputs of `data` (whole chunks) from a file, on `threads`
     /// threads, in the order `absorb` received them.
     fn outputs_from_file(
-        key: &UhashKey,
+        key: &UhashKey<2>,
         file: &File,
         offset: u64,
         len: u64,
         threads: usize,
     ) -> io::Result<Vec<[u64; 2]>> {
         let mut seen = Vec::new();
-        l1_from_file::<2>(key, file, offset, len, threads, |outputs| seen.extend_from_slice(outputs))?;
+        l1_from_file::<2, 2>(key, file, offset, len, threads, |outputs| seen.extend_from_slice(outputs))?;
         Ok(seen)
     }
 

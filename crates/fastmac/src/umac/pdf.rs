@@ -1,6 +1,6 @@
 //! PDF, the pad-derivation function of RFC 4418 section 3.3: the pad
 //! `AES_K'(Nonce)` that UMAC (section 4) XORs into the UHASH output, with
-//! the pad cache that makes counter nonces cost one AES call per 16 blocks.
+//! the pad cache that makes counter nonces cost one AES call per [`AHEAD`] blocks.
 
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use aes::{Aes128, Aes128Enc};
@@ -25,9 +25,11 @@ pub(crate) fn check_nonce(nonce: &[u8]) -> Result<(), Error> {
 }
 
 /// Pads computed per AES call for a nonce counter: AES-NI pipelines
-/// blocks, so 16 blocks cost a few times one block, and the cost of the
-/// call is spread over 16 messages (64 for UMAC-32).
-const AHEAD: usize = 16;
+/// blocks, so 12 blocks cost a few times one block, and the cost of the
+/// call is spread over 12 messages (48 for UMAC-32). Three lines of pads:
+/// with the bookkeeping line, UMAC-64's whole state fits 2,048 bytes
+/// (`docs/performance.md`, "Many live keys").
+const AHEAD: usize = 12;
 
 /// AES keyed with the PDF key `K' = KDF(K, 0, 16)` (RFC 4418 section 3.3),
 /// the encryption schedule only: the PDF never decrypts, and a key kept
@@ -47,8 +49,8 @@ pub(crate) fn pdf_cipher(key_cipher: &Aes128) -> Aes128Enc {
 /// encrypting. Consecutive counter nonces therefore share a block, as
 /// OpenSSH's `pdf_gen_xor` and Nettle's `pad_cache` exploit. This type goes
 /// further for counter nonces (the intended use) through its [`PadCache`]:
-/// a counter nonce costs one AES call per 16 messages (UMAC-96/128), 32
-/// (UMAC-64) or 64 (UMAC-32). Other nonce sequences pay one block per miss.
+/// a counter nonce costs one AES call per 12 messages (UMAC-96/128), 24
+/// (UMAC-64) or 48 (UMAC-32). Other nonce sequences pay one block per miss.
 ///
 /// The cache first: its bookkeeping and the pad a counter nonce finds are
 /// what a message reads; the AES schedule only a refill does.

@@ -3,7 +3,7 @@
 //! section 5: a repeated nonce reveals a hash difference).
 
 use super::kdf::KEY_LEN;
-use super::mac::Umac;
+use super::mac::{TagLen, Umac, UmacTagLen};
 use crate::error::Error;
 use crate::nonce::NonceCounter;
 
@@ -34,12 +34,18 @@ pub fn counter_nonce(n: u64) -> [u8; 8] {
 /// assert_eq!(sender.tag(b"second message")?.0, 1);
 /// # Ok::<(), fastmac::Error>(())
 /// ```
-pub struct SequencedUmac<const TAG_LEN: usize> {
+pub struct SequencedUmac<const TAG_LEN: usize>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
     umac: Umac<TAG_LEN>,
     counter: NonceCounter,
 }
 
-impl<const TAG_LEN: usize> SequencedUmac<TAG_LEN> {
+impl<const TAG_LEN: usize> SequencedUmac<TAG_LEN>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
     /// Keys UMAC; nonces count from 0 and stop below 2^64 - 1 (never wrap).
     pub fn new(key: &[u8; KEY_LEN]) -> Self {
         Self::with_counter(key, NonceCounter::new(u64::MAX))
@@ -83,7 +89,10 @@ impl<const TAG_LEN: usize> SequencedUmac<TAG_LEN> {
     }
 }
 
-impl<const TAG_LEN: usize> core::fmt::Debug for SequencedUmac<TAG_LEN> {
+impl<const TAG_LEN: usize> core::fmt::Debug for SequencedUmac<TAG_LEN>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("SequencedUmac")
             .field("tag_bits", &(TAG_LEN * 8))
@@ -99,7 +108,10 @@ mod tests {
 
     const KEY: &[u8; 16] = b"abcdefghijklmnop";
 
-    fn tags_equal_umac_with_the_explicit_nonce<const N: usize>() {
+    fn tags_equal_umac_with_the_explicit_nonce<const N: usize>()
+    where
+        TagLen<N>: UmacTagLen,
+    {
         let mut sender = SequencedUmac::<N>::new(KEY);
         let mut plain = Umac::<N>::new(KEY);
         for i in 0u64..100 {

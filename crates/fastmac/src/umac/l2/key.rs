@@ -6,39 +6,38 @@ use zeroize::Zeroize;
 
 use super::arith::{canonical_p128, mul_add_p128, reduce_p64};
 use super::poly64::TwoWordKey;
-use crate::umac::iters::MAX_ITERS;
 use crate::umac::kdf::kdf;
 
-/// L2Key split per iteration into `k64` and `k128`, and what the fast steps
-/// need from them.
+/// L2Key for `ITERS` iterations, split per iteration into `k64` and
+/// `k128`, and what the fast steps need from them.
 #[derive(Clone, Zeroize)]
-pub(crate) struct L2Key {
+pub(crate) struct L2Key<const ITERS: usize> {
     /// POLY64's key, `k64` of section 5.3.1 (below 2^57).
-    pub(super) k64: [u64; MAX_ITERS],
+    pub(super) k64: [u64; ITERS],
     /// `k64^2 mod p64`: the multiplier of a marked word.
-    pub(super) k64_squared: [u64; MAX_ITERS],
+    pub(super) k64_squared: [u64; ITERS],
     /// The two-word step's constants (`super::poly64::poly64_two`).
-    pub(super) two_words: [TwoWordKey; MAX_ITERS],
+    pub(super) two_words: [TwoWordKey; ITERS],
     /// POLY128's key, `k128` of section 5.3.1 (below 2^121).
-    pub(super) k128: [u128; MAX_ITERS],
+    pub(super) k128: [u128; ITERS],
     /// `k128^2 mod p128`: the multiplier of a marked 16-byte word.
-    pub(super) k128_squared: [u128; MAX_ITERS],
+    pub(super) k128_squared: [u128; ITERS],
 }
 
-impl L2Key {
-    /// `L2Key = KDF(K, 2, iters * 24)`: per iteration 8 bytes of `k64`,
+impl<const ITERS: usize> L2Key<ITERS> {
+    /// `L2Key = KDF(K, 2, ITERS * 24)`: per iteration 8 bytes of `k64`,
     /// then 16 of `k128`, each ANDed with its mask (section 5.3.1).
-    pub(crate) fn derive(cipher: &Aes128, iters: usize) -> Self {
+    pub(crate) fn derive(cipher: &Aes128) -> Self {
         let mut key = L2Key {
-            k64: [0; MAX_ITERS],
-            k64_squared: [0; MAX_ITERS],
-            two_words: [TwoWordKey::default(); MAX_ITERS],
-            k128: [0; MAX_ITERS],
-            k128_squared: [0; MAX_ITERS],
+            k64: [0; ITERS],
+            k64_squared: [0; ITERS],
+            two_words: [TwoWordKey::default(); ITERS],
+            k128: [0; ITERS],
+            k128_squared: [0; ITERS],
         };
-        let mut buf = [0u8; 24 * MAX_ITERS];
-        kdf(cipher, 2, &mut buf[..24 * iters]);
-        for (i, bytes) in buf[..24 * iters].chunks_exact(24).enumerate() {
+        let mut buf = [[0u8; 24]; ITERS];
+        kdf(cipher, 2, buf.as_flattened_mut());
+        for (i, bytes) in buf.iter().enumerate() {
             let k64 = u64::from_be_bytes(bytes[..8].try_into().expect("8 bytes")) & 0x01ff_ffff_01ff_ffff;
             let k64_squared = reduce_p64(u128::from(k64) * u128::from(k64));
             key.k64[i] = k64;

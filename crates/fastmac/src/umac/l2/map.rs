@@ -18,9 +18,9 @@ pub(crate) trait PolyRun<const ITERS: usize>: Default {
     /// The run's map, which `L2Hash::absorb_mapped` takes.
     type Map;
     /// Extends the run by the next chunk's L1 outputs.
-    fn absorb(&mut self, key: &L2Key, outputs: [u64; ITERS]);
+    fn absorb<const K: usize>(&mut self, key: &L2Key<K>, outputs: [u64; ITERS]);
     /// The run's map.
-    fn into_map(self, key: &L2Key) -> Self::Map;
+    fn into_map<const K: usize>(self, key: &L2Key<K>) -> Self::Map;
 }
 
 /// POLY64 over a run of consecutive words, per iteration the map `y ->
@@ -97,7 +97,7 @@ impl<const ITERS: usize> PolyRun<ITERS> for Poly64Run<ITERS> {
 
     /// Extends the run by the next word (the next chunk's L1 outputs).
     #[inline(always)]
-    fn absorb(&mut self, key: &L2Key, word: [u64; ITERS]) {
+    fn absorb<const K: usize>(&mut self, key: &L2Key<K>, word: [u64; ITERS]) {
         if self.words == 0 {
             self.first = word;
         }
@@ -111,7 +111,7 @@ impl<const ITERS: usize> PolyRun<ITERS> for Poly64Run<ITERS> {
 
     /// The run's map: `mult` is `k^(words + marked)`, raised in constant
     /// time in the marked count, which depends on the message.
-    fn into_map(self, key: &L2Key) -> Poly64Map<ITERS> {
+    fn into_map<const K: usize>(self, key: &L2Key<K>) -> Poly64Map<ITERS> {
         let bits = exponent_bits(self.words);
         let mult = core::array::from_fn(|i| power_p64(key.k64[i], self.marked.exponent(i, self.words), bits));
         Poly64Map { mult, value: self.value, first: self.first, words: self.words }
@@ -170,7 +170,7 @@ impl<const ITERS: usize> PolyRun<ITERS> for Poly128Run<ITERS> {
     /// Extends the run by the next L1 outputs (the next chunk's): a word's
     /// high half, or its low half and with it the word.
     #[inline(always)]
-    fn absorb(&mut self, key: &L2Key, outputs: [u64; ITERS]) {
+    fn absorb<const K: usize>(&mut self, key: &L2Key<K>, outputs: [u64; ITERS]) {
         if self.outputs.is_multiple_of(2) {
             self.high_half = outputs;
         } else {
@@ -186,7 +186,7 @@ impl<const ITERS: usize> PolyRun<ITERS> for Poly128Run<ITERS> {
 
     /// The run's map: `mult` is `k^(words + marked)`, raised in constant
     /// time in the marked count, which depends on the message.
-    fn into_map(self, key: &L2Key) -> Poly128Map<ITERS> {
+    fn into_map<const K: usize>(self, key: &L2Key<K>) -> Poly128Map<ITERS> {
         debug_assert!(self.outputs.is_multiple_of(2), "a run of whole words");
         let words = self.outputs / 2;
         let bits = exponent_bits(words);

@@ -20,7 +20,6 @@ use super::key::L2Key;
 use super::map::{Poly64Map, Poly128Map};
 use super::poly64::{poly64_first, poly64_last, poly64_step, poly64_two, poly64_two_second_late};
 use super::poly128::{poly128_end, poly128_start, poly128_word};
-use crate::umac::iters::MAX_ITERS;
 
 /// L1 outputs hashed under POLY64 before L2-HASH moves to POLY128: 2^17
 /// bytes of them, 8 bytes each (section 5.3.1).
@@ -61,42 +60,42 @@ impl<const ITERS: usize> Outputs<ITERS> for &[[u64; ITERS]] {
 pub(crate) trait MappedOutputs<const ITERS: usize>: Outputs<ITERS> {
     /// The run, within POLY64's range, as POLY64 maps of consecutive
     /// pieces, handed to `absorb` in order.
-    fn poly64_maps(self, key: &L2Key, absorb: impl FnMut(&Poly64Map<ITERS>));
+    fn poly64_maps<const K: usize>(self, key: &L2Key<K>, absorb: impl FnMut(&Poly64Map<ITERS>));
     /// The run (an even count, from a POLY128 word boundary) as POLY128
     /// maps of consecutive pieces of whole words, handed to `absorb` in
     /// order.
-    fn poly128_maps(self, key: &L2Key, absorb: impl FnMut(&Poly128Map<ITERS>));
+    fn poly128_maps<const K: usize>(self, key: &L2Key<K>, absorb: impl FnMut(&Poly128Map<ITERS>));
 }
 
 /// The L2-HASH of every iteration over the L1 outputs absorbed so far.
 #[derive(Clone, Default, Zeroize)]
-pub(crate) enum L2Hash {
+pub(crate) enum L2Hash<const ITERS: usize> {
     /// No word: a message of at most one chunk skips L2-HASH (section 5.1).
     #[default]
     Empty,
     /// One word, kept as it came: POLY64's first step waits for the
     /// second, and a message of two chunks ends in the two-word step.
-    OneWord([u64; MAX_ITERS]),
+    OneWord([u64; ITERS]),
     /// POLY64 after two words or more, with `room` (at least one) words
     /// left in its range: the accumulator, lazily reduced (below 2^64,
     /// congruent).
-    Poly64 { y: [u64; MAX_ITERS], room: u64 },
+    Poly64 { y: [u64; ITERS], room: u64 },
     /// Past POLY64's 2^14 words.
-    Past(Past),
+    Past(Past<ITERS>),
 }
 
 /// L2-HASH past POLY64's range: POLY128 over `uint2str(y64, 16)` and the
 /// words after it, two L1 outputs to a 16-byte word.
 #[derive(Clone, Zeroize)]
-pub(crate) enum Past {
+pub(crate) enum Past<const ITERS: usize> {
     /// At the switch, POLY64's whole range absorbed: its accumulator,
     /// lazily reduced. POLY128 starts with the next word.
-    AtSwitch([u64; MAX_ITERS]),
+    AtSwitch([u64; ITERS]),
     /// On a POLY128 word boundary: the accumulator, lazily reduced.
-    Words([u128; MAX_ITERS]),
+    Words([u128; ITERS]),
     /// The high half of a word whose low half has not come, and the
     /// accumulator before that word.
-    HalfWord { y: [u128; MAX_ITERS], high: [u64; MAX_ITERS] },
+    HalfWord { y: [u128; ITERS], high: [u64; ITERS] },
 }
 
 /// L2-HASH's output per iteration ([`L2Hash::finish`]).
@@ -109,7 +108,7 @@ pub(crate) enum L2Output<const ITERS: usize> {
     Wide([u128; ITERS]),
 }
 
-impl L2Hash {
+impl<const ITERS: usize> L2Hash<ITERS> {
     /// True before the first word.
     #[inline(always)]
     pub(crate) fn is_empty(&self) -> bool {
@@ -124,12 +123,12 @@ impl L2Hash {
     /// line ([`Past::absorb`]). A run of one word into an empty state is
     /// kept as it came ([`L2Hash::OneWord`]).
     #[inline(always)]
-    pub(crate) fn absorb<const ITERS: usize>(&mut self, key: &L2Key, run: impl Outputs<ITERS>) {
+    pub(crate) fn absorb<const K: usize>(&mut self, key: &L2Key<K>, run: impl Outputs<ITERS>) {
         let (k, k_squared) = (&key.k64, &key.k64_squared);
         let (y, room) = match self {
             L2Hash::Past(_) => (None, 0),
             L2Hash::Empty if run.len() <= 1 => {
-                run.each(|first| *self = L2Hash::OneWord(widened(first)));
+                run.each(|first| *self = L2Hash::OneWord(first));
                 return;
             }
             // POLY's `y = 1` (section 5.3.2): the first word is a step too.
@@ -138,7 +137,7 @@ impl L2Hash {
                 let y = per_iteration(|i| poly64_first(k[i], k_squared[i], first[i]));
                 (Some(y), POLY64_WORDS - 1)
             }
-            L2Hash::Poly64 { y, room } => (Some(core::array::from_fn(|i| y[i])), *room),
+            L2Hash::Poly64 { y, room } => (Some(*y), *room),
         };
         let len = run.len() as u64;
         let (in_poly64, past) = run.split_at(room.min(len) as usize);
@@ -152,11 +151,7 @@ impl L2Hash {
                 #[inline(always)]
                 |word| y = per_iteration(|i| poly64_step(k[i], k_squared[i], y[i], word[i])),
             );
-            *self = if room > 0 {
-                L2Hash::Poly64 { y: widened(y), room }
-            } else {
-                L2Hash::Past(Past::AtSwitch(widened(y)))
-            };
+            *self = if room > 0 { L2Hash::Poly64 { y: y, room } } else { L2Hash::Past(Past::AtSwitch(y)) };
         }
         if past.len() > 0 {
             let L2Hash::Past(state) = self else { unreachable!("POLY64's range is full") };
@@ -171,7 +166,7 @@ impl L2Hash {
     /// a first output here when POLY128 waits for a word's low half, then
     /// whole POLY128 words as POLY128 maps, then an odd last output here.
     #[cfg(feature = "parallel")]
-    pub(crate) fn absorb_mapped<const ITERS: usize>(&mut self, key: &L2Key, run: impl MappedOutputs<ITERS>) {
+    pub(crate) fn absorb_mapped<const K: usize>(&mut self, key: &L2Key<K>, run: impl MappedOutputs<ITERS>) {
         let room = match self {
             L2Hash::Empty => POLY64_WORDS,
             L2Hash::OneWord(_) => POLY64_WORDS - 1,
@@ -198,13 +193,13 @@ impl L2Hash {
     /// accumulator so far (1 before any word, POLY64's first step after one
     /// word kept as it came) through `mult * y + value`.
     #[cfg(feature = "parallel")]
-    fn absorb_poly64_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly64Map<ITERS>) {
+    fn absorb_poly64_map<const K: usize>(&mut self, key: &L2Key<K>, map: &Poly64Map<ITERS>) {
         let (y, room) = match self {
             L2Hash::Empty if map.words == 1 => {
-                *self = L2Hash::OneWord(widened(map.first));
+                *self = L2Hash::OneWord(map.first);
                 return;
             }
-            L2Hash::Empty => ([1; MAX_ITERS], POLY64_WORDS),
+            L2Hash::Empty => ([1; ITERS], POLY64_WORDS),
             L2Hash::OneWord(first) => {
                 (core::array::from_fn(|i| poly64_first(key.k64[i], key.k64_squared[i], first[i])), POLY64_WORDS - 1)
             }
@@ -215,9 +210,8 @@ impl L2Hash {
         if map.words == 0 {
             return;
         }
-        let y = widened::<u64, ITERS>(core::array::from_fn(|i| {
-            fold_p64(u128::from(map.mult[i]) * u128::from(y[i]) + u128::from(map.value[i]))
-        }));
+        let y =
+            core::array::from_fn(|i| fold_p64(u128::from(map.mult[i]) * u128::from(y[i]) + u128::from(map.value[i])));
         let room = room - map.words;
         *self = if room > 0 { L2Hash::Poly64 { y, room } } else { L2Hash::Past(Past::AtSwitch(y)) };
     }
@@ -229,11 +223,11 @@ impl L2Hash {
     /// came; within POLY64's range, its last step; past it, POLY128's
     /// result, out of line ([`Past::finish`]).
     #[inline(always)]
-    pub(crate) fn finish<const ITERS: usize>(&self, key: &L2Key, last: [u64; ITERS]) -> L2Output<ITERS> {
+    pub(crate) fn finish<const K: usize>(&self, key: &L2Key<K>, last: [u64; ITERS]) -> L2Output<ITERS> {
         let (k, k_squared) = (&key.k64, &key.k64_squared);
         match self {
             L2Hash::Empty => L2Output::Short(last),
-            L2Hash::OneWord(first) => L2Output::Short(L2Hash::two_words(key, narrowed(first), last, false)),
+            L2Hash::OneWord(first) => L2Output::Short(L2Hash::two_words(key, *first, last, false)),
             L2Hash::Poly64 { y, .. } => {
                 L2Output::Short(per_iteration(|i| poly64_last(k[i], k_squared[i], y[i], last[i])))
             }
@@ -247,8 +241,8 @@ impl L2Hash {
     /// ([`poly64_two_second_late`] when `last_is_late`, well after `first`;
     /// else [`poly64_two`]).
     #[inline(always)]
-    pub(crate) fn two_words<const ITERS: usize>(
-        key: &L2Key,
+    pub(crate) fn two_words<const K: usize>(
+        key: &L2Key<K>,
         first: [u64; ITERS],
         last: [u64; ITERS],
         last_is_late: bool,
@@ -261,24 +255,23 @@ impl L2Hash {
     }
 }
 
-impl Past {
+impl<const ITERS: usize> Past<ITERS> {
     /// POLY128's accumulators, started at the switch from POLY64's result
     /// (section 5.3.1: its first word is `uint2str(y64, 16)`), and the high
     /// half of a word begun.
     #[inline(always)]
-    fn accumulators<const ITERS: usize>(&self, key: &L2Key) -> ([u128; ITERS], Option<[u64; ITERS]>) {
+    fn accumulators<const K: usize>(&self, key: &L2Key<K>) -> ([u128; ITERS], Option<[u64; ITERS]>) {
         match self {
             Past::AtSwitch(y64) => (core::array::from_fn(|i| poly128_start(key.k128[i], canonical_p64(y64[i]))), None),
-            Past::Words(y) => (narrowed(y), None),
-            Past::HalfWord { y, high } => (narrowed(y), Some(narrowed(high))),
+            Past::Words(y) => (*y, None),
+            Past::HalfWord { y, high } => (*y, Some(*high)),
         }
     }
 
     /// The state of POLY128's accumulators `y` and a word's `high` half.
-    fn from_accumulators<const ITERS: usize>(y: [u128; ITERS], high: Option<[u64; ITERS]>) -> Past {
-        let y = widened(y);
+    fn from_accumulators(y: [u128; ITERS], high: Option<[u64; ITERS]>) -> Self {
         match high {
-            Some(high) => Past::HalfWord { y, high: widened(high) },
+            Some(high) => Past::HalfWord { y, high },
             None => Past::Words(y),
         }
     }
@@ -286,9 +279,9 @@ impl Past {
     /// Absorbs `run`: each pair of outputs one POLY128 word
     /// ([`poly128_word`]), an odd output kept as the next word's high half.
     #[inline(never)]
-    fn absorb<const ITERS: usize>(self, key: &L2Key, run: impl Outputs<ITERS>) -> Past {
+    fn absorb<const K: usize>(self, key: &L2Key<K>, run: impl Outputs<ITERS>) -> Self {
         let (k, k_squared) = (&key.k128, &key.k128_squared);
-        let (mut y, mut high) = self.accumulators::<ITERS>(key);
+        let (mut y, mut high) = self.accumulators(key);
         run.each(
             #[inline(always)]
             |outputs| match high.take() {
@@ -302,8 +295,8 @@ impl Past {
     /// A run of whole words given as its POLY128 map, from a word boundary:
     /// the accumulator through `mult * y + value`.
     #[cfg(feature = "parallel")]
-    fn absorb_poly128_map<const ITERS: usize>(&mut self, key: &L2Key, map: &Poly128Map<ITERS>) {
-        let (y, high) = self.accumulators::<ITERS>(key);
+    fn absorb_poly128_map<const K: usize>(&mut self, key: &L2Key<K>, map: &Poly128Map<ITERS>) {
+        let (y, high) = self.accumulators(key);
         debug_assert!(high.is_none(), "on a POLY128 word boundary");
         *self = Past::from_accumulators(core::array::from_fn(|i| mul_add_p128(map.mult[i], y[i], map.value[i])), high);
     }
@@ -312,9 +305,9 @@ impl Past {
     /// end, `0x80` and zeros, as its last word ([`poly128_end`]).
     #[cold]
     #[inline(never)]
-    fn finish<const ITERS: usize>(self, key: &L2Key, last: [u64; ITERS]) -> [u128; ITERS] {
+    fn finish<const K: usize>(self, key: &L2Key<K>, last: [u64; ITERS]) -> [u128; ITERS] {
         let state = self.absorb(key, &[last][..]);
-        let (y, high) = state.accumulators::<ITERS>(key);
+        let (y, high) = state.accumulators(key);
         core::array::from_fn(|i| poly128_end(key.k128[i], key.k128_squared[i], y[i], high.map(|high| high[i])))
     }
 }
@@ -331,19 +324,6 @@ fn per_iteration<const ITERS: usize>(mut f: impl FnMut(usize) -> u64) -> [u64; I
     words
 }
 
-/// `ITERS` values stored in a state's array for [`MAX_ITERS`], zeros after
-/// them.
-#[inline(always)]
-fn widened<T: Copy + Default, const ITERS: usize>(values: [T; ITERS]) -> [T; MAX_ITERS] {
-    core::array::from_fn(|i| if i < ITERS { values[i] } else { T::default() })
-}
-
-/// The first `ITERS` values of a state's array.
-#[inline(always)]
-fn narrowed<T: Copy, const ITERS: usize>(values: &[T; MAX_ITERS]) -> [T; ITERS] {
-    core::array::from_fn(|i| values[i])
-}
-
 #[cfg(test)]
 mod tests {
     use aes::Aes128;
@@ -352,16 +332,16 @@ mod tests {
     use super::super::reference;
     use super::*;
 
-    fn key(seed: u8, iters: usize) -> L2Key {
-        L2Key::derive(&Aes128::new(&[seed; 16].into()), iters)
+    fn key<const ITERS: usize>(seed: u8) -> L2Key<ITERS> {
+        L2Key::derive(&Aes128::new(&[seed; 16].into()))
     }
 
     /// L2-HASH's output through the state: `outputs` but the last absorbed
     /// by `feed`, then the finish for the range the message ends in.
-    fn through_state<const ITERS: usize>(
-        key: &L2Key,
+    fn through_state<const ITERS: usize, const K: usize>(
+        key: &L2Key<K>,
         outputs: &[[u64; ITERS]],
-        feed: impl Fn(&mut L2Hash, &[[u64; ITERS]]),
+        feed: impl Fn(&mut L2Hash<ITERS>, &[[u64; ITERS]]),
     ) -> [u128; ITERS] {
         let (last, rest) = outputs.split_last().expect("two words at least");
         let mut l2 = L2Hash::default();
@@ -378,7 +358,7 @@ mod tests {
     }
 
     /// The same outputs as the RFC's string M of each iteration.
-    fn rfc<const ITERS: usize>(key: &L2Key, outputs: &[[u64; ITERS]]) -> [u128; ITERS] {
+    fn rfc<const ITERS: usize, const K: usize>(key: &L2Key<K>, outputs: &[[u64; ITERS]]) -> [u128; ITERS] {
         core::array::from_fn(|i| {
             let m: Vec<u64> = outputs.iter().map(|w| w[i]).collect();
             reference::l2_hash(key.k64[i], key.k128[i], &m)
@@ -405,7 +385,7 @@ mod tests {
     /// two-word step among them), at its end and past it by an odd and an
     /// even count.
     fn every_way_of_feeding_equals_the_rfc<const ITERS: usize>() {
-        let key = key(5, ITERS);
+        let key = key::<ITERS>(5);
         let n64 = POLY64_WORDS as usize;
         let all = outputs::<ITERS>(n64 + 23);
         for count in [2, 3, 4, 40, n64 - 1, n64, n64 + 1, n64 + 2, n64 + 3, n64 + 4, n64 + 23] {
@@ -467,7 +447,7 @@ mod tests {
 
     #[cfg(feature = "parallel")]
     impl<const ITERS: usize> MappedOutputs<ITERS> for Pieces<'_, ITERS> {
-        fn poly64_maps(self, key: &L2Key, mut absorb: impl FnMut(&Poly64Map<ITERS>)) {
+        fn poly64_maps<const K: usize>(self, key: &L2Key<K>, mut absorb: impl FnMut(&Poly64Map<ITERS>)) {
             use super::super::map::{Poly64Run, PolyRun};
             for piece in self.words.chunks(self.piece) {
                 let mut run = Poly64Run::<ITERS>::default();
@@ -478,7 +458,7 @@ mod tests {
             }
         }
 
-        fn poly128_maps(self, key: &L2Key, mut absorb: impl FnMut(&Poly128Map<ITERS>)) {
+        fn poly128_maps<const K: usize>(self, key: &L2Key<K>, mut absorb: impl FnMut(&Poly128Map<ITERS>)) {
             use super::super::map::{Poly128Run, PolyRun};
             assert!(self.piece.is_multiple_of(2), "whole POLY128 words");
             for piece in self.words.chunks(self.piece) {
@@ -498,7 +478,7 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn maps_absorbed_in_order_equal_word_by_word_absorbing() {
-        let key = key(7, 3);
+        let key = key::<3>(7);
         let word = |n: u64| match n % 7 {
             3 => u64::MAX - n,
             5 => 0xffff_ffff_0000_0000 + n,
@@ -545,7 +525,7 @@ mod tests {
     #[test]
     fn poly128_maps_absorbed_in_order_equal_the_rfc() {
         fn check<const ITERS: usize>() {
-            let key = key(9, ITERS);
+            let key = key::<ITERS>(9);
             let n64 = POLY64_WORDS as usize;
             let all = outputs::<ITERS>(n64 + 309);
             let expect = rfc(&key, &all);
@@ -578,7 +558,7 @@ mod tests {
     /// pending high half and a word boundary.
     #[test]
     fn the_variant_is_the_phase() {
-        let key = key(11, 2);
+        let key = key::<2>(11);
         let words = outputs::<2>(POLY64_WORDS as usize + 2);
         let none: &[[u64; 2]] = &[];
         let mut l2 = L2Hash::default();
@@ -615,7 +595,7 @@ mod tests {
     /// ones is a POLY128 marker), fed one by one and as one run.
     #[test]
     fn past_poly64_marked_words_equal_the_rfc() {
-        let key = key(3, 1);
+        let key = key::<1>(3);
         let head: Vec<u64> = (0..POLY64_WORDS).map(|n| n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | (n & 1) << 63).collect();
         let tails: [&[u64]; 4] = [
             &[0xffff_ffff_0000_0001, 5, u64::MAX, u64::MAX, 7],
