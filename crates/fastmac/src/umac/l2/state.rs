@@ -151,7 +151,7 @@ impl<const ITERS: usize> L2Hash<ITERS> {
                 #[inline(always)]
                 |word| y = per_iteration(|i| poly64_step(k[i], k_squared[i], y[i], word[i])),
             );
-            *self = if room > 0 { L2Hash::Poly64 { y: y, room } } else { L2Hash::Past(Past::AtSwitch(y)) };
+            *self = if room > 0 { L2Hash::Poly64 { y, room } } else { L2Hash::Past(Past::AtSwitch(y)) };
         }
         if past.len() > 0 {
             let L2Hash::Past(state) = self else { unreachable!("POLY64's range is full") };
