@@ -10,33 +10,48 @@ use super::kdf::kdf;
 const P36: u64 = (1 << 36) - 5;
 
 /// L3Key1 and L3Key2 (section 5.1) for `ITERS` iterations, L3Key1's eight
-/// words already reduced mod 2^36 - 5 as section 5.4 uses them.
+/// words already reduced mod 2^36 - 5 as section 5.4 uses them, and split
+/// in halves: the last four words multiply the low 64 bits of L2's output,
+/// which is all a message of at most one chunk has (section 5.4's
+/// `zeroes(8) || A`).
 ///
-/// L3Key2 first: a short tag's L3Key1 words then follow it in the same
-/// lines, and both lie next to the end of L1Key in [`UhashKey`].
+/// What such a message reads comes first, L3Key2 then the last four words
+/// of each iteration, in the fewest lines, next to the end of L1Key in
+/// [`UhashKey`] (`docs/performance.md`, "Many live keys").
 ///
 /// [`UhashKey`]: super::uhash::UhashKey
 #[derive(Clone, Zeroize)]
 #[repr(C)]
 pub(crate) struct L3Key<const ITERS: usize> {
-    pub(crate) k2: [u32; ITERS],
-    pub(crate) k1: [[u64; 8]; ITERS],
+    /// L3Key2 of each iteration.
+    k2: [u32; ITERS],
+    /// L3Key1's words 4 to 7 of each iteration: for L2's low 64 bits.
+    k1_low: [[u64; 4]; ITERS],
+    /// L3Key1's words 0 to 3 of each iteration: for L2's high 64 bits.
+    k1_high: [[u64; 4]; ITERS],
 }
 
 impl<const ITERS: usize> L3Key<ITERS> {
-    /// The bytes from the start of the key that `iters` iterations read.
-    pub(crate) const fn bytes_read(iters: usize) -> usize {
-        size_of::<[u32; ITERS]>() + size_of::<[u64; 8]>() * iters
+    /// The bytes from the start of the key that `iters` iterations read:
+    /// of a message of at most one chunk (`short`), or of a longer one.
+    pub(crate) const fn bytes_read(iters: usize, short: bool) -> usize {
+        if short {
+            core::mem::offset_of!(Self, k1_low) + size_of::<[u64; 4]>() * iters
+        } else {
+            core::mem::offset_of!(Self, k1_high) + size_of::<[u64; 4]>() * iters
+        }
     }
 
     /// `L3Key1 = KDF(K, 3, ITERS * 64)`, `L3Key2 = KDF(K, 4, ITERS * 4)`.
     pub(crate) fn derive(cipher: &Aes128) -> Self {
-        let mut key = L3Key { k1: [[0; 8]; ITERS], k2: [0; ITERS] };
+        let mut key = L3Key { k2: [0; ITERS], k1_low: [[0; 4]; ITERS], k1_high: [[0; 4]; ITERS] };
         let mut k1_bytes = [[0u8; 64]; ITERS];
         kdf(cipher, 3, k1_bytes.as_flattened_mut());
-        for (k1, bytes) in key.k1.iter_mut().zip(&k1_bytes) {
-            for (k, word) in k1.iter_mut().zip(bytes.chunks_exact(8)) {
-                *k = reduce_p36(u64::from_be_bytes(word.try_into().expect("8 bytes")));
+        for (i, bytes) in k1_bytes.iter().enumerate() {
+            let words =
+                bytes.chunks_exact(8).map(|word| reduce_p36(u64::from_be_bytes(word.try_into().expect("8 bytes"))));
+            for (k, word) in key.k1_high[i].iter_mut().chain(&mut key.k1_low[i]).zip(words) {
+                *k = word;
             }
         }
         let mut k2_bytes = [[0u8; 4]; ITERS];
@@ -48,6 +63,30 @@ impl<const ITERS: usize> L3Key<ITERS> {
         k2_bytes.zeroize();
         key
     }
+
+    /// L3-HASH of iteration `i` (RFC 4418 section 5.4): the inner product
+    /// of the eight 16-bit big-endian words of `b` with L3Key1 mod 2^36 -
+    /// 5, taken mod 2^32, then XORed with L3Key2.
+    #[inline(always)]
+    pub(crate) fn hash(&self, i: usize, b: u128) -> u32 {
+        let y = inner_product(&self.k1_high[i], (b >> 64) as u64) + inner_product(&self.k1_low[i], b as u64);
+        (reduce_p36_sum(y) as u32) ^ self.k2[i]
+    }
+
+    /// [`L3Key::hash`] of `B = zeroes(8) || a` (a message of at most one
+    /// chunk): the four top 16-bit words of B are zero, so only four terms
+    /// remain.
+    #[inline(always)]
+    pub(crate) fn hash_short(&self, i: usize, a: u64) -> u32 {
+        (reduce_p36_sum(inner_product(&self.k1_low[i], a)) as u32) ^ self.k2[i]
+    }
+}
+
+/// The inner product of the four 16-bit big-endian words of `x` with `k`
+/// (each below 2^36): each term below 2^52, the sum below 2^54.
+#[inline(always)]
+fn inner_product(k: &[u64; 4], x: u64) -> u64 {
+    (x >> 48) * k[0] + ((x >> 32) & 0xffff) * k[1] + ((x >> 16) & 0xffff) * k[2] + (x & 0xffff) * k[3]
 }
 
 const MASK36: u64 = (1 << 36) - 1;
@@ -80,35 +119,31 @@ fn reduce_p36(x: u64) -> u64 {
     subtract_p_if_above(t)
 }
 
-/// L3-HASH (RFC 4418 section 5.4): the inner product of the eight 16-bit
-/// big-endian words of `b` with the L3Key1 words mod 2^36 - 5, taken mod
-/// 2^32, then XORed with L3Key2.
-pub(crate) fn l3_hash(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
-    let mut y = 0u64;
-    for (i, k) in k1.iter().enumerate() {
-        let m = u64::from((b >> (112 - 16 * i)) as u16);
-        y += m * k; // each term < 2^52, the sum < 2^55
-    }
-    (reduce_p36_sum(y) as u32) ^ k2
-}
-
-/// L3-HASH of `B = zeroes(8) || A` (a message of at most one chunk): the
-/// four top 16-bit words of B are zero, so only four terms remain.
-#[inline]
-pub(crate) fn l3_hash_short(k1: &[u64; 8], k2: u32, a: u64) -> u32 {
-    let y = (a >> 48) * k1[4] + ((a >> 32) & 0xffff) * k1[5] + ((a >> 16) & 0xffff) * k1[6] + (a & 0xffff) * k1[7];
-    (reduce_p36_sum(y) as u32) ^ k2
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// L3-HASH as section 5.4 writes it: the eight 16-bit words of `b`
+    /// times L3Key1's words in order.
+    fn section_5_4(k1: &[u64; 8], k2: u32, b: u128) -> u32 {
+        let y: u64 = k1.iter().enumerate().map(|(i, k)| u64::from((b >> (112 - 16 * i)) as u16) * k).sum();
+        ((y % P36) as u32) ^ k2
+    }
+
     #[test]
-    fn short_l3_equals_full_l3() {
+    fn the_split_key_hashes_as_section_5_4_and_short_equals_full() {
         let k1 = [P36 - 1, 1, 2, 3, P36 - 2, 0x0f_ffff_ffff % P36, 12345, P36 - 1];
+        let key = L3Key::<2> {
+            k2: [0xdead_beef, 7],
+            k1_low: [[9, 8, 7, 6], [P36 - 2, 0x0f_ffff_ffff % P36, 12345, P36 - 1]],
+            k1_high: [[1, 2, 3, 4], [P36 - 1, 1, 2, 3]],
+        };
+        for b in [0, u128::MAX, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210, 1 << 127, 1 << 63] {
+            assert_eq!(key.hash(1, b), section_5_4(&k1, 7, b), "b={b:x}");
+            assert_eq!(key.hash(0, b), section_5_4(&[1, 2, 3, 4, 9, 8, 7, 6], 0xdead_beef, b), "b={b:x}");
+        }
         for a in [0, u64::MAX, 0x0123_4567_89ab_cdef, 1 << 63] {
-            assert_eq!(l3_hash_short(&k1, 0xdead_beef, a), l3_hash(&k1, 0xdead_beef, u128::from(a)));
+            assert_eq!(key.hash_short(1, a), key.hash(1, u128::from(a)), "a={a:x}");
         }
     }
 

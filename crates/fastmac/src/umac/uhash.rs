@@ -26,7 +26,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::backend::Backend;
 use super::l1::{L1_CHUNK, add_bit_length, l1_chunks, l1_hash, l1_key};
 use super::l2::{L2Hash, L2Key, L2Output};
-use super::l3::{L3Key, l3_hash, l3_hash_short};
+use super::l3::L3Key;
 use super::nh::{BLOCK, NhKey, prefetch_lines};
 
 /// All keys UHASH needs, derived once (section 5.1: L1Key, L2Key, L3Key1,
@@ -75,12 +75,13 @@ impl<const ITERS: usize> UhashKey<ITERS> {
 
     /// Asks for the key lines UHASH reads for a message of `len` bytes
     /// with `ITERS` iterations that the hardware's prefetchers would not
-    /// find ahead of their use (`docs/performance.md`, "Many live keys"): L3Key's
-    /// words of `ITERS` iterations, and L2Key past one chunk. L1Key is read
+    /// find ahead of their use (`docs/performance.md`, "Many live keys"): the
+    /// L3Key words that `HASHED` iterations read at that length, and L2Key
+    /// past one chunk. L1Key is read
     /// from its first line on, in order, which the hardware follows.
     #[inline(always)]
     pub(crate) fn prefetch<const HASHED: usize>(&self, len: usize) {
-        prefetch_lines((&raw const self.l3).cast(), L3Key::<ITERS>::bytes_read(HASHED));
+        prefetch_lines((&raw const self.l3).cast(), L3Key::<ITERS>::bytes_read(HASHED, len <= L1_CHUNK));
         if len > L1_CHUNK {
             prefetch_lines((&raw const self.l2).cast(), size_of::<L2Key<ITERS>>());
         }
@@ -102,9 +103,7 @@ impl<const ITERS: usize> UhashKey<ITERS> {
 fn tail<const ITERS: usize, const K: usize>(key: &UhashKey<K>, l2: &L2Hash<ITERS>, last: [u64; ITERS]) -> u128 {
     match l2.finish(&key.l2, last) {
         L2Output::Short(words) => l3_short::<ITERS, K>(key, words),
-        L2Output::Wide(wide) => {
-            (0..ITERS).fold(0, |hash, i| hash | placed(i, l3_hash(&key.l3.k1[i], key.l3.k2[i], wide[i])))
-        }
+        L2Output::Wide(wide) => (0..ITERS).fold(0, |hash, i| hash | placed(i, key.l3.hash(i, wide[i]))),
     }
 }
 
@@ -117,7 +116,7 @@ fn l3_short<const ITERS: usize, const K: usize>(key: &UhashKey<K>, words: [u64; 
     // line, a call per message with the words handed over through memory.
     let mut hash = 0;
     for (i, &word) in words.iter().enumerate() {
-        hash |= placed(i, l3_hash_short(&key.l3.k1[i], key.l3.k2[i], word));
+        hash |= placed(i, key.l3.hash_short(i, word));
     }
     hash
 }
