@@ -22,7 +22,7 @@
 use alloc::boxed::Box;
 use core::ffi::{c_int, c_long, c_uchar};
 
-use fastmac::umac::{AnyUmac, KEY_LEN};
+use fastmac::umac::{AnyUmac, KEY_LEN, TagLen, UmacTagLen};
 
 use crate::boundary::guard_or;
 use crate::ffi;
@@ -60,7 +60,10 @@ unsafe fn new<const N: usize>(key: *const c_uchar) -> *mut UmacCtx {
 /// # Safety
 /// `ctx`: NULL or a live context; `input`: `len` readable bytes.
 #[inline(always)] // into each exported function, where the width is a type
-unsafe fn update<const N: usize>(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int {
+unsafe fn update<const N: usize>(ctx: *mut UmacCtx, input: *const c_uchar, len: c_long) -> c_int
+where
+    TagLen<N>: UmacTagLen,
+{
     guard_or(FAILED, || {
         let Ok(len) = usize::try_from(len) else { return FAILED };
         // SAFETY: OpenSSH's contract on ctx and input.
@@ -77,7 +80,10 @@ unsafe fn update<const N: usize>(ctx: *mut UmacCtx, input: *const c_uchar, len: 
 /// `ctx`: NULL or a live context; `tag`: `N` writable bytes; `nonce`: 8
 /// readable bytes.
 #[inline(always)] // into each exported function, where the width is a type
-unsafe fn finalize<const N: usize>(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int {
+unsafe fn finalize<const N: usize>(ctx: *mut UmacCtx, tag: *mut c_uchar, nonce: *const c_uchar) -> c_int
+where
+    TagLen<N>: UmacTagLen,
+{
     guard_or(FAILED, || {
         // SAFETY: OpenSSH's contract on ctx, tag and nonce.
         let (Ok(ctx), Ok(tag), Ok(nonce)) =

@@ -19,6 +19,11 @@
 //! copied into a padded buffer. The multi-core drivers (`super::parallel`,
 //! `super::parallel_file`) sit above this module and feed a state's L2
 //! whole chunks hashed elsewhere.
+//!
+//! The functions that take a key are generic in `K` too, the iterations
+//! the key holds: at least `ITERS`, and more where a shorter UHASH is
+//! computed with a longer tag's key (`super::nested`, by the KDF's prefix
+//! property).
 
 use aes::Aes128;
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -101,6 +106,7 @@ impl<const ITERS: usize> UhashKey<ITERS> {
 /// 2^64). Iteration `i`'s 32 bits are placed as [`placed`] says.
 #[inline(always)]
 fn tail<const ITERS: usize, const K: usize>(key: &UhashKey<K>, l2: &L2Hash<ITERS>, last: [u64; ITERS]) -> u128 {
+    const { assert!(ITERS <= K, "a key of K iterations hashes at most K") };
     match l2.finish(&key.l2, last) {
         L2Output::Short(words) => l3_short::<ITERS, K>(key, words),
         L2Output::Wide(wide) => (0..ITERS).fold(0, |hash, i| hash | placed(i, key.l3.hash(i, wide[i]))),
@@ -112,6 +118,7 @@ fn tail<const ITERS: usize, const K: usize>(key: &UhashKey<K>, l2: &L2Hash<ITERS
 /// most), placed as [`placed`] says.
 #[inline(always)]
 fn l3_short<const ITERS: usize, const K: usize>(key: &UhashKey<K>, words: [u64; ITERS]) -> u128 {
+    const { assert!(ITERS <= K, "a key of K iterations hashes at most K") };
     // A loop, not a `fold`: LLVM leaves a `fold` over four iterations out of
     // line, a call per message with the words handed over through memory.
     let mut hash = 0;
