@@ -343,9 +343,9 @@ fn is_badger(algorithm: Algorithm) -> bool {
 /// packet in one call, [`AnyBadger::mac`], whose tree hashes the final
 /// block in the same run as the blocks before it. (Its match on the tag
 /// length is nothing beside a Badger message's hundreds of nanoseconds.)
-/// The streaming calls, which [`library_mac`] would time, hash a partial
-/// final block on its own at `finalize` (`docs/performance.md`, "Badger at
-/// every length").
+/// The streaming calls, which [`library_mac`] would time, add the costs of
+/// two calls (`cargo bench -p fastmac-bench --bench streaming` compares
+/// the two).
 fn badger(algorithm: Algorithm) -> Result<Subject, String> {
     let AlgorithmInfo { name, tag_len, .. } = algorithm.info();
     let mac = AnyBadger::new(KEY, tag_len, MAX_LEVELS).map_err(|e| e.to_string())?;

@@ -1,9 +1,9 @@
 //! Badger's tree kernels, one set per instruction set; which one a key
 //! uses is chosen with NH's backend, in `umac/nh/platform.rs`
 //! (`Backend::badger_tree_kernels`), when the key is made. Every set runs
-//! [`super::tree::absorb_with`] (streaming) and [`super::tree::hash_with`]
-//! (a whole message), compiled for its instruction set, with its own form
-//! of one tree level ([`Level`]):
+//! [`super::tree::absorb_with`] (a streamed message's whole blocks) and
+//! [`super::tree::hash_with`] (a whole message), compiled for its
+//! instruction set, with its own form of one tree level ([`Level`]):
 //!
 //! * AVX-512: 8 nodes of a level per instruction (two loads, two
 //!   `vpermt2q` to split earlier and later nodes, `vpmuludq` for the
@@ -37,7 +37,7 @@ use super::tree::{absorb_with, hash_with};
 use crate::umac::backend::Backend;
 
 /// [`absorb_portable`]'s signature.
-type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8], Option<u64>, &mut [u64]);
+type AbsorbFn = fn(&[u64], &mut [u64; NODE_SLOTS], u64, &[u8], &mut [u64]);
 /// [`hash_portable`]'s signature.
 type HashFn = fn(&[u64], &[u8], Option<u64>, &mut [u64]) -> u64;
 
@@ -64,8 +64,7 @@ impl TreeKernels {
         self.backend
     }
 
-    /// Adds whole blocks, then the final block if given, to one tree; see
-    /// [`absorb_portable`].
+    /// Adds whole blocks to one tree; see [`absorb_portable`].
     #[inline]
     pub(crate) fn absorb(
         &self,
@@ -73,10 +72,9 @@ impl TreeKernels {
         nodes: &mut [u64; NODE_SLOTS],
         count: u64,
         blocks: &[u8],
-        last: Option<u64>,
         scratch: &mut [u64],
     ) {
-        (self.absorb)(level_key, nodes, count, blocks, last, scratch)
+        (self.absorb)(level_key, nodes, count, blocks, scratch)
     }
 
     /// One tree's hash of a whole message; see [`hash_portable`].
@@ -353,15 +351,8 @@ mod x86 {
         TreeKernels { backend: Backend::Avx512, absorb: avx512_absorb_checked, hash: avx512_hash_checked };
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    fn avx512_absorb(
-        level_key: &[u64],
-        nodes: &mut [u64; NODE_SLOTS],
-        count: u64,
-        blocks: &[u8],
-        last: Option<u64>,
-        scratch: &mut [u64],
-    ) {
-        absorb_with(level_key, nodes, count, blocks, last, scratch, &Avx512(()))
+    fn avx512_absorb(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8], scratch: &mut [u64]) {
+        absorb_with(level_key, nodes, count, blocks, scratch, &Avx512(()))
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
@@ -370,15 +361,8 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn avx2_absorb(
-        level_key: &[u64],
-        nodes: &mut [u64; NODE_SLOTS],
-        count: u64,
-        blocks: &[u8],
-        last: Option<u64>,
-        scratch: &mut [u64],
-    ) {
-        absorb_with(level_key, nodes, count, blocks, last, scratch, &Avx2(()))
+    fn avx2_absorb(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, blocks: &[u8], scratch: &mut [u64]) {
+        absorb_with(level_key, nodes, count, blocks, scratch, &Avx2(()))
     }
 
     #[target_feature(enable = "avx2")]
@@ -391,12 +375,11 @@ mod x86 {
         nodes: &mut [u64; NODE_SLOTS],
         count: u64,
         blocks: &[u8],
-        last: Option<u64>,
         scratch: &mut [u64],
     ) {
         // SAFETY: only `AVX512` holds this, run after run-time detection of
         // AVX-512 F/BW/VL and AVX2.
-        unsafe { avx512_absorb(level_key, nodes, count, blocks, last, scratch) }
+        unsafe { avx512_absorb(level_key, nodes, count, blocks, scratch) }
     }
 
     fn avx512_hash_checked(level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
@@ -409,12 +392,11 @@ mod x86 {
         nodes: &mut [u64; NODE_SLOTS],
         count: u64,
         blocks: &[u8],
-        last: Option<u64>,
         scratch: &mut [u64],
     ) {
         // SAFETY: only `AVX2` holds this, run after run-time detection of
         // AVX2.
-        unsafe { avx2_absorb(level_key, nodes, count, blocks, last, scratch) }
+        unsafe { avx2_absorb(level_key, nodes, count, blocks, scratch) }
     }
 
     fn avx2_hash_checked(level_key: &[u64], blocks: &[u8], last: Option<u64>, scratch: &mut [u64]) -> u64 {
@@ -475,6 +457,7 @@ mod tests {
     use super::super::enh;
     use super::super::keys::Keys;
     use super::super::sizes::{MAX_LEVELS, MAX_TREES};
+    use super::super::state::{Streaming, hash_once};
     use super::super::tree;
     use super::*;
     use rabbit::RabbitKeyOnly;
@@ -503,7 +486,7 @@ mod tests {
 
     /// The hash `M^i` of one tree for a whole message, both ways: one call
     /// (as `hash_once` takes it), and streamed (the whole blocks from count
-    /// 0, then the zero-extended last block, then the root).
+    /// 0, then the zero-extended last block as the last run).
     fn tree_hashes(backend: &TreeKernels, level_key: &[u64], msg: &[u8]) -> [u64; 2] {
         let whole = msg.len() & !7;
         let last = (whole < msg.len()).then(|| {
@@ -514,8 +497,8 @@ mod tests {
         let count = msg.len().div_ceil(8) as u64;
         let one_call = enh::with_scratch(count, |scratch| backend.hash(level_key, &msg[..whole], last, scratch));
         let mut nodes = [0u64; NODE_SLOTS];
-        enh::with_scratch(count, |scratch| backend.absorb(level_key, &mut nodes, 0, &msg[..whole], last, scratch));
-        [one_call, tree::root(level_key, &nodes, count)]
+        enh::with_scratch(count, |scratch| backend.absorb(level_key, &mut nodes, 0, &msg[..whole], scratch));
+        [one_call, tree::finish_portable(level_key, &nodes, whole as u64 / 8, &[], last, &mut [])]
     }
 
     /// Every backend this CPU can run gives the baseline build's tree hash
@@ -549,11 +532,23 @@ mod tests {
     }
 
     /// The same from any starting count and for any number of blocks, as
-    /// streaming gives them, and with a final block given apart.
+    /// streaming gives them, and with a block completed from a piece's
+    /// partial block given apart after them.
     #[test]
     fn every_available_backend_equals_the_baseline_from_any_count() {
         let keys: Vec<u64> = (1..=58u64).map(|k| k.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (k << 40)).collect();
         let data: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8).collect();
+        let absorb = |kernels: &TreeKernels, start: u64, bytes: &[u8], apart: Option<&[u8]>| {
+            let mut nodes = [0u64; NODE_SLOTS];
+            let end = start + (bytes.len() / 8 + apart.map_or(0, |_| 1)) as u64;
+            enh::with_scratch(end, |scratch| {
+                kernels.absorb(&keys, &mut nodes, start, bytes, scratch);
+                if let Some(block) = apart {
+                    kernels.absorb(&keys, &mut nodes, start + (bytes.len() / 8) as u64, block, scratch);
+                }
+            });
+            (nodes, end)
+        };
         for (start, blocks) in [
             (0u64, 8000usize),
             (0, 1),
@@ -568,24 +563,80 @@ mod tests {
             (2048, 2047),
             (7, 0),
         ] {
-            for last in [None, Some(0x0123_4567_89AB_CDEF)] {
+            for apart in [None, Some(&0x0123_4567_89AB_CDEFu64.to_le_bytes()[..])] {
                 let bytes = &data[..8 * blocks];
-                let end = start + blocks as u64 + u64::from(last.is_some());
-                let mut expect = [0u64; NODE_SLOTS];
-                enh::with_scratch(end, |scratch| absorb_portable(&keys, &mut expect, start, bytes, last, scratch));
+                let (expect, end) = absorb(&PORTABLE, start, bytes, apart);
                 for (name, backend) in &vector_backends() {
-                    let mut nodes = [0u64; NODE_SLOTS];
-                    enh::with_scratch(end, |scratch| backend.absorb(&keys, &mut nodes, start, bytes, last, scratch));
+                    let (nodes, _) = absorb(backend, start, bytes, apart);
                     for height in 0..64 - end.leading_zeros() as usize {
                         if end >> height & 1 == 1 {
                             assert_eq!(
                                 nodes[height], expect[height],
-                                "{name}: start {start}, {blocks} blocks, last {last:?}, height {height}"
+                                "{name}: start {start}, {blocks} blocks, apart {apart:?}, height {height}"
                             );
                         }
                     }
                 }
             }
         }
+    }
+
+    /// The pieces a message of `len` bytes is streamed in: whole; byte by
+    /// byte; in pieces of 7, 9 and 1,500 bytes (each continuing a partial
+    /// block); and cut in two at every multiple of 64 bytes (a level-1
+    /// vector's blocks under AVX2) and a byte either side of it, and at
+    /// each byte of the last block.
+    fn splits(len: usize) -> Vec<Vec<usize>> {
+        let mut splits = vec![vec![len], vec![1; len]];
+        for piece in [7, 9, 1500] {
+            let mut pieces = vec![piece; len / piece];
+            pieces.push(len % piece);
+            splits.push(pieces);
+        }
+        let boundaries = (0..=len + 1).step_by(64).flat_map(|at| [at.saturating_sub(1), at, at + 1]);
+        for cut in boundaries.chain(len.saturating_sub(8)..len).filter(|&cut| cut <= len) {
+            splits.push(vec![cut, len - cut]);
+        }
+        splits
+    }
+
+    /// The streaming state under every backend this CPU can run, and the
+    /// baseline build's, gives the baseline's one-shot `S^1..S^u` for every
+    /// message length from 0 to 4,200 bytes and every `u`, in every split
+    /// of [`splits`]; one state streams all of them, so each message also
+    /// starts after a reset.
+    #[test]
+    fn every_available_backend_streams_the_baseline_hash_in_every_split() {
+        let msg: Vec<u8> = (0..4200u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 9) as u8).collect();
+        let mut backends = vector_backends();
+        backends.push(("portable", &PORTABLE));
+        let mut checked = 0;
+        for trees in 1..=MAX_TREES {
+            let portable = Keys::setup(&mut RabbitKeyOnly::new(&[0x40 + trees as u8; 16].into()), trees, MAX_LEVELS);
+            let portable = Keys { trees: &PORTABLE, ..portable };
+            for (name, backend) in &backends {
+                let keys = Keys { trees: backend, ..portable.clone() };
+                let mut stream = Streaming::default();
+                for len in 0..=msg.len() {
+                    let expect = hash_once(&portable, trees, &msg[..len]).unwrap();
+                    for split in splits(len) {
+                        let mut at = 0;
+                        for piece in &split {
+                            stream.update(&keys, trees, &msg[at..at + piece]);
+                            at += piece;
+                        }
+                        assert_eq!(
+                            stream.finalize_reset(&keys, trees).unwrap(),
+                            expect,
+                            "{name}: u = {trees}, {len} bytes in pieces of {:?}",
+                            &split[..split.len().min(4)]
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        let per_backend: usize = (0..=msg.len()).map(|len| splits(len).len()).sum();
+        assert_eq!(checked, MAX_TREES * backends.len() * per_backend);
     }
 }

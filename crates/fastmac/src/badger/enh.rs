@@ -19,8 +19,6 @@
 pub(crate) const MAX_SUBTREE_HEIGHT: u32 = 11;
 /// Nodes of level 1 of the largest run.
 pub(crate) const MAX_LEVEL_ONE: usize = 1 << (MAX_SUBTREE_HEIGHT - 1);
-/// The pending nodes of one run: heights 0 to [`MAX_SUBTREE_HEIGHT`].
-pub(crate) const RUN_SLOTS: usize = MAX_SUBTREE_HEIGHT as usize + 1;
 /// Nodes past `2 * pairs` that [`Level::up`] may read and write: a vector
 /// of 8 nodes reads 16, so rounding up reads at most 14 more.
 pub(crate) const UP_SLACK: usize = 14;
@@ -96,7 +94,8 @@ pub(crate) fn level_up(key: u64, nodes: &mut [u64], from: usize, pairs: usize) {
 /// message). Calls `subtree(h, node)` for each set bit `h` of `r`, lowest
 /// first, with the root of the perfect subtree of `2^h` blocks that bit
 /// stands for (the larger subtrees come first in the message): the odd node
-/// a level leaves over is that root. `1 <= r <= 2^MAX_SUBTREE_HEIGHT`,
+/// a level leaves over is that root. `r <= 2^MAX_SUBTREE_HEIGHT` (no calls
+/// for `r = 0`),
 /// `level_key[h]` keys the merge of two nodes of height `h`, and `scratch`
 /// holds at least `r / 2 + UP_SLACK` nodes.
 #[inline(always)]
@@ -141,21 +140,6 @@ pub(crate) fn run(
     }
 }
 
-/// The roots of [`run`]'s perfect subtrees by height; entries of clear bits
-/// of `r` are zero.
-#[inline(always)]
-pub(crate) fn run_nodes(
-    level_key: &[u64],
-    blocks: &[u8],
-    last: Option<u64>,
-    scratch: &mut [u64],
-    level: &impl Level,
-) -> [u64; RUN_SLOTS] {
-    let mut pending = [0u64; RUN_SLOTS];
-    run(level_key, blocks, last, scratch, level, |height, node| pending[height] = node);
-    pending
-}
-
 /// The fold of the tree's root (docs/badger.md section 3.5), one perfect
 /// subtree at a time from the last (smallest) to the first: `acc` holds the
 /// hash of the subtrees after `node`, which is the root of a subtree of
@@ -191,6 +175,23 @@ pub(crate) fn with_scratch<R>(blocks: u64, hash: impl FnOnce(&mut [u64]) -> R) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pending nodes of one run: heights 0 to [`MAX_SUBTREE_HEIGHT`].
+    const RUN_SLOTS: usize = MAX_SUBTREE_HEIGHT as usize + 1;
+
+    /// The roots of [`run`]'s perfect subtrees by height; entries of clear
+    /// bits of `r` are zero.
+    fn run_nodes(
+        level_key: &[u64],
+        blocks: &[u8],
+        last: Option<u64>,
+        scratch: &mut [u64],
+        level: &impl Level,
+    ) -> [u64; RUN_SLOTS] {
+        let mut pending = [0u64; RUN_SLOTS];
+        run(level_key, blocks, last, scratch, level, |height, node| pending[height] = node);
+        pending
+    }
 
     /// Figure 3 on `r` blocks, one level at a time with the odd node passed
     /// up, written out without [`Level`]: the roots of the perfect subtrees

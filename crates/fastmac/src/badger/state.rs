@@ -23,11 +23,25 @@ pub(crate) fn hash_once(keys: &Keys, trees: usize, msg: &[u8]) -> Result<[u32; M
     if msg.len() as u64 > max {
         return Err(Error::MessageTooLong { max });
     }
+    let (blocks, last) = final_block(msg);
+    let mut out = [0u32; MAX_TREES];
+    enh::with_scratch(msg.len().div_ceil(8) as u64, |scratch| {
+        for (tree, s) in out[..trees].iter_mut().enumerate() {
+            let hash = keys.trees.hash(&keys.level_key[tree][..keys.levels], blocks, last, scratch);
+            *s = finalize::f(&keys.final_key[tree], 8 * msg.len() as u64, hash);
+        }
+    });
+    Ok(out)
+}
+
+/// The whole blocks of a message's end and its zero-extended final block,
+/// which goes through the same run as the blocks before it
+/// (docs/performance.md, "Badger at every length"): the last 8 bytes
+/// shifted down, or for fewer than 8 bytes, a copy. `None` when the
+/// message ends on a block boundary.
+fn final_block(msg: &[u8]) -> (&[u8], Option<u64>) {
     let whole = msg.len() & !7;
-    // The zero-extended final block, which goes through the same run as the
-    // blocks before it (docs/performance.md, "Badger at every length"): the message's last
-    // 8 bytes shifted down, or for a message of under 8 bytes, a copy.
-    let final_block = match msg.len() - whole {
+    let last = match msg.len() - whole {
         0 => None,
         rest if whole > 0 => {
             let tail: [u8; 8] = msg[msg.len() - 8..].try_into().expect("8 bytes");
@@ -41,76 +55,76 @@ pub(crate) fn hash_once(keys: &Keys, trees: usize, msg: &[u8]) -> Result<[u32; M
             Some(block)
         }
     };
-    let count = msg.len().div_ceil(8) as u64;
-    let mut out = [0u32; MAX_TREES];
-    enh::with_scratch(count, |scratch| {
-        for (tree, s) in out[..trees].iter_mut().enumerate() {
-            let level_key = &keys.level_key[tree][..keys.levels];
-            let hash = keys.trees.hash(level_key, &msg[..whole], final_block, scratch);
-            *s = finalize::f(&keys.final_key[tree], 8 * msg.len() as u64, hash);
-        }
-    });
-    Ok(out)
+    (&msg[..whole], last)
 }
 
-/// A message being streamed, for up to [`MAX_TREES`] trees at once.
+/// A message being streamed, for up to [`MAX_TREES`] trees at once: one
+/// node per level per tree, and the message's partial last block.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Streaming {
-    /// Pending nodes, per tree.
+    /// Pending nodes, per tree, of the whole blocks seen.
     nodes: [[u64; NODE_SLOTS]; MAX_TREES],
     /// Message bytes seen.
     len: u64,
-    /// The bytes of the last partial block (`len % 8` of them).
-    partial: [u8; 8],
+    /// The partial last block (its `len % 8` bytes), zero-extended: the
+    /// final block if the message ends here.
+    partial: u64,
     /// More than the maximum length was streamed; reported at finalization.
     too_long: bool,
 }
 
 impl Default for Streaming {
     fn default() -> Self {
-        Streaming { nodes: [[0; NODE_SLOTS]; MAX_TREES], len: 0, partial: [0; 8], too_long: false }
+        Streaming { nodes: [[0; NODE_SLOTS]; MAX_TREES], len: 0, partial: 0, too_long: false }
     }
 }
 
 impl Streaming {
-    /// Streams more of the message into trees `0..trees`.
+    /// Streams more of the message into trees `0..trees`. Every whole
+    /// block goes into the trees at once, a piece's blocks as one run, as
+    /// the one-shot call takes them; only a partial last block waits, as
+    /// its padding is known at the end.
     pub(crate) fn update(&mut self, keys: &Keys, trees: usize, mut data: &[u8]) {
         if self.too_long || data.len() as u64 > max_message_len(keys.levels) - self.len {
             self.too_long = true;
             return;
         }
         let have = (self.len % 8) as usize;
+        let count = self.len / 8;
+        self.len += data.len() as u64;
+        // The partial block, continued from `data`, and taken out of the
+        // state if `data` completes it.
+        let mut completed = [0u8; 8];
         if have > 0 {
+            completed = self.partial.to_le_bytes();
             let take = data.len().min(8 - have);
-            self.partial[have..have + take].copy_from_slice(&data[..take]);
-            self.len += take as u64;
+            completed[have..have + take].copy_from_slice(&data[..take]);
             data = &data[take..];
             if have + take < 8 {
+                self.partial = u64::from_le_bytes(completed);
+                completed.zeroize();
                 return;
             }
-            let block = u64::from_le_bytes(self.partial);
-            self.absorb(keys, trees, self.len / 8 - 1, &[], Some(block));
         }
-        let whole = data.len() & !7;
-        self.absorb(keys, trees, self.len / 8, &data[..whole], None);
-        self.len += whole as u64;
-        let rest = data.len() - whole;
-        self.partial[..rest].copy_from_slice(&data[whole..]);
-        self.len += rest as u64;
-    }
-
-    /// Adds whole blocks, then `last` if given, to trees `0..trees` after
-    /// `count` blocks.
-    fn absorb(&mut self, keys: &Keys, trees: usize, count: u64, blocks: &[u8], last: Option<u64>) {
-        let added = (blocks.len() / 8) as u64 + u64::from(last.is_some());
-        if added == 0 {
-            return;
+        let first: &[u8] = if have > 0 { &completed } else { &[] };
+        let (blocks, last) = final_block(data);
+        if first.len() + blocks.len() > 0 {
+            enh::with_scratch(((first.len() + blocks.len()) / 8) as u64, |scratch| {
+                for (tree, nodes) in self.nodes[..trees].iter_mut().enumerate() {
+                    let level_key = &keys.level_key[tree][..keys.levels];
+                    if !first.is_empty() {
+                        keys.trees.absorb(level_key, nodes, count, first, scratch);
+                    }
+                    if !blocks.is_empty() {
+                        keys.trees.absorb(level_key, nodes, count + (first.len() / 8) as u64, blocks, scratch);
+                    }
+                }
+            });
         }
-        enh::with_scratch(added, |scratch| {
-            for (tree, nodes) in self.nodes[..trees].iter_mut().enumerate() {
-                keys.trees.absorb(&keys.level_key[tree][..keys.levels], nodes, count, blocks, last, scratch);
-            }
-        });
+        if have > 0 {
+            completed.zeroize();
+        }
+        self.partial = last.unwrap_or(0);
     }
 
     /// `S^i` of trees `0..trees` for the streamed message; resets the state
@@ -120,18 +134,16 @@ impl Streaming {
             self.reset();
             return Err(Error::MessageTooLong { max: max_message_len(keys.levels) });
         }
-        let have = (self.len % 8) as usize;
-        if have > 0 {
-            let mut block = [0u8; 8];
-            block[..have].copy_from_slice(&self.partial[..have]);
-            self.absorb(keys, trees, self.len / 8, &[], Some(u64::from_le_bytes(block)));
-            block.zeroize();
-        }
-        let count = self.len.div_ceil(8);
+        // The message's end as the one-shot call hashes it: the partial
+        // block, if any, is the last run, of one block, folded with the
+        // pending nodes. Such a run takes no level of a tree, so the
+        // portable form is the whole of it (and no scratch).
+        let last = (!self.len.is_multiple_of(8)).then_some(self.partial);
         let mut out = [0u32; MAX_TREES];
         for (tree, s) in out[..trees].iter_mut().enumerate() {
-            let root = tree::root(&keys.level_key[tree][..keys.levels], &self.nodes[tree], count);
-            *s = finalize::f(&keys.final_key[tree], 8 * self.len, root);
+            let level_key = &keys.level_key[tree][..keys.levels];
+            let hash = tree::finish_portable(level_key, &self.nodes[tree], self.len / 8, &[], last, &mut []);
+            *s = finalize::f(&keys.final_key[tree], 8 * self.len, hash);
         }
         self.reset();
         Ok(out)

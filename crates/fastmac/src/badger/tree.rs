@@ -15,28 +15,26 @@
 
 use zeroize::Zeroize;
 
-use super::enh::{self, Level, RUN_SLOTS, enh};
+use super::enh::{self, Level, enh};
 
 /// Pending nodes per tree: heights 0..=58 (a message of exactly 2^58 blocks
 /// leaves a single node at height 58).
 pub(crate) const NODE_SLOTS: usize = super::sizes::MAX_LEVELS + 1;
 
-/// Adds `blocks` (whole 8-byte blocks), then `last` if given (the
-/// zero-extended final block of a message), to a tree that already holds
+/// Adds `blocks` (whole 8-byte blocks) to a tree that already holds
 /// `count` blocks. `level_key[h]` is `k_{h+1}`: it keys the merge of two
 /// nodes of height `h`. `scratch` comes from [`enh::with_scratch`] for at
-/// least the blocks added. Called through [`super::backend::absorb`], which
-/// compiles it per instruction set.
+/// least the blocks added. Called through [`super::backend::TreeKernels`],
+/// which compiles it per instruction set.
 #[inline(always)]
 pub(crate) fn absorb_portable(
     level_key: &[u64],
     nodes: &mut [u64; NODE_SLOTS],
     count: u64,
     blocks: &[u8],
-    last: Option<u64>,
     scratch: &mut [u64],
 ) {
-    absorb_with(level_key, nodes, count, blocks, last, scratch, &enh::Portable);
+    absorb_with(level_key, nodes, count, blocks, scratch, &enh::Portable);
 }
 
 /// [`absorb_portable`] with another form of one tree level (a vector
@@ -47,37 +45,29 @@ pub(crate) fn absorb_with(
     nodes: &mut [u64; NODE_SLOTS],
     mut count: u64,
     mut blocks: &[u8],
-    mut last: Option<u64>,
     scratch: &mut [u64],
     level: &impl Level,
 ) {
     debug_assert_eq!(blocks.len() % 8, 0);
-    loop {
-        let available = (blocks.len() / 8) as u64 + u64::from(last.is_some());
-        if available == 0 {
-            return;
-        }
+    while !blocks.is_empty() {
         // A perfect subtree aligned at `count` where one fits; otherwise the
         // rest of the input, fewer than 2^height blocks, whose subtrees fill
-        // heights that `count` leaves clear, so that no merge is needed.
+        // heights that `count` leaves clear. Either way each subtree of the
+        // run goes in at `count`: only the perfect subtree can meet a
+        // pending node of its height and merge.
         let height = count.trailing_zeros().min(enh::MAX_SUBTREE_HEIGHT);
-        let run = available.min(1 << height);
-        let (whole, tail) = if run == available { (blocks, last.take()) } else { (&blocks[..8 * run as usize], None) };
-        let pending = enh::run_nodes(level_key, whole, tail, scratch, level);
-        blocks = &blocks[whole.len()..];
-        for height in (0..RUN_SLOTS as u32).rev() {
-            if run >> height & 1 == 1 {
-                insert(level_key, nodes, count, pending[height as usize], height);
-                count += 1 << height;
-            }
-        }
+        let (run, rest) = blocks.split_at(blocks.len().min(8 << height));
+        enh::run(level_key, run, None, scratch, level, |height, node| insert(level_key, nodes, count, node, height));
+        count += (run.len() / 8) as u64;
+        blocks = rest;
     }
 }
 
 /// Puts a node of height `height` after the `count` blocks already held
 /// (`count` is a multiple of `2^height`), merging equal heights as it goes.
-#[inline]
-fn insert(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, mut node: u64, mut height: u32) {
+#[inline(always)]
+fn insert(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, mut node: u64, height: usize) {
+    let mut height = height as u32;
     while count >> height & 1 == 1 {
         // The earlier (left) node is keyed; the later one is added.
         node = enh(level_key[height as usize], node, nodes[height as usize]);
@@ -86,30 +76,60 @@ fn insert(level_key: &[u64], nodes: &mut [u64; NODE_SLOTS], count: u64, mut node
     nodes[height as usize] = node;
 }
 
-/// The tree's hash `M^i` of `count` blocks: the pending nodes folded from
-/// the smallest tree to the largest (the linear hash of section 4). Zero for
-/// the empty message (figure 3).
-pub(crate) fn root(level_key: &[u64], nodes: &[u64; NODE_SLOTS], count: u64) -> u64 {
-    fold_nodes(level_key, nodes, count, None).unwrap_or(0)
-}
-
-/// `acc` (the hash of what follows) folded with the pending nodes of
-/// `count` blocks, smallest first.
-fn fold_nodes(level_key: &[u64], nodes: &[u64; NODE_SLOTS], count: u64, mut acc: Option<u64>) -> Option<u64> {
+/// The tree's hash `M^i` of a message (docs/badger.md section 3.5) whose
+/// first `count` blocks are in `nodes` (from [`absorb_with`]) and whose
+/// remaining blocks are `blocks` (whole 8-byte blocks), then `last` if
+/// given (the zero-extended final block): those are hashed as one run,
+/// folded as its levels leave their odd nodes, so that its subtrees are
+/// never stored, and then the pending nodes are folded in from the
+/// smallest tree to the largest (the linear hash of section 4). The run
+/// must fit the tree's shape: at most `2^h` blocks after a `count` that is
+/// a multiple of `2^h`, for some `h <= MAX_SUBTREE_HEIGHT` (a run of one
+/// block fits after any count). Zero for the empty message (figure 3). The
+/// ending of both [`hash_with`] and a streamed message
+/// (`state::Streaming::finalize_reset`).
+#[inline(always)]
+pub(crate) fn finish_with(
+    level_key: &[u64],
+    nodes: &[u64; NODE_SLOTS],
+    count: u64,
+    blocks: &[u8],
+    last: Option<u64>,
+    scratch: &mut [u64],
+    level: &impl Level,
+) -> u64 {
+    let mut acc = None;
+    enh::run(level_key, blocks, last, scratch, level, |height, node| {
+        acc = Some(enh::fold(level_key, acc, height, node))
+    });
+    // A merge of two nodes of one height is the fold's step too, so the
+    // nodes before fold in whatever the height of the run's largest.
     for height in count.trailing_zeros()..u64::BITS - count.leading_zeros() {
         if count >> height & 1 == 1 {
             acc = Some(enh::fold(level_key, acc, height as usize, nodes[height as usize]));
         }
     }
-    acc
+    acc.unwrap_or(0)
+}
+
+/// [`finish_with`] with the portable form of a level.
+#[inline(always)]
+pub(crate) fn finish_portable(
+    level_key: &[u64],
+    nodes: &[u64; NODE_SLOTS],
+    count: u64,
+    blocks: &[u8],
+    last: Option<u64>,
+    scratch: &mut [u64],
+) -> u64 {
+    finish_with(level_key, nodes, count, blocks, last, scratch, &enh::Portable)
 }
 
 /// The tree's hash `M^i` of a whole message: `blocks` (whole 8-byte
-/// blocks), then `last` if given (the zero-extended final block). The last
-/// run of up to 2^MAX_SUBTREE_HEIGHT blocks is folded as its levels leave
-/// their odd nodes, so that its subtrees are never stored; the perfect
-/// subtrees before it go through [`absorb_with`]. Called through
-/// [`super::backend::hash`], which compiles it per instruction set.
+/// blocks), then `last` if given (the zero-extended final block). The
+/// perfect subtrees before the last run go through [`absorb_with`], the
+/// last run through [`finish_with`]. Called through
+/// [`super::backend::TreeKernels`], which compiles it per instruction set.
 #[inline(always)]
 pub(crate) fn hash_with(
     level_key: &[u64],
@@ -119,22 +139,17 @@ pub(crate) fn hash_with(
     level: &impl Level,
 ) -> u64 {
     let count = (blocks.len() / 8) as u64 + u64::from(last.is_some());
-    if count == 0 {
-        return 0;
-    }
-    // The blocks of whole runs before the last run.
-    let before = (count - 1) >> enh::MAX_SUBTREE_HEIGHT << enh::MAX_SUBTREE_HEIGHT;
+    // The blocks of whole runs before the last run (of 1 to
+    // 2^MAX_SUBTREE_HEIGHT blocks, or none for the empty message).
+    let before = count.saturating_sub(1) >> enh::MAX_SUBTREE_HEIGHT << enh::MAX_SUBTREE_HEIGHT;
     let (head, tail) = blocks.split_at(8 * before as usize);
-    let mut acc = None;
-    enh::run(level_key, tail, last, scratch, level, |height, node| acc = Some(enh::fold(level_key, acc, height, node)));
     if before == 0 {
-        return acc.expect("at least one block");
+        // No pending nodes: a short message's tree is its last run.
+        return finish_with(level_key, &[0; NODE_SLOTS], 0, tail, last, scratch, level);
     }
     let mut nodes = [0u64; NODE_SLOTS];
-    absorb_with(level_key, &mut nodes, 0, head, None, scratch, level);
-    // A merge of two nodes of one height is the fold's step too, so the
-    // nodes before fold in whatever the height of the last run's largest.
-    let hash = fold_nodes(level_key, &nodes, before, acc).expect("at least one block");
+    absorb_with(level_key, &mut nodes, 0, head, scratch, level);
+    let hash = finish_with(level_key, &nodes, before, tail, last, scratch, level);
     nodes[..(u64::BITS - before.leading_zeros()) as usize].zeroize();
     hash
 }
