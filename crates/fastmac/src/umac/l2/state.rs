@@ -9,6 +9,10 @@
 //! words, or chunks NH hashes as they are taken) and L2 cuts each run
 //! where its phase changes, so no caller absorbs past POLY64's range or
 //! finishes in the wrong form.
+//!
+//! The state holds `ITERS` iterations; the functions that take the key are
+//! generic in `K`, the iterations the key holds (at least `ITERS`, as in
+//! `umac/uhash.rs`).
 
 use zeroize::Zeroize;
 
