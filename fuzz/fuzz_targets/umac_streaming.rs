@@ -2,12 +2,15 @@
 //! tag length; verify accepts the tag and rejects it with one bit flipped.
 #![no_main]
 
-use fastmac::umac::{Umac, Umac32, Umac64, Umac96, Umac128};
+use fastmac::umac::{TagLen, Umac, Umac32, Umac64, Umac96, Umac128, UmacTagLen};
 use libfuzzer_sys::fuzz_target;
 
 /// Input: 16 key bytes, 1 byte tag-length selector, 1 byte nonce length,
 /// 4 split-point bytes, then nonce and message.
-fn run<const N: usize>(mut mac: Umac<N>, nonce: &[u8], msg: &[u8], splits: &[u8]) {
+fn run<const N: usize>(mut mac: Umac<N>, nonce: &[u8], msg: &[u8], splits: &[u8])
+where
+    TagLen<N>: UmacTagLen,
+{
     let one_shot = mac.mac(nonce, msg).unwrap();
     let mut cuts: Vec<usize> = splits.iter().map(|&s| s as usize * msg.len() / 255).collect();
     cuts.sort_unstable();
