@@ -164,7 +164,7 @@ impl<const ITERS: usize> sealed::KeyedUhash for Keyed<ITERS> {
     /// On all cores when that pays (feature `parallel`).
     #[inline(always)]
     fn uhash(&self, msg: &[u8]) -> u128 {
-        self.key.prefetch::<ITERS>(msg.len());
+        self.key.prefetch(msg.len());
         #[cfg(feature = "parallel")]
         if parallel::worth_it::<ITERS>(msg.len()) {
             return parallel::uhash::<ITERS, ITERS>(&self.key, msg);

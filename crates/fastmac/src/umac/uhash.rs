@@ -81,12 +81,12 @@ impl<const ITERS: usize> UhashKey<ITERS> {
     /// Asks for the key lines UHASH reads for a message of `len` bytes
     /// with `ITERS` iterations that the hardware's prefetchers would not
     /// find ahead of their use (`docs/performance.md`, "Many live keys"): the
-    /// L3Key words that `HASHED` iterations read at that length, and L2Key
-    /// past one chunk. L1Key is read
+    /// L3Key words the key's iterations read at that length, and L2Key past
+    /// one chunk. L1Key is read
     /// from its first line on, in order, which the hardware follows.
     #[inline(always)]
-    pub(crate) fn prefetch<const HASHED: usize>(&self, len: usize) {
-        prefetch_lines((&raw const self.l3).cast(), L3Key::<ITERS>::bytes_read(HASHED, len <= L1_CHUNK));
+    pub(crate) fn prefetch(&self, len: usize) {
+        prefetch_lines((&raw const self.l3).cast(), L3Key::<ITERS>::bytes_read(ITERS, len <= L1_CHUNK));
         if len > L1_CHUNK {
             prefetch_lines((&raw const self.l2).cast(), size_of::<L2Key<ITERS>>());
         }
