@@ -6,6 +6,8 @@
 //! `cargo bench -p fastmac-bench --bench umac [-- FILTER]`; with
 //! `--features parallel`, sizes of 1 MiB and more use all cores.
 //!
+//! The `key-setup` benchmarks time `Umac::new`, UMAC-64 and UMAC-128.
+//!
 //! The `streaming` groups time `update` then `finalize_reset` beside the
 //! one-shot `mac` of the same bytes, UMAC-64 and UMAC-128, on the backend
 //! this CPU picks; `cargo bench -p fastmac-bench --bench streaming` prints the
@@ -72,7 +74,24 @@ where
     group.finish();
 }
 
+/// Key setup, as a server pays it per new connection: the AES key
+/// schedules and every key UHASH reads derived (RFC 4418 section 5.1).
+fn bench_key_setup<const N: usize>(c: &mut Criterion)
+where
+    TagLen<N>: UmacTagLen,
+{
+    let mut key = *KEY;
+    c.bench_function(&format!("umac-{}-key-setup", 8 * N), |b| {
+        b.iter(|| {
+            key[0] = key[0].wrapping_add(1);
+            black_box(Umac::<N>::new(black_box(&key)))
+        });
+    });
+}
+
 fn umac(c: &mut Criterion) {
+    bench_key_setup::<8>(c);
+    bench_key_setup::<16>(c);
     bench_tag::<4>(c);
     bench_tag::<8>(c);
     bench_tag::<12>(c);

@@ -5,10 +5,9 @@
 //! one key, shifted by 16 bytes each (section 5.1).
 
 use aes::Aes128;
-use zeroize::Zeroize;
 
 use super::backend::Backend;
-use super::kdf::kdf;
+use super::kdf::kdf_blocks;
 use super::nh::{self, ChunkRun, NhKey};
 
 /// L1-HASH chunk: 1024 bytes of message, NH's 32 blocks.
@@ -20,16 +19,15 @@ pub(crate) const L1_CHUNK: usize = nh::CHUNK_BYTES;
 /// iterations (at most `iters`).
 pub(crate) fn l1_key(cipher: &Aes128, iters: usize, layout_iters: usize, backend: Backend) -> NhKey {
     debug_assert!(layout_iters <= iters);
-    let mut bytes = [0u8; 4 * nh::KEY_WORDS];
-    let len = L1_CHUNK + 16 * (iters - 1);
-    kdf(cipher, 1, &mut bytes[..len]);
-    let mut words = [0u32; nh::KEY_WORDS];
-    for (word, b) in words.iter_mut().zip(bytes[..len].chunks_exact(4)) {
-        *word = u32::from_be_bytes(b.try_into().expect("4 bytes"));
-    }
-    bytes.zeroize();
-    let key = NhKey::new(&words, backend, layout_iters);
-    words.zeroize();
+    let mut key = NhKey::zero(backend, layout_iters);
+    // Each KDF block is one quad of four words, set where the layout keeps
+    // it: no copy of the key's bytes or words to wipe afterwards.
+    kdf_blocks(cipher, 1, (L1_CHUNK + 16 * (iters - 1)) / 16, |q, block| {
+        key.set_quad(
+            q,
+            core::array::from_fn(|i| u32::from_be_bytes(block[4 * i..4 * i + 4].try_into().expect("4 bytes"))),
+        );
+    });
     key
 }
 
@@ -69,6 +67,7 @@ mod tests {
 
     use super::*;
     use crate::umac::iters::MAX_ITERS;
+    use crate::umac::kdf::kdf;
 
     /// `L1Key = KDF(K, 1, 1024 + (iters - 1) * 16)` (RFC 4418 section 5.1),
     /// restated from the text: each iteration's key reaches 16 bytes further

@@ -36,22 +36,36 @@ pub(crate) struct NhKey {
 
 impl NhKey {
     /// Lays out `words` (L1Key, big-endian words) for `backend` and the
-    /// kernels of `iters` iterations. A backend this CPU cannot run is
-    /// replaced by the portable one: the SIMD calls in [`NhKey::sums`] rely
-    /// on that check.
+    /// kernels of `iters` iterations ([`NhKey::zero`]).
+    #[cfg(test)]
     pub(crate) fn new(words: &[u32; KEY_WORDS], backend: Backend, iters: usize) -> Self {
-        debug_assert!(backend.is_supported(), "callers check support first");
-        let backend = if backend.is_supported() { backend } else { Backend::Portable };
-        let kernels = KernelChoice::new(backend, iters);
-        let mut key = NhKey { quads: [[0; 4]; KEY_QUADS], kernels };
-        for (q, quad) in words.chunks_exact(4).enumerate() {
-            let at = match kernels.layout() {
-                Layout::Natural => q,
-                Layout::Split => q / 2 + (q % 2) * TABLE_QUADS,
-            };
-            key.quads[at].copy_from_slice(quad);
+        let mut key = Self::zero(backend, iters);
+        for (q, quad) in words.as_chunks::<4>().0.iter().enumerate() {
+            key.set_quad(q, *quad);
         }
         key
+    }
+
+    /// An all-zero key laid out for `backend` and the kernels of `iters`
+    /// iterations, its quads to be set by [`NhKey::set_quad`]. A backend
+    /// this CPU cannot run is replaced by the portable one: the SIMD calls
+    /// in [`NhKey::sums`] rely on that check.
+    pub(crate) fn zero(backend: Backend, iters: usize) -> Self {
+        debug_assert!(backend.is_supported(), "callers check support first");
+        let backend = if backend.is_supported() { backend } else { Backend::Portable };
+        NhKey { quads: [[0; 4]; KEY_QUADS], kernels: KernelChoice::new(backend, iters) }
+    }
+
+    /// Sets key quad `q` (words `4q..4q + 4`, below [`KEY_WORDS`]) where
+    /// the layout keeps it.
+    #[inline(always)]
+    pub(crate) fn set_quad(&mut self, q: usize, quad: [u32; 4]) {
+        debug_assert!(q < KEY_WORDS / 4);
+        let at = match self.kernels.layout() {
+            Layout::Natural => q,
+            Layout::Split => q / 2 + (q % 2) * TABLE_QUADS,
+        };
+        self.quads[at] = quad;
     }
 
     /// The backend this key was laid out for.

@@ -39,7 +39,9 @@ use super::backend::Backend;
 use super::l2::Outputs;
 pub(crate) use block::{BLOCK, CHUNK_BYTES};
 use block::{CHUNK_BLOCKS, RUN_AHEAD};
-pub(crate) use key::{KEY_WORDS, NhKey};
+#[cfg(test)]
+pub(crate) use key::KEY_WORDS;
+pub(crate) use key::NhKey;
 use platform::RunKernel;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use platform::{Layout, batch_chunks};
