@@ -90,9 +90,9 @@ mod x86 {
         __m128i, __m256i, __m512i, _mm_add_epi64, _mm_loadu_si128, _mm_mul_epu32, _mm_set1_epi64x, _mm_srli_epi64,
         _mm_storeu_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm256_add_epi64, _mm256_blend_epi32,
         _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_srli_epi64,
-        _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_loadu_si512,
-        _mm512_mul_epu32, _mm512_permutex2var_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64,
-        _mm512_storeu_si512,
+        _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_and_si512,
+        _mm512_loadu_si512, _mm512_mask_set1_epi64, _mm512_mul_epu32, _mm512_permutex2var_epi64,
+        _mm512_permutexvar_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
     };
 
     use super::super::enh;
@@ -198,27 +198,14 @@ mod x86 {
     impl Level for Avx512 {
         #[inline(always)]
         fn first(&self, key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]) {
-            let pairs = blocks.len() / 16;
-            assert!(pairs + 4 <= nodes.len());
-            if pairs < 8 {
+            // Fewer than 8 pairs.
+            if blocks.len() / 16 < 8 {
                 Avx2(()).first(key, blocks, extra, nodes);
                 return;
             }
-            let (src, dst) = (blocks.as_ptr(), nodes.as_mut_ptr());
             // SAFETY: AVX-512 F was detected (the only place an `Avx512` is
-            // made); `blocks` holds 128 bytes and `nodes` 8 words per group,
-            // the last group ending at pair `pairs` (overlapping the one
-            // before when 8 does not divide `pairs`, with the same values),
-            // and the two do not overlap.
-            unsafe {
-                level_avx512(key, src, dst, pairs / 8);
-                if !pairs.is_multiple_of(8) {
-                    level_avx512(key, src.add(16 * (pairs - 8)), dst.add(pairs - 8), 1);
-                }
-            }
-            if let Some(node) = extra {
-                nodes[pairs] = node;
-            }
+            // made).
+            unsafe { first_avx512(key, blocks, extra, nodes) }
         }
 
         #[inline(always)]
@@ -236,6 +223,47 @@ mod x86 {
             // it writes nodes that `Level::up` may overwrite.
             unsafe { level_avx512(key, words.cast_const().cast(), words, groups) };
         }
+    }
+
+    /// [`Avx512`]'s level 1 of 8 pairs or more: whole vectors of 8 nodes,
+    /// then the pairs past the last whole vector with `extra` after them,
+    /// as one vector stored where the next whole one would go, so that
+    /// each load of the level above meets one store (a load that spans two
+    /// stores waits for both to reach the cache, `docs/performance-log.md`
+    /// section 23). The last vector is the 8 pairs that end the level,
+    /// rotated down.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn first_avx512(key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]) {
+        let pairs = blocks.len() / 16;
+        assert!(pairs >= 8 && pairs + 8 <= nodes.len());
+        let (src, dst) = (blocks.as_ptr(), nodes.as_mut_ptr());
+        // SAFETY: `blocks` holds 128 bytes and `nodes` 8 words per group,
+        // and the two do not overlap (one is borrowed mutably).
+        unsafe { level_avx512(key, src, dst, pairs / 8) };
+        let (done, tail_pairs) = (pairs & !7, pairs % 8);
+        if tail_pairs == 0 {
+            if let Some(node) = extra {
+                nodes[pairs] = node;
+            }
+            return;
+        }
+        // SAFETY: the 128 bytes from pair `pairs - 8` are in `blocks`.
+        let last_eight = unsafe { enh_avx512(key, src.add(16 * (pairs - 8))) };
+        // Lane i takes lane i + 8 - tail_pairs (mod 8): pairs `done ..
+        // pairs` to lanes 0 .. tail_pairs.
+        let rotate = _mm512_and_si512(
+            _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64((8 - tail_pairs) as i64)),
+            _mm512_set1_epi64(7),
+        );
+        let tail = _mm512_permutexvar_epi64(rotate, last_eight);
+        let tail = match extra {
+            None => tail,
+            Some(node) => _mm512_mask_set1_epi64(tail, 1 << tail_pairs, node as i64),
+        };
+        // SAFETY: words `done .. done + 8` <= `pairs + 8` are in `nodes`,
+        // checked above.
+        unsafe { _mm512_storeu_si512(dst.add(done).cast(), tail) };
     }
 
     /// One level: `dst[s] = ENH(key, src[2s + 1], src[2s])` for the `4 *
@@ -320,26 +348,36 @@ mod x86 {
     /// writing its 8, and no later group reads below word 16(g + 1)).
     #[target_feature(enable = "avx512f")]
     unsafe fn level_avx512(key: u64, src: *const u8, dst: *mut u64, groups: usize) {
+        for group in 0..groups {
+            // SAFETY: group < groups, so bytes 128 * group .. + 128 are in
+            // `src` and words 8 * group .. + 8 in `dst` (caller's contract);
+            // the loads come before the store.
+            unsafe { _mm512_storeu_si512(dst.add(8 * group).cast(), enh_avx512(key, src.add(128 * group))) };
+        }
+    }
+
+    /// The 8 nodes `ENH(key, src[2s + 1], src[2s])`, s = 0..8, in order,
+    /// of the 128 bytes at `src` (little-endian 64-bit words).
+    ///
+    /// # Safety
+    /// AVX-512 F must be available, and `src` valid for reading 128 bytes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn enh_avx512(key: u64, src: *const u8) -> __m512i {
         let key_low = _mm512_set1_epi64(key as i64);
         let key_high = _mm512_set1_epi64((key >> 32) as i64);
         let earlier_index = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
         let later_index = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-        for group in 0..groups {
-            // SAFETY: group < groups, so bytes 128 * group .. + 128 are in
-            // `src` and words 8 * group .. + 8 in `dst` (caller's contract).
-            let (first, second): (__m512i, __m512i) = unsafe {
-                (_mm512_loadu_si512(src.add(128 * group).cast()), _mm512_loadu_si512(src.add(128 * group + 64).cast()))
-            };
-            let earlier = _mm512_permutex2var_epi64(first, earlier_index, second);
-            let later = _mm512_permutex2var_epi64(first, later_index, second);
-            // vpmuludq reads the low 32 bits of each lane, so 64-bit adds
-            // give the 32-bit sums L(a) +32 L(k) and U(a) +32 U(k).
-            let low = _mm512_add_epi64(earlier, key_low);
-            let high = _mm512_add_epi64(_mm512_srli_epi64::<32>(earlier), key_high);
-            let node = _mm512_add_epi64(_mm512_mul_epu32(low, high), later);
-            // SAFETY: see above.
-            unsafe { _mm512_storeu_si512(dst.add(8 * group).cast(), node) };
-        }
+        // SAFETY: the caller's contract.
+        let (first, second): (__m512i, __m512i) =
+            unsafe { (_mm512_loadu_si512(src.cast()), _mm512_loadu_si512(src.add(64).cast())) };
+        let earlier = _mm512_permutex2var_epi64(first, earlier_index, second);
+        let later = _mm512_permutex2var_epi64(first, later_index, second);
+        // vpmuludq reads the low 32 bits of each lane, so 64-bit adds give
+        // the 32-bit sums L(a) +32 L(k) and U(a) +32 U(k).
+        let low = _mm512_add_epi64(earlier, key_low);
+        let high = _mm512_add_epi64(_mm512_srli_epi64::<32>(earlier), key_high);
+        _mm512_add_epi64(_mm512_mul_epu32(low, high), later)
     }
 
     /// Run only after run-time detection of AVX2 (`Backend::badger_tree_kernels`,

@@ -40,7 +40,7 @@ pub(crate) trait Level {
     /// (little-endian blocks), then `nodes[pairs] = extra` if given (the
     /// node of the message's last pair, which is not all in `blocks`), with
     /// `pairs + 1 + UP_SLACK <= nodes.len()`. It may also overwrite the nodes
-    /// after those, up to `pairs + 4` (a vector form stores whole vectors).
+    /// after those, up to `pairs + 8` (a vector form stores whole vectors).
     fn first(&self, key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]);
     /// A higher level, in place: `nodes[s] = ENH(key, nodes[2s + 1],
     /// nodes[2s])` for `s < pairs`, with `2 * pairs + UP_SLACK <=
