@@ -90,9 +90,9 @@ mod x86 {
         __m128i, __m256i, __m512i, _mm_add_epi64, _mm_loadu_si128, _mm_mul_epu32, _mm_set1_epi64x, _mm_srli_epi64,
         _mm_storeu_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm256_add_epi64, _mm256_blend_epi32,
         _mm256_loadu_si256, _mm256_mul_epu32, _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_srli_epi64,
-        _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_and_si512,
-        _mm512_loadu_si512, _mm512_mask_set1_epi64, _mm512_mul_epu32, _mm512_permutex2var_epi64,
-        _mm512_permutexvar_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+        _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm512_add_epi64, _mm512_loadu_si512,
+        _mm512_mask_set1_epi64, _mm512_mul_epu32, _mm512_permutex2var_epi64, _mm512_permutexvar_epi64,
+        _mm512_set1_epi64, _mm512_setr_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
     };
 
     use super::super::enh;
@@ -198,8 +198,8 @@ mod x86 {
     impl Level for Avx512 {
         #[inline(always)]
         fn first(&self, key: u64, blocks: &[u8], extra: Option<u64>, nodes: &mut [u64]) {
-            // Fewer than 8 pairs.
-            if blocks.len() / 16 < 8 {
+            let pairs = blocks.len() / 16;
+            if pairs < 8 {
                 Avx2(()).first(key, blocks, extra, nodes);
                 return;
             }
@@ -250,12 +250,10 @@ mod x86 {
         }
         // SAFETY: the 128 bytes from pair `pairs - 8` are in `blocks`.
         let last_eight = unsafe { enh_avx512(key, src.add(16 * (pairs - 8))) };
-        // Lane i takes lane i + 8 - tail_pairs (mod 8): pairs `done ..
-        // pairs` to lanes 0 .. tail_pairs.
-        let rotate = _mm512_and_si512(
-            _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64((8 - tail_pairs) as i64)),
-            _mm512_set1_epi64(7),
-        );
+        // Lane i takes lane i + 8 - tail_pairs (`vpermq` reads an index
+        // mod 8): pairs `done .. pairs` to lanes 0 .. tail_pairs.
+        let rotate =
+            _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64((8 - tail_pairs) as i64));
         let tail = _mm512_permutexvar_epi64(rotate, last_eight);
         let tail = match extra {
             None => tail,
