@@ -285,27 +285,24 @@ unsafe fn chunk_batch<const T: usize, const N: usize>(
     words
 }
 
-/// [`chunk_batch`] over the whole batches of `N` chunks that `chunks`
-/// starts with, in order, pipelined; the chunks past them are returned.
-/// The outputs of a batch are handed to `take` while the next batch's NH
-/// runs, the last batch's at the end. With more than two chunks to a
-/// batch (one and two iterations) each chunk's outputs go after the same
-/// chunk of the next batch; with two (three and four iterations; for four
-/// LLVM keeps `take`'s L2 steps out of line, a call that saves NH's
-/// registers) both go after its first chunk, one call where there were
-/// two. One function for the whole run, where each batch was a call from
-/// the caller's loop (`docs/performance-log.md` section 18).
+/// [`chunk_batch`] over `batches` in order, pipelined: the outputs of a
+/// batch are handed to `take` while the next batch's NH runs, the last
+/// batch's at the end. With more than two chunks to a batch (one and two
+/// iterations) each chunk's outputs go after the same chunk of the next
+/// batch; with two (three and four iterations; for four LLVM keeps
+/// `take`'s L2 steps out of line, a call that saves NH's registers) both
+/// go after its first chunk, one call where there were two. One function for the whole run, where each batch
+/// was a call from the caller's loop (`docs/performance-log.md` section 18).
 ///
 /// # Safety
 /// AVX-512 F/BW/VL; `N * T` is at most 8.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(super) unsafe fn chunk_batches<'a, const T: usize, const N: usize>(
+pub(super) unsafe fn chunk_batches<const T: usize, const N: usize>(
     key: &NhKey,
-    chunks: &'a [[u8; CHUNK_BYTES]],
+    batches: &[[[u8; CHUNK_BYTES]; N]],
     init: u64,
     take: &mut impl FnMut([u64; T]),
-) -> &'a [[u8; CHUNK_BYTES]] {
-    let (batches, rest) = chunks.as_chunks::<N>();
+) {
     let mut previous: Option<[u64; 8]> = None;
     for batch in batches {
         let hand_on = |c: usize| {
@@ -326,7 +323,6 @@ pub(super) unsafe fn chunk_batches<'a, const T: usize, const N: usize>(
             take(chunk_sums(&words, c));
         }
     }
-    rest
 }
 
 /// Chunk `c`'s sums in the words [`chunk_batch`] returns.

@@ -157,14 +157,10 @@ impl<const T: usize> Outputs<T> for ChunkRun<'_> {
 
     /// Each chunk's sums handed to `take` in order, hashed as
     /// `KernelChoice::run` (`platform.rs`) chose once for the run: in one
-    /// call to AVX2 ([`avx2::chunk_run`]); in AVX-512 batches of
-    /// [`batch_chunks`] chunks ([`avx512::chunk_batches`], pipelined: each
-    /// output of a batch is handed on between two chunks of the next
-    /// batch's NH, so that the caller's work on it, L2-HASH's steps,
-    /// overlaps NH as it does one chunk at a time), the chunks past the
-    /// last whole batch one by one; or one call per chunk. Called one by
-    /// one, the AVX2 and AVX-512 kernels ask for the lines of the chunks
-    /// ahead as they go ([`RUN_AHEAD`]).
+    /// call to AVX2 ([`avx2::chunk_run`]), in AVX-512 batches
+    /// ([`batched`]), or one call per chunk, the AVX2 and AVX-512 kernels
+    /// then asking for the lines of the chunks ahead as they go
+    /// ([`RUN_AHEAD`]).
     #[inline(always)]
     #[allow(unsafe_code)] // calls into the AVX2 and AVX-512 backends
     fn each(self, mut take: impl FnMut([u64; T])) {
@@ -176,31 +172,42 @@ impl<const T: usize> Outputs<T> for ChunkRun<'_> {
             // which implies it.
             RunKernel::Avx2Loop => unsafe { avx2::chunk_run::<T>(key, chunks, init, &mut take) },
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            RunKernel::Avx512Batches => {
-                debug_assert_eq!(key.kernels.kernel::<T>(CHUNK_BYTES), Backend::Avx512);
-                // SAFETY: an AVX-512 kernel is chosen only for a key laid
-                // out after AVX-512 F/BW/VL were detected; batch_chunks(T)
-                // * T <= 8.
-                let rest = unsafe {
-                    match T {
-                        1 => avx512::chunk_batches::<T, { batch_chunks(1) }>(key, chunks, init, &mut take),
-                        2 => avx512::chunk_batches::<T, { batch_chunks(2) }>(key, chunks, init, &mut take),
-                        3 => avx512::chunk_batches::<T, { batch_chunks(3) }>(key, chunks, init, &mut take),
-                        _ => avx512::chunk_batches::<T, { batch_chunks(4) }>(key, chunks, init, &mut take),
-                    }
-                };
-                // A loop of its own: one loop shared with the arm below is
-                // slower (`docs/performance-log.md` section 29).
-                for chunk in rest {
-                    take(key.sums::<T, RUN_AHEAD>(0, chunk, [init; T]));
-                }
-            }
+            RunKernel::Avx512Batches => match T {
+                1 => batched::<T, { batch_chunks(1) }>(key, chunks, init, &mut take),
+                2 => batched::<T, { batch_chunks(2) }>(key, chunks, init, &mut take),
+                3 => batched::<T, { batch_chunks(3) }>(key, chunks, init, &mut take),
+                _ => batched::<T, { batch_chunks(4) }>(key, chunks, init, &mut take),
+            },
             RunKernel::EachChunk => {
                 for chunk in chunks {
                     take(key.sums::<T, RUN_AHEAD>(0, chunk, [init; T]));
                 }
             }
         }
+    }
+}
+
+/// [`ChunkRun::each`] in AVX-512 batches of `N` chunks, pipelined: each
+/// output of a batch is handed on between two chunks of the next batch's
+/// NH, so that the caller's work on it (L2-HASH's steps, a chain of
+/// multiplications) overlaps NH as it does one chunk at a time. The chunks
+/// past the last whole batch go one by one.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+#[allow(unsafe_code)] // calls into the AVX-512 backend
+fn batched<const T: usize, const N: usize>(
+    key: &NhKey,
+    chunks: &[[u8; CHUNK_BYTES]],
+    init: u64,
+    take: &mut impl FnMut([u64; T]),
+) {
+    debug_assert!(N * T <= 8 && key.kernels.kernel::<T>(CHUNK_BYTES) == Backend::Avx512);
+    let (batches, rest) = chunks.as_chunks::<N>();
+    // SAFETY: an AVX-512 kernel is chosen only for a key laid out after
+    // AVX-512 F/BW/VL were detected; N * T <= 8.
+    unsafe { avx512::chunk_batches::<T, N>(key, batches, init, take) };
+    for chunk in rest {
+        take(key.sums::<T, RUN_AHEAD>(0, chunk, [init; T]));
     }
 }
 
