@@ -118,7 +118,7 @@ test-rustdoc:
 # guard it. UMAC's layers (with the portable NH), the tag comparison and the
 # nonce counter: the library's unit tests with `parallel` (the RFC-text L2
 # reference, the RFC vectors, NH backends against portable, streaming and
-# the multi-core path against one-shot), which take a second. Badger: its
+# the multi-core path against one-shot), about ten seconds. Badger: its
 # unit tests and integration tests (the paper's known answers, the
 # level-by-level reference, the bad-input errors). Not part of `make test`:
 # there are about 1,100 mutants, each 4 to 14 seconds on the two cores of
