@@ -121,9 +121,8 @@ test-rustdoc:
 # the multi-core path against one-shot), about ten seconds. Badger: its
 # unit tests and integration tests (the paper's known answers, the
 # level-by-level reference, the bad-input errors). Not part of `make test`:
-# there are about 1,100 mutants, each taking 4 to 14 seconds on the two
-# cores of the Xeon (docs/testing.md section 8) and 35 to 90 seconds on
-# the Zen 5 VM (docs/performance-log.md section 29).
+# about 1,100 mutants, which take both cores for one to three hours
+# (docs/testing.md section 8 has the times per machine).
 # Narrow a run with MUTANTS_UMAC_FILES or MUTANTS_BADGER_FILES (globs
 # relative to the root); `make -j2 mutants` runs the halves side by side.
 # .cargo/mutants.toml leaves out the equivalent and unreachable mutants, so
