@@ -68,6 +68,10 @@ pub struct KeysRow {
     /// Bytes of one connection's keyed state (`size_of` of its type; the
     /// state owns no heap memory).
     pub state_bytes: usize,
+    /// The share of the memory mappings holding the connections that the
+    /// kernel backs with 2 MiB pages, 0 to 1 ([`huge_page_share`]); `None`
+    /// where the system does not say.
+    pub huge_page_share: Option<f64>,
 }
 
 /// The memory system as one core sees it past the caches, the terms of a
@@ -91,6 +95,10 @@ pub struct KeysRun {
     pub machine: Machine,
     /// Memory latency and bandwidth, measured before the MACs.
     pub memory: Memory,
+    /// The system's transparent huge page mode (`always`, `madvise` or
+    /// `never`), which decides whether the connections can sit in 2 MiB
+    /// pages; `None` where the system does not say.
+    pub transparent_huge_pages: Option<String>,
     /// Rounds per cell.
     pub rounds: usize,
     /// Distinct packets of each size.
@@ -281,11 +289,21 @@ fn packets(size: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Times `C` at each key count and size: (keys, size, median, fastest).
-fn measure<C: Connection>(keys: &[usize], sizes: &[usize]) -> Vec<(usize, usize, f64, f64)> {
+/// One measured cell of [`measure`].
+struct Cell {
+    keys: usize,
+    size: usize,
+    median: f64,
+    fastest: f64,
+    huge_page_share: Option<f64>,
+}
+
+/// Times `C` at each key count and size.
+fn measure<C: Connection>(keys: &[usize], sizes: &[usize]) -> Vec<Cell> {
     let mut cells = Vec::new();
     for &n in keys {
         let mut connections: Vec<C> = (0..n).map(C::new).collect();
+        let huge_page_share = huge_page_share(connections.as_ptr().addr(), size_of_val(connections.as_slice()));
         let order = scattered(n);
         let mut next = 0usize;
         for &size in sizes {
@@ -311,10 +329,50 @@ fn measure<C: Connection>(keys: &[usize], sizes: &[usize]) -> Vec<(usize, usize,
                 .collect();
             black_box(sink);
             times.sort_by(f64::total_cmp);
-            cells.push((n, size, times[times.len() / 2], times[0]));
+            cells.push(Cell { keys: n, size, median: times[times.len() / 2], fastest: times[0], huge_page_share });
         }
     }
     cells
+}
+
+/// The share of the memory mappings that hold the `bytes` bytes from
+/// address `start` which the kernel backs with 2 MiB pages: their
+/// `AnonHugePages` over their `Size` in `/proc/self/smaps` (Linux). A core
+/// translates a 4 KiB page's address through its TLB, whose entries (2,048
+/// in a Zen 3's second level) cover 8 MiB of 4 KiB pages: past that, a
+/// packet's state costs a page walk before its first miss is even asked
+/// for (docs/performance.md, "Many live keys").
+fn huge_page_share(start: usize, bytes: usize) -> Option<f64> {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+    let end = start + bytes;
+    let (mut size_kb, mut huge_kb) = (0u64, 0u64);
+    let mut holds_states = false;
+    for line in smaps.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(first), Some(second)) = (fields.next(), fields.next()) else { continue };
+        // A mapping's first line: `low-high perms offset device inode path`.
+        if let Some((low, high)) = first.split_once('-')
+            && let (Ok(low), Ok(high)) = (usize::from_str_radix(low, 16), usize::from_str_radix(high, 16))
+        {
+            holds_states = low < end && start < high;
+        } else if holds_states {
+            let kb = second.parse::<u64>().unwrap_or(0);
+            match first {
+                "Size:" => size_kb += kb,
+                "AnonHugePages:" => huge_kb += kb,
+                _ => {}
+            }
+        }
+    }
+    (size_kb > 0).then(|| huge_kb as f64 / size_kb as f64)
+}
+
+/// The transparent huge page mode, the bracketed word of
+/// `/sys/kernel/mm/transparent_hugepage/enabled` (Linux).
+fn transparent_huge_pages() -> Option<String> {
+    let modes = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").ok()?;
+    let (_, chosen) = modes.split_once('[')?;
+    Some(chosen.split_once(']')?.0.to_owned())
 }
 
 /// Runs the MACs of `algs` (all of [`SUBJECTS`] when empty) at each count of
@@ -341,13 +399,23 @@ pub fn run(algs: &[&str], keys: &[usize], sizes: &[usize], mut progress: impl Fn
             }
             _ => ("keyed per packet", size_of::<AegisPerPacket>(), measure::<AegisPerPacket>(keys, sizes)),
         };
-        for (keys, size, median, fastest) in cells {
-            results.push(KeysRow { alg, path, keys, size, ns_per_packet: median, ns_min: fastest, state_bytes });
+        for Cell { keys, size, median, fastest, huge_page_share } in cells {
+            results.push(KeysRow {
+                alg,
+                path,
+                keys,
+                size,
+                ns_per_packet: median,
+                ns_min: fastest,
+                state_bytes,
+                huge_page_share,
+            });
         }
     }
     KeysRun {
         machine: Machine::describe(&Clock::default(), Vec::new()),
         memory,
+        transparent_huge_pages: transparent_huge_pages(),
         rounds: ROUNDS,
         distinct_packets: PACKETS,
         results,
@@ -365,6 +433,7 @@ pub fn table(run: &KeysRun) -> String {
         run.machine.cpu, run.machine.logical_cpus, run.machine.fastmac_backend
     );
     let _ = writeln!(out, "{}", memory_line(&run.memory));
+    let _ = writeln!(out, "{}", pages_line(run));
     let _ = writeln!(
         out,
         "ns per packet, median of {} rounds; scattered order over the live keys, per-connection sequence-number nonces, {} distinct packets",
@@ -373,7 +442,7 @@ pub fn table(run: &KeysRun) -> String {
     let mut sizes: Vec<usize> = run.results.iter().map(|r| r.size).collect();
     sizes.sort_unstable();
     sizes.dedup();
-    let _ = write!(out, "{:<28} {:>7} {:>11}", "alg (path)", "keys", "state B/key");
+    let _ = write!(out, "{:<28} {:>7} {:>11} {:>11}", "alg (path)", "keys", "state B/key", "2 MiB pages");
     for size in &sizes {
         let _ = write!(out, " {:>18}", format!("{size} B"));
     }
@@ -384,7 +453,7 @@ pub fn table(run: &KeysRun) -> String {
             continue;
         }
         seen.push((r.alg, r.keys));
-        let _ = write!(out, "{:<28} {:>7} {:>11}", r.alg, r.keys, r.state_bytes);
+        let _ = write!(out, "{:<28} {:>7} {:>11} {:>11}", r.alg, r.keys, r.state_bytes, huge_page_cell(r.huge_page_share));
         for &size in &sizes {
             let _ = write!(out, " {:>18}", cell(run, r.alg, r.keys, size));
         }
@@ -404,6 +473,20 @@ pub fn memory_line(m: &Memory) -> String {
         "memory past the caches: {:.1} ns per dependent miss, {:.1} ns per line with {CHAINS} misses in flight, {:.1} GB/s in order",
         m.latency_ns, m.overlapped_line_ns, m.sequential_gb_s
     )
+}
+
+/// Where the connections' states sit, as the table prints it: the
+/// transparent huge page mode, and what the `2 MiB pages` column means.
+pub fn pages_line(run: &KeysRun) -> String {
+    let mode = run.transparent_huge_pages.as_deref().unwrap_or("not reported");
+    format!(
+        "transparent huge pages: {mode}; 2 MiB pages = the share of the mappings holding the states that the kernel backs with 2 MiB pages (4 KiB pages take a TLB entry each)"
+    )
+}
+
+/// A [`KeysRow::huge_page_share`] as a percentage, `-` when not reported.
+pub fn huge_page_cell(share: Option<f64>) -> String {
+    share.map_or("-".to_owned(), |share| format!("{:.0}%", 100.0 * share))
 }
 
 /// One cell of the table: `alg`'s ns per packet with `keys` live keys at
@@ -432,6 +515,18 @@ mod tests {
             order.sort_unstable();
             assert_eq!(order, (0..n as u32).collect::<Vec<_>>(), "{n}: a permutation");
         }
+    }
+
+    /// The states of a large array are found in `/proc/self/smaps`, in
+    /// mappings whose share of 2 MiB pages is a fraction.
+    #[test]
+    fn the_states_mappings_are_found() {
+        let states = vec![1u8; 8 << 20];
+        match huge_page_share(states.as_ptr().addr(), states.len()) {
+            Some(share) => assert!((0.0..=1.0).contains(&share), "{share}"),
+            None => assert!(std::fs::metadata("/proc/self/smaps").is_err(), "smaps is there but not read"),
+        }
+        assert_eq!(huge_page_share(0, 1), None, "no mapping holds address 0");
     }
 
     /// Every connection's tags are its own key's, under its own sequence

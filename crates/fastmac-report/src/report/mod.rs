@@ -269,7 +269,8 @@ mod tests {
     /// A many-keys run at the default plan's points with made-up figures:
     /// one key costs 20 ns, 10 more per MAC down the plan, plus 0.1 ns per
     /// byte; each factor of 16 in live keys adds that cost again (4096
-    /// keys: 4 times it, 65536: 5 times).
+    /// keys: 4 times it, 65536: 5 times); from 4096 keys, half the states'
+    /// mappings in 2 MiB pages.
     fn synthetic_keys(machine: &Machine) -> KeysRun {
         let mut results = Vec::new();
         for (i, &alg) in plan::KEYS_ALGS.iter().enumerate() {
@@ -286,6 +287,7 @@ mod tests {
                         ns_per_packet: ns,
                         ns_min: ns,
                         state_bytes: if aegis { 384 } else { 4032 },
+                        huge_page_share: Some(if keys >= 4096 { 0.5 } else { 0.0 }),
                     });
                 }
             }
@@ -293,6 +295,7 @@ mod tests {
         KeysRun {
             machine: machine.clone(),
             memory: Memory { latency_ns: 95.5, overlapped_line_ns: 12.3, sequential_gb_s: 10.5 },
+            transparent_huge_pages: Some("madvise".into()),
             rounds: 5,
             distinct_packets: 64,
             results,
@@ -341,10 +344,11 @@ mod tests {
                 .join(" ")
         };
         // One key: 20 + 0.1 per byte; 65536 keys: 5 times that.
-        assert_eq!(row("UMAC-64", "1"), "1 4032 26.4 170.0");
-        assert_eq!(row("UMAC-64", "65536"), "65536 4032 132.0 (5.0x) 850.0 (5.0x)");
-        assert_eq!(row("UMAC-128", "4096"), "4096 4032 145.6 (4.0x) 720.0 (4.0x)");
-        assert_eq!(row("AEGISMAC-128L keyed (aegis crate)", "65536"), "65536 384 232.0 (5.0x) 950.0 (5.0x)");
+        assert_eq!(row("UMAC-64", "1"), "1 4032 0% 26.4 170.0");
+        assert_eq!(row("UMAC-64", "65536"), "65536 4032 50% 132.0 (5.0x) 850.0 (5.0x)");
+        assert_eq!(row("UMAC-128", "4096"), "4096 4032 50% 145.6 (4.0x) 720.0 (4.0x)");
+        assert_eq!(row("AEGISMAC-128L keyed (aegis crate)", "65536"), "65536 384 50% 232.0 (5.0x) 950.0 (5.0x)");
+        assert!(table.contains("transparent huge pages: madvise; 2 MiB pages = the share"), "{table}");
         assert!(table.contains("AEGISMAC-128L keyed (aegis crate): keyed state cloned per packet"), "{table}");
 
         let html = html::page(&report.results, &report.tables, &report.charts);
@@ -380,12 +384,13 @@ mod tests {
             serde_json::from_str(&json::results(&report.results, None)).expect("results.json parses");
         let keys = &json["many_keys"];
         assert_eq!(keys["memory"]["latency_ns"], 95.5);
+        assert_eq!(keys["transparent_huge_pages"], "madvise");
         let rows = keys["results"].as_array().expect("many_keys.results");
         assert_eq!(rows.len(), plan::KEYS_ALGS.len() * plan::KEYS_COUNTS.len() * plan::KEYS_SIZES.len());
         let aegis = rows.iter().find(|r| r["alg"] == plan::AEGIS_128L && r["keys"] == 65536 && r["size"] == 1500);
         assert_eq!(
-            aegis.map(|r| (r["ns_per_packet"].as_f64(), r["state_bytes"].as_u64())),
-            Some((Some(950.0), Some(384)))
+            aegis.map(|r| (r["ns_per_packet"].as_f64(), r["state_bytes"].as_u64(), r["huge_page_share"].as_f64())),
+            Some((Some(950.0), Some(384), Some(0.5)))
         );
     }
 

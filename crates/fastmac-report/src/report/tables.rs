@@ -800,8 +800,13 @@ pub fn many_keys(results: &Results) -> Table {
         let imp = keys_imp(alg);
         let state_bytes = run.results.iter().find(|r| r.alg == alg).map(|r| r.state_bytes);
         for &keys in &counts {
-            let mut cells =
-                vec![display(alg, imp), keys.to_string(), state_bytes.map_or(NOT_MEASURED.into(), |b| b.to_string())];
+            let huge_pages = run.results.iter().find(|r| r.alg == alg && r.keys == keys).map(|r| r.huge_page_share);
+            let mut cells = vec![
+                display(alg, imp),
+                keys.to_string(),
+                state_bytes.map_or(NOT_MEASURED.into(), |b| b.to_string()),
+                huge_pages.map_or(NOT_MEASURED.into(), many_keys::huge_page_cell),
+            ];
             cells.extend(plan::KEYS_SIZES.iter().map(|&size| many_keys::cell(run, alg, keys, size)));
             rows.push((kind(imp), cells));
         }
@@ -823,10 +828,12 @@ pub fn many_keys(results: &Results) -> Table {
             run.distinct_packets
         ),
         many_keys::memory_line(&run.memory),
+        many_keys::pages_line(run),
         format!("how a packet reaches each MAC: {}", paths.join("; ")),
         "more MACs, counts and sizes: fastmac bench --keys 1,256,4096,16384,65536 (docs/usage.md section 8)".to_owned(),
     ];
-    let mut header = vec!["algorithm".to_owned(), "live keys".to_owned(), "state B/key".to_owned()];
+    let mut header =
+        vec!["algorithm".to_owned(), "live keys".to_owned(), "state B/key".to_owned(), "2 MiB pages".to_owned()];
     header.extend(plan::KEYS_SIZES.iter().map(|s| format!("{s} B")));
     Table {
         id: "keys",

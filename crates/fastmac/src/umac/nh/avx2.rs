@@ -311,7 +311,8 @@ unsafe fn last_block(data: &[u8]) -> (__m128i, __m128i) {
     unsafe {
         let end = data.as_ptr().add(data.len());
         let (first, second) = (_mm_loadu_si128(end.sub(32).cast()), _mm_loadu_si128(end.sub(16).cast()));
-        let window = SHIFT_WINDOW.0.as_ptr();
+        let window: &'static [u8; 64] = &SHIFT_WINDOW.0;
+        let window = window.as_ptr();
         let from_first = _mm_loadu_si128(window.add(16 + shift).cast());
         let from_second = _mm_loadu_si128(window.add(shift).cast());
         let low = _mm_or_si128(_mm_shuffle_epi8(first, from_first), _mm_shuffle_epi8(second, from_second));
@@ -326,7 +327,7 @@ unsafe fn last_block(data: &[u8]) -> (__m128i, __m128i) {
 #[repr(align(64))]
 struct ShiftWindow([u8; 64]);
 
-static SHIFT_WINDOW: ShiftWindow = {
+const SHIFT_WINDOW: ShiftWindow = {
     let mut window = [0x80; 64];
     let mut k = 16;
     while k < 32 {
