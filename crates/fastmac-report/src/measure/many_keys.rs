@@ -453,7 +453,8 @@ pub fn table(run: &KeysRun) -> String {
             continue;
         }
         seen.push((r.alg, r.keys));
-        let _ = write!(out, "{:<28} {:>7} {:>11} {:>11}", r.alg, r.keys, r.state_bytes, huge_page_cell(r.huge_page_share));
+        let _ =
+            write!(out, "{:<28} {:>7} {:>11} {:>11}", r.alg, r.keys, r.state_bytes, huge_page_cell(r.huge_page_share));
         for &size in &sizes {
             let _ = write!(out, " {:>18}", cell(run, r.alg, r.keys, size));
         }
