@@ -311,6 +311,10 @@ unsafe fn last_block(data: &[u8]) -> (__m128i, __m128i) {
     unsafe {
         let end = data.as_ptr().add(data.len());
         let (first, second) = (_mm_loadu_si128(end.sub(32).cast()), _mm_loadu_si128(end.sub(16).cast()));
+        // A constant, promoted into the caller's read-only data and reached
+        // by `lea`; a `static` of this crate was reached through the GOT,
+        // one load more before the shuffles (docs/performance-log.md
+        // section 30).
         let window: &'static [u8; 64] = &SHIFT_WINDOW.0;
         let window = window.as_ptr();
         let from_first = _mm_loadu_si128(window.add(16 + shift).cast());
