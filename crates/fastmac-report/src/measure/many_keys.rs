@@ -69,8 +69,8 @@ pub struct KeysRow {
     /// state owns no heap memory).
     pub state_bytes: usize,
     /// The share of the memory mappings holding the connections that the
-    /// kernel backs with 2 MiB pages, 0 to 1 ([`huge_page_share`]); `None`
-    /// where the system does not say.
+    /// kernel backs with 2 MiB pages, 0 to 1 (`AnonHugePages` over `Size`
+    /// in `/proc/self/smaps`); `None` where the system does not say.
     pub huge_page_share: Option<f64>,
 }
 
