@@ -16,7 +16,6 @@ pub const MIN_NONCE_LEN: usize = 1;
 pub const MAX_NONCE_LEN: usize = 16;
 
 /// Checks a nonce length against RFC 4418's 1..=16 bytes.
-#[inline]
 pub(crate) fn check_nonce(nonce: &[u8]) -> Result<(), Error> {
     if (MIN_NONCE_LEN..=MAX_NONCE_LEN).contains(&nonce.len()) {
         Ok(())
