@@ -147,6 +147,37 @@ mod tests {
         }
     }
 
+    /// The end of the last byte `hash_short` (`short`) or `hash` reads for
+    /// iterations `0..iters`, measured on a key's addresses.
+    fn end_of_reads<const ITERS: usize>(key: &L3Key<ITERS>, iters: usize, short: bool) -> usize {
+        let i = iters - 1;
+        let mut ends = vec![(&raw const key.k2[i]).addr() + size_of::<u32>(), key.k1_low[i].as_ptr_range().end.addr()];
+        if !short {
+            ends.push(key.k1_high[i].as_ptr_range().end.addr());
+        }
+        ends.into_iter().max().expect("two fields or three") - (&raw const *key).addr()
+    }
+
+    /// What `UhashKey::prefetch` asks for covers each read of L3 and stops
+    /// there: a reordered field would otherwise leave a line to a miss.
+    #[test]
+    fn bytes_read_ends_at_the_last_word_each_message_reads() {
+        fn check<const ITERS: usize>() {
+            let key = L3Key::<ITERS> { k2: [0; ITERS], k1_low: [[0; 4]; ITERS], k1_high: [[0; 4]; ITERS] };
+            for iters in 1..=ITERS {
+                for short in [true, false] {
+                    let read = L3Key::<ITERS>::bytes_read(iters, short);
+                    assert_eq!(read, end_of_reads(&key, iters, short), "ITERS={ITERS} iters={iters} short={short}");
+                    assert!(read <= size_of::<L3Key<ITERS>>());
+                }
+            }
+        }
+        check::<1>();
+        check::<2>();
+        check::<3>();
+        check::<4>();
+    }
+
     #[test]
     fn p36_reduction_matches_remainder() {
         for x in [0, P36 - 1, P36, P36 + 1, u64::MAX, 1 << 36, (1 << 55) - 1, 0x0123_4567_89ab_cdef] {
