@@ -151,11 +151,10 @@ mod tests {
     /// iterations `0..iters`, measured on a key's addresses.
     fn end_of_reads<const ITERS: usize>(key: &L3Key<ITERS>, iters: usize, short: bool) -> usize {
         let i = iters - 1;
-        let mut ends = vec![(&raw const key.k2[i]).addr() + size_of::<u32>(), key.k1_low[i].as_ptr_range().end.addr()];
-        if !short {
-            ends.push(key.k1_high[i].as_ptr_range().end.addr());
-        }
-        ends.into_iter().max().expect("two fields or three") - (&raw const *key).addr()
+        let k2 = key.k2[i..=i].as_ptr_range().end.addr();
+        let k1_low = key.k1_low[i].as_ptr_range().end.addr();
+        let k1 = if short { k1_low } else { k1_low.max(key.k1_high[i].as_ptr_range().end.addr()) };
+        k2.max(k1) - (&raw const *key).addr()
     }
 
     /// What `UhashKey::prefetch` asks for covers each read of L3 and stops
