@@ -14,6 +14,9 @@
 //! packets timed on the monotonic clock; the figure is the median of the
 //! rounds, in ns per packet. Each MAC's states are built, timed and dropped
 //! before the next MAC's, so that one MAC's states never evict another's.
+//! The `/prefetch-next` rows ask, before each packet, for the lines of the
+//! connection the next packet goes to, as a server that takes its packets
+//! in batches can (docs/performance.md, "Asking ahead").
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -38,15 +41,20 @@ const ROUNDS: usize = 5;
 const MAX_PACKETS_PER_ROUND: usize = 100_000;
 const BYTES_PER_ROUND: usize = 64 << 20;
 
-/// The MACs measured, by the name their rows carry.
-pub const SUBJECTS: [&str; 8] = [
+/// The MACs measured, by the name their rows carry. A `/prefetch-next`
+/// row is its MAC with the next packet's connection asked for before each
+/// packet, as a server handling packets in batches can.
+pub const SUBJECTS: [&str; 11] = [
     "umac-32",
     "umac-64",
     "umac-128",
+    "umac-64/prefetch-next",
+    "umac-128/prefetch-next",
     "umac-64@openssh.com",
     "umac-128@openssh.com",
     "badger-64",
     super::aegis::AEGIS_128L,
+    "aegismac-128l/prefetch-next",
     "aegismac-128l/keyed-per-packet",
 ];
 
@@ -115,6 +123,33 @@ trait Connection {
     fn packet(&mut self, packet: &[u8]) -> u8;
 }
 
+/// A connection whose state the next packet reads can be asked for ahead
+/// of it, reading none of it.
+trait Prefetch: Connection {
+    /// Asks for the lines a packet of `len` bytes reads of this connection.
+    fn prefetch(&self, len: usize);
+}
+
+/// Asks for every line of `value`, reading none of it: for the states the
+/// MAC crates measured here offer no such call for (the connection's
+/// sequence number, AEGIS-128L's state).
+#[allow(unsafe_code)] // SSE's prefetch intrinsic
+fn prefetch_value<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let start = (&raw const *value).cast::<i8>();
+        let offset = start.addr() % 64;
+        for line in (0..offset + size_of::<T>()).step_by(64) {
+            // SAFETY: a prefetch is a hint: it reads nothing the program
+            // sees and never faults; SSE is in the x86-64 baseline.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_sub(offset).wrapping_add(line)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// A 16-byte key of connection `index`: distinct per connection.
 fn key_of(index: usize) -> [u8; 16] {
     let mut key = [0x5au8; 16];
@@ -144,6 +179,17 @@ where
         let tag = self.mac.mac(&counter_nonce(self.seq), packet).map_or(0, |tag| tag[0]);
         self.seq += 1;
         tag
+    }
+}
+
+impl<const TAG_LEN: usize> Prefetch for UmacConnection<TAG_LEN>
+where
+    TagLen<TAG_LEN>: UmacTagLen,
+{
+    #[inline]
+    fn prefetch(&self, len: usize) {
+        self.mac.prefetch(len);
+        prefetch_value(&self.seq);
     }
 }
 
@@ -205,6 +251,13 @@ impl Connection for AegisConnection {
         let mut mac = self.keyed.clone();
         mac.update(packet);
         mac.finalize()[0]
+    }
+}
+
+impl Prefetch for AegisConnection {
+    #[inline]
+    fn prefetch(&self, _len: usize) {
+        prefetch_value(&self.keyed);
     }
 }
 
@@ -300,6 +353,17 @@ struct Cell {
 
 /// Times `C` at each key count and size.
 fn measure<C: Connection>(keys: &[usize], sizes: &[usize]) -> Vec<Cell> {
+    measure_asking(keys, sizes, |_: &C, _| {})
+}
+
+/// [`measure`], the next packet's connection asked for before each packet.
+fn measure_prefetching<C: Prefetch>(keys: &[usize], sizes: &[usize]) -> Vec<Cell> {
+    measure_asking(keys, sizes, C::prefetch)
+}
+
+/// [`measure`], with `ask` told before each packet of the connection that
+/// the next packet goes to, and its size.
+fn measure_asking<C: Connection>(keys: &[usize], sizes: &[usize], ask: impl Fn(&C, usize)) -> Vec<Cell> {
     let mut cells = Vec::new();
     for &n in keys {
         let mut connections: Vec<C> = (0..n).map(C::new).collect();
@@ -312,8 +376,12 @@ fn measure<C: Connection>(keys: &[usize], sizes: &[usize]) -> Vec<Cell> {
             let mut sink = 0u8;
             let mut round = |count: usize| {
                 for i in 0..count {
+                    let after = if next + 1 == n { 0 } else { next + 1 };
+                    if let Some(upcoming) = order.get(after).and_then(|&c| connections.get(c as usize)) {
+                        ask(upcoming, size);
+                    }
                     let connection = &mut connections[order[next] as usize];
-                    next = if next + 1 == n { 0 } else { next + 1 };
+                    next = after;
                     sink ^= connection.packet(black_box(&packets[i % PACKETS]));
                 }
             };
@@ -375,6 +443,10 @@ fn transparent_huge_pages() -> Option<String> {
     Some(chosen.split_once(']')?.0.to_owned())
 }
 
+/// The path of the UMAC rows that ask for the next connection ahead.
+const PREFETCH_NEXT: &str =
+    "one-shot; the next packet's connection asked for ahead (`Umac::prefetch`, and its sequence number's line)";
+
 /// Runs the MACs of `algs` (all of [`SUBJECTS`] when empty) at each count of
 /// live keys and packet size; `progress` hears of each MAC as it starts.
 pub fn run(algs: &[&str], keys: &[usize], sizes: &[usize], mut progress: impl FnMut(&str)) -> KeysRun {
@@ -387,6 +459,12 @@ pub fn run(algs: &[&str], keys: &[usize], sizes: &[usize], mut progress: impl Fn
             "umac-32" => ("one-shot", size_of::<UmacConnection<4>>(), measure::<UmacConnection<4>>(keys, sizes)),
             "umac-64" => ("one-shot", size_of::<UmacConnection<8>>(), measure::<UmacConnection<8>>(keys, sizes)),
             "umac-128" => ("one-shot", size_of::<UmacConnection<16>>(), measure::<UmacConnection<16>>(keys, sizes)),
+            "umac-64/prefetch-next" => {
+                (PREFETCH_NEXT, size_of::<UmacConnection<8>>(), measure_prefetching::<UmacConnection<8>>(keys, sizes))
+            }
+            "umac-128/prefetch-next" => {
+                (PREFETCH_NEXT, size_of::<UmacConnection<16>>(), measure_prefetching::<UmacConnection<16>>(keys, sizes))
+            }
             "umac-64@openssh.com" => {
                 ("ssh per-packet", size_of::<SshConnection<8>>(), measure::<SshConnection<8>>(keys, sizes))
             }
@@ -397,6 +475,11 @@ pub fn run(algs: &[&str], keys: &[usize], sizes: &[usize], mut progress: impl Fn
             name if name == super::aegis::AEGIS_128L => {
                 ("keyed state cloned per packet", size_of::<AegisConnection>(), measure::<AegisConnection>(keys, sizes))
             }
+            "aegismac-128l/prefetch-next" => (
+                "keyed state cloned per packet; the next packet's connection asked for ahead (its state's lines)",
+                size_of::<AegisConnection>(),
+                measure_prefetching::<AegisConnection>(keys, sizes),
+            ),
             _ => ("keyed per packet", size_of::<AegisPerPacket>(), measure::<AegisPerPacket>(keys, sizes)),
         };
         for Cell { keys, size, median, fastest, huge_page_share } in cells {
@@ -528,6 +611,47 @@ mod tests {
             None => assert!(std::fs::metadata("/proc/self/smaps").is_err(), "smaps is there but not read"),
         }
         assert_eq!(huge_page_share(0, 1), None, "no mapping holds address 0");
+    }
+
+    /// A connection that checks it was asked for before each packet.
+    struct Probe(usize);
+
+    std::thread_local! {
+        /// The connection asked for before the last packet, and before it.
+        static ASKED: std::cell::Cell<[Option<usize>; 2]> = const { std::cell::Cell::new([None; 2]) };
+    }
+
+    impl Connection for Probe {
+        fn new(index: usize) -> Self {
+            Probe(index)
+        }
+
+        fn packet(&mut self, _packet: &[u8]) -> u8 {
+            let [_, before_this] = ASKED.get();
+            assert!(
+                before_this.is_none_or(|asked| asked == self.0),
+                "connection {} got {before_this:?}'s packet",
+                self.0
+            );
+            0
+        }
+    }
+
+    impl Prefetch for Probe {
+        fn prefetch(&self, len: usize) {
+            assert_eq!(len, 64);
+            let [last, _] = ASKED.get();
+            ASKED.set([Some(self.0), last]);
+        }
+    }
+
+    /// `/prefetch-next` rows ask, before each packet, for the connection
+    /// the next packet goes to, with its size.
+    #[test]
+    fn the_next_packets_connection_is_asked_for_before_each_packet() {
+        let cells = measure_prefetching::<Probe>(&[5], &[64]);
+        assert_eq!(cells.len(), 1);
+        assert!(ASKED.get()[0].is_some(), "never asked");
     }
 
     /// Every connection's tags are its own key's, under its own sequence

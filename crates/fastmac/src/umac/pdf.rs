@@ -84,6 +84,13 @@ impl Pdf {
         prefetch_lines((&raw const self.cache).cast(), 1);
     }
 
+    /// Asks for the cache's lines, its bookkeeping and every pad, without
+    /// reading the bookkeeping that says which pad is next.
+    #[inline(always)]
+    pub(crate) fn prefetch_ahead(&self) {
+        prefetch_lines((&raw const self.cache).cast(), size_of::<PadCache>());
+    }
+
     /// [`Pdf::pad`] without the cache: one AES block per call, through a
     /// shared reference (a key tagging from several threads at once).
     #[inline]

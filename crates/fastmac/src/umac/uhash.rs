@@ -92,6 +92,15 @@ impl<const ITERS: usize> UhashKey<ITERS> {
         }
     }
 
+    /// Asks for every line of the key that a message of `len` bytes reads
+    /// with `ITERS` iterations, L1Key's too, reading none of them: for a
+    /// key whose message has not started (`Umac::prefetch`).
+    #[inline(always)]
+    pub(crate) fn prefetch_ahead(&self, len: usize) {
+        self.l1.prefetch(len, ITERS);
+        self.prefetch(len);
+    }
+
     /// Whether the key hashes `iters` iterations (its layout is the one the
     /// NH kernels of that count read).
     pub(crate) fn serves(&self, iters: usize) -> bool {

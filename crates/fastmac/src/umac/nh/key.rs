@@ -78,6 +78,22 @@ impl NhKey {
         self.kernels.serves(iters)
     }
 
+    /// What a message of `len` bytes reads of this key with `iters`
+    /// iterations, as ranges (start, bytes) to ask for ahead of the message
+    /// (`NhKey::prefetch`), found without reading the key, so in either
+    /// layout: the natural layout's reach, `len` padded to whole blocks (at
+    /// least one, as NH hashes an empty message) plus 16 bytes per further
+    /// iteration, which covers the split layout's even table too; and what
+    /// that leaves of the odd table's half of it.
+    #[inline(always)]
+    pub(super) fn read_ahead(&self, len: usize, iters: usize) -> [(*const u8, usize); 2] {
+        let bytes = len.clamp(1, CHUNK_BLOCKS * BLOCK).next_multiple_of(BLOCK) + 16 * (iters - 1);
+        let odd_table = 16 * TABLE_QUADS;
+        let odd_start = odd_table.max(bytes);
+        let quads = self.quads.as_ptr().cast::<u8>();
+        [(quads, bytes), (quads.wrapping_add(odd_start), (odd_table + bytes / 2).saturating_sub(odd_start))]
+    }
+
     /// The key's words in order, zeros past its end (the natural layout).
     pub(super) fn words(&self) -> &[u32] {
         debug_assert_eq!(self.kernels.layout(), Layout::Natural);
@@ -100,5 +116,41 @@ impl NhKey {
         debug_assert_eq!(SPLIT, self.kernels.layout() == Layout::Split);
         let at = if SPLIT { q / 2 + (q % 2) * TABLE_QUADS } else { q };
         self.quads.as_ptr().cast::<u32>().wrapping_add(4 * at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What [`NhKey::prefetch`] asks for holds every key quad that NH of
+    /// a message reads, in whichever layout the key is in, at every length
+    /// class: iteration `t` reads quads `t..t + blocks * 2` (the key
+    /// shifted by 16 bytes per iteration, RFC 4418 section 5.1).
+    #[test]
+    fn prefetch_covers_every_quad_a_message_reads() {
+        for backend in Backend::supported() {
+            for iters in 1..=MAX_ITERS {
+                let key = NhKey::zero(backend, iters);
+                for len in [0, 1, 31, 32, 33, 64, 65, 100, 500, 512, 1000, 1023, 1024, 1025, 1500, 4096] {
+                    let blocks = len.clamp(1, CHUNK_BLOCKS * BLOCK).div_ceil(BLOCK);
+                    let base = key.quads.as_ptr().addr();
+                    let ranges = key
+                        .read_ahead(len, iters)
+                        .map(|(start, bytes)| start.addr() - base..start.addr() - base + bytes);
+                    for q in 0..blocks * 2 + iters - 1 {
+                        let mut marked = key.clone();
+                        marked.set_quad(q, [1; 4]);
+                        let at = marked.quads.iter().position(|quad| *quad == [1; 4]).expect("the quad is stored");
+                        assert!(
+                            ranges.iter().any(|r| r.start <= 16 * at && 16 * at + 16 <= r.end),
+                            "{backend} {:?} iters {iters} len {len}: quad {q} at byte {} outside {ranges:?}",
+                            key.kernels.layout(),
+                            16 * at,
+                        );
+                    }
+                }
+            }
+        }
     }
 }

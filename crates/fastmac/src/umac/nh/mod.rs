@@ -69,6 +69,17 @@ pub(crate) fn prefetch_lines(start: *const u8, bytes: usize) {
 }
 
 impl NhKey {
+    /// Asks for the lines of this key that a message of `len` bytes reads
+    /// with `iters` iterations, ahead of the message, without reading the
+    /// key (a read that missed would hold the core until its line came):
+    /// so the lines of either layout ([`NhKey::read_ahead`]).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, len: usize, iters: usize) {
+        for (start, bytes) in self.read_ahead(len, iters) {
+            prefetch_lines(start, bytes);
+        }
+    }
+
     /// `sums` plus `NH(K, data)` for each of the `T` (1 to 4) iterations.
     /// `data` starts at block `first_block` of an L1 chunk and ends inside
     /// it; a trailing partial block counts as zero-padded. The AVX2 and
