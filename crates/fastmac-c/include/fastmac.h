@@ -527,6 +527,16 @@ enum fastmac_status fastmac_umac32_verify(struct fastmac_umac32 *mac,
 // `mac` must be a live handle.
 enum fastmac_status fastmac_umac32_reset(struct fastmac_umac32 *mac);
 
+// Asks the memory system for the lines of the handle's key state that a
+// message of `msg_len` bytes reads, and returns at once. A server holding
+// more connections than its caches do calls it for the next packet's handle
+// before tagging or checking the current packet, so that the two packets'
+// cache misses overlap. It reads none of the state and changes nothing.
+//
+// # Safety
+// `mac` must be a live handle.
+enum fastmac_status fastmac_umac32_prefetch(const struct fastmac_umac32 *mac, size_t msg_len);
+
 // Frees a handle, wiping its key material. NULL is a no-op.
 //
 // # Safety
@@ -597,6 +607,16 @@ enum fastmac_status fastmac_umac64_verify(struct fastmac_umac64 *mac,
 // # Safety
 // `mac` must be a live handle.
 enum fastmac_status fastmac_umac64_reset(struct fastmac_umac64 *mac);
+
+// Asks the memory system for the lines of the handle's key state that a
+// message of `msg_len` bytes reads, and returns at once. A server holding
+// more connections than its caches do calls it for the next packet's handle
+// before tagging or checking the current packet, so that the two packets'
+// cache misses overlap. It reads none of the state and changes nothing.
+//
+// # Safety
+// `mac` must be a live handle.
+enum fastmac_status fastmac_umac64_prefetch(const struct fastmac_umac64 *mac, size_t msg_len);
 
 // Frees a handle, wiping its key material. NULL is a no-op.
 //
@@ -669,6 +689,16 @@ enum fastmac_status fastmac_umac96_verify(struct fastmac_umac96 *mac,
 // `mac` must be a live handle.
 enum fastmac_status fastmac_umac96_reset(struct fastmac_umac96 *mac);
 
+// Asks the memory system for the lines of the handle's key state that a
+// message of `msg_len` bytes reads, and returns at once. A server holding
+// more connections than its caches do calls it for the next packet's handle
+// before tagging or checking the current packet, so that the two packets'
+// cache misses overlap. It reads none of the state and changes nothing.
+//
+// # Safety
+// `mac` must be a live handle.
+enum fastmac_status fastmac_umac96_prefetch(const struct fastmac_umac96 *mac, size_t msg_len);
+
 // Frees a handle, wiping its key material. NULL is a no-op.
 //
 // # Safety
@@ -739,6 +769,16 @@ enum fastmac_status fastmac_umac128_verify(struct fastmac_umac128 *mac,
 // # Safety
 // `mac` must be a live handle.
 enum fastmac_status fastmac_umac128_reset(struct fastmac_umac128 *mac);
+
+// Asks the memory system for the lines of the handle's key state that a
+// message of `msg_len` bytes reads, and returns at once. A server holding
+// more connections than its caches do calls it for the next packet's handle
+// before tagging or checking the current packet, so that the two packets'
+// cache misses overlap. It reads none of the state and changes nothing.
+//
+// # Safety
+// `mac` must be a live handle.
+enum fastmac_status fastmac_umac128_prefetch(const struct fastmac_umac128 *mac, size_t msg_len);
 
 // Frees a handle, wiping its key material. NULL is a no-op.
 //

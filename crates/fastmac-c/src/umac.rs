@@ -28,6 +28,9 @@ trait UmacHandle: Sized {
     fn keyed(key: &[u8]) -> Result<Self, Error>;
     fn mac(&mut self) -> &mut Self::Mac;
     fn reset(&mut self);
+    /// Asks for the key state's lines a message of `len` bytes reads
+    /// (Rust's `Umac::prefetch`).
+    fn prefetch(&self, len: usize);
     /// The tag of `msg` under `nonce` into `tag`, leaving streamed input
     /// untouched (Rust's `Umac::mac`).
     fn one_shot(&mut self, nonce: &[u8], msg: &[u8], tag: &mut [u8]) -> Result<(), Error>;
@@ -127,6 +130,16 @@ unsafe fn reset<H: UmacHandle>(mac: *mut H) -> fastmac_status {
 }
 
 /// # Safety
+/// `mac`: a live handle.
+unsafe fn prefetch<H: UmacHandle>(mac: *const H, msg_len: usize) -> fastmac_status {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee.
+        unsafe { ffi::handle_ref(mac)? }.prefetch(msg_len);
+        Ok(())
+    })
+}
+
+/// # Safety
 /// `mac`: NULL or a live handle, not used afterwards.
 unsafe fn free<H: UmacHandle>(mac: *mut H) {
     // SAFETY: forwarded caller guarantee.
@@ -218,11 +231,13 @@ pub unsafe extern "C" fn fastmac_umac_verify(
 
 /// The handle type of UMAC with `$tag_len`-byte tags and its exported
 /// functions, written once: `$new`, `$update`, `$finalize` (the streamed
-/// message), `$mac` (one call), `$verify`, `$reset` and `$free`.
+/// message), `$mac` (one call), `$verify`, `$reset`, `$prefetch` and
+/// `$free`.
 macro_rules! umac_api {
     (
         $tag_len:literal, $handle:ident, $what:literal, $note:literal,
-        $new:ident, $update:ident, $finalize:ident, $mac:ident, $verify:ident, $reset:ident, $free:ident $(,)?
+        $new:ident, $update:ident, $finalize:ident, $mac:ident, $verify:ident, $reset:ident, $prefetch:ident,
+        $free:ident $(,)?
     ) => {
         #[doc = concat!(" A keyed ", $what, " object (", $tag_len, "-byte tags", $note, "). Opaque to C.")]
         pub struct $handle(Umac<$tag_len>);
@@ -237,6 +252,9 @@ macro_rules! umac_api {
             }
             fn reset(&mut self) {
                 self.0.reset();
+            }
+            fn prefetch(&self, len: usize) {
+                self.0.prefetch(len);
             }
             fn one_shot(&mut self, nonce: &[u8], msg: &[u8], tag: &mut [u8]) -> Result<(), Error> {
                 let computed = self.0.mac(nonce, msg)?;
@@ -339,6 +357,20 @@ macro_rules! umac_api {
             unsafe { reset(mac) }
         }
 
+        /// Asks the memory system for the lines of the handle's key state that a
+        /// message of `msg_len` bytes reads, and returns at once. A server holding
+        /// more connections than its caches do calls it for the next packet's handle
+        /// before tagging or checking the current packet, so that the two packets'
+        /// cache misses overlap. It reads none of the state and changes nothing.
+        ///
+        /// # Safety
+        /// `mac` must be a live handle.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $prefetch(mac: *const $handle, msg_len: usize) -> fastmac_status {
+            // SAFETY: the caller's guarantee.
+            unsafe { prefetch(mac, msg_len) }
+        }
+
         /// Frees a handle, wiping its key material. NULL is a no-op.
         ///
         /// # Safety
@@ -362,6 +394,7 @@ umac_api!(
     fastmac_umac32_mac,
     fastmac_umac32_verify,
     fastmac_umac32_reset,
+    fastmac_umac32_prefetch,
     fastmac_umac32_free,
 );
 umac_api!(
@@ -375,6 +408,7 @@ umac_api!(
     fastmac_umac64_mac,
     fastmac_umac64_verify,
     fastmac_umac64_reset,
+    fastmac_umac64_prefetch,
     fastmac_umac64_free,
 );
 umac_api!(
@@ -388,6 +422,7 @@ umac_api!(
     fastmac_umac96_mac,
     fastmac_umac96_verify,
     fastmac_umac96_reset,
+    fastmac_umac96_prefetch,
     fastmac_umac96_free,
 );
 umac_api!(
@@ -401,5 +436,6 @@ umac_api!(
     fastmac_umac128_mac,
     fastmac_umac128_verify,
     fastmac_umac128_reset,
+    fastmac_umac128_prefetch,
     fastmac_umac128_free,
 );

@@ -20,6 +20,7 @@ use fastmac_c::ssh::{
     SshMacHandle, fastmac_ssh_mac_compute, fastmac_ssh_mac_free, fastmac_ssh_mac_lookup, fastmac_ssh_mac_new,
     fastmac_ssh_mac_verify,
 };
+use fastmac_c::umac::{fastmac_umac64_free, fastmac_umac64_mac, fastmac_umac64_new, fastmac_umac64_prefetch};
 
 const KEY: &[u8; 16] = b"abcdefghijklmnop";
 const NONCE: &[u8; 8] = b"bcdefghi";
@@ -104,6 +105,26 @@ fn a_handle_tags_from_unaligned_buffers_and_refused_calls_consume_nothing() {
         assert_eq!(fastmac_mac_verify(mac, NONCE.as_ptr(), 8, ABC_TAG.as_ptr(), 8), FASTMAC_OK);
         fastmac_mac_free(mac);
     }
+}
+
+/// Asking for a handle's lines ahead of a message of any length leaves its
+/// tags as they were; a NULL handle is refused.
+#[test]
+fn prefetch_refuses_null_and_changes_no_tag() {
+    let mut mac = ptr::null_mut();
+    let mut tag = [0u8; 8];
+    // SAFETY: a NULL handle is refused before any use; a 16-byte key, a
+    // writable slot, and buffers valid for their lengths.
+    unsafe {
+        assert_eq!(fastmac_umac64_prefetch(ptr::null(), 3), FASTMAC_ERR_NULL_POINTER);
+        assert_eq!(fastmac_umac64_new(KEY.as_ptr(), 16, &mut mac), FASTMAC_OK);
+        for len in [0, 3, 1500, usize::MAX] {
+            assert_eq!(fastmac_umac64_prefetch(mac, len), FASTMAC_OK, "{len} bytes");
+        }
+        assert_eq!(fastmac_umac64_mac(mac, NONCE.as_ptr(), 8, b"abc".as_ptr(), 3, tag.as_mut_ptr(), 8), FASTMAC_OK);
+        fastmac_umac64_free(mac);
+    }
+    assert_eq!(tag, ABC_TAG);
 }
 
 #[test]

@@ -51,6 +51,8 @@ static void general_umac(void)
     EXPECT(fastmac_umac64_finalize(NULL, NONCE, 8, tag, 8), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac64_verify(NULL, NONCE, 8, expect, 8), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac64_reset(NULL), FASTMAC_ERR_NULL_POINTER);
+    EXPECT(fastmac_umac64_prefetch(NULL, 64), FASTMAC_ERR_NULL_POINTER);
+    EXPECT(fastmac_umac128_prefetch(NULL, 0), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac64_mac(NULL, NONCE, 8, MSG, 3, tag, 8), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac32_update(NULL, MSG, 3), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac96_finalize(NULL, NONCE, 8, tag, 8), FASTMAC_ERR_NULL_POINTER);
@@ -83,6 +85,10 @@ static void general_umac(void)
     EXPECT(fastmac_umac64_mac(m, NONCE, 0, MSG, 3, tag, 8), FASTMAC_ERR_NONCE_LENGTH);
     EXPECT(fastmac_umac64_mac(m, NONCE, 8, NULL, 3, tag, 8), FASTMAC_ERR_NULL_POINTER);
     EXPECT(fastmac_umac64_mac(m, NONCE, 8, MSG, 3, NULL, 8), FASTMAC_ERR_NULL_POINTER);
+    /* Asking for the key's lines, at any length, changes nothing. */
+    EXPECT(fastmac_umac64_prefetch(m, 3), FASTMAC_OK);
+    EXPECT(fastmac_umac64_prefetch(m, 0), FASTMAC_OK);
+    EXPECT(fastmac_umac64_prefetch(m, SIZE_MAX), FASTMAC_OK);
     EXPECT(fastmac_umac64_mac(m, NONCE, 8, MSG, 2, tag, 8), FASTMAC_OK);
     CHECK(memcmp(tag, expect, 8) != 0, "the one-shot tag of 2 bytes equals the tag of 3");
     memset(tag, 0, sizeof tag);
