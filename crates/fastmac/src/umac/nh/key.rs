@@ -132,9 +132,9 @@ mod tests {
         for backend in Backend::supported() {
             for iters in 1..=MAX_ITERS {
                 let key = NhKey::zero(backend, iters);
+                let base = key.quads.as_ptr().addr();
                 for len in [0, 1, 31, 32, 33, 64, 65, 100, 500, 512, 1000, 1023, 1024, 1025, 1500, 4096] {
                     let blocks = len.clamp(1, CHUNK_BLOCKS * BLOCK).div_ceil(BLOCK);
-                    let base = key.quads.as_ptr().addr();
                     let ranges = key
                         .read_ahead(len, iters)
                         .map(|(start, bytes)| start.addr() - base..start.addr() - base + bytes);
