@@ -121,8 +121,10 @@ test-rustdoc:
 # the multi-core path against one-shot), about ten seconds. Badger: its
 # unit tests and integration tests (the paper's known answers, the
 # level-by-level reference, the bad-input errors). Not part of `make test`:
-# about 1,100 mutants, which take both cores for one to three hours
-# (docs/testing.md section 8 has the times per machine).
+# about 1,260 mutants, which take both cores for one to five hours
+# (docs/testing.md section 8 has the times per machine), each built with
+# the `mutants` profile (.cargo/config.toml: incremental, so that a
+# mutant's build compiles only what its change touched).
 # Narrow a run with MUTANTS_UMAC_FILES or MUTANTS_BADGER_FILES (globs
 # relative to the root); `make -j2 mutants` runs the halves side by side.
 # .cargo/mutants.toml leaves out the equivalent and unreachable mutants, so
@@ -135,7 +137,7 @@ MUTANTS_UMAC_FILES := crates/fastmac/src/tag.rs crates/fastmac/src/nonce.rs crat
 	crates/fastmac/src/umac/pdf.rs crates/fastmac/src/umac/nh/portable.rs crates/fastmac/src/umac/l1.rs \
 	crates/fastmac/src/umac/l2/*.rs crates/fastmac/src/umac/l3.rs crates/fastmac/src/umac/uhash.rs
 MUTANTS_BADGER_FILES := crates/fastmac/src/badger/*.rs
-MUTANTS_RUN = $(MUTANTS) mutants -p fastmac --minimum-test-timeout 30
+MUTANTS_RUN = $(MUTANTS) mutants -p fastmac --minimum-test-timeout 30 --profile mutants
 
 .PHONY: mutants mutants-umac mutants-badger deps-mutants
 
