@@ -377,9 +377,7 @@ fn measure_asking<C: Connection>(keys: &[usize], sizes: &[usize], ask: impl Fn(&
             let mut round = |count: usize| {
                 for i in 0..count {
                     let after = if next + 1 == n { 0 } else { next + 1 };
-                    if let Some(upcoming) = order.get(after).and_then(|&c| connections.get(c as usize)) {
-                        ask(upcoming, size);
-                    }
+                    ask(&connections[order[after] as usize], size);
                     let connection = &mut connections[order[next] as usize];
                     next = after;
                     sink ^= connection.packet(black_box(&packets[i % PACKETS]));
