@@ -27,7 +27,7 @@ flake-hunt: flake-hunt-venv $(C_TEST_DIR)/test_threads go-xcrypto deps-go-test r
 		--hunt py-threads $(FLAKE_RUNS) crates/fastmac-py \
 			"$(FLAKE_PYTEST) tests/test_api.py tests/test_safe_apis.py -k 'thread or gil'" \
 		--hunt py-ssh-sessions $(FLAKE_SESSION_RUNS) crates/fastmac-py "$(FLAKE_PYTEST) tests -m ssh_session" \
-		--hunt rust-threads $(FLAKE_RUNS) . "$(FLAKE_CARGO_TEST) --test parallel --test shared --test file" \
+		--hunt rust-threads $(FLAKE_RUNS) . "$(FLAKE_CARGO_TEST) --test umac --test file" \
 		--hunt cli-file-threads $(FLAKE_RUNS) . "$(FLAKE_CARGO_TEST) --test cli_file" \
 		--hunt gears-udp $(FLAKE_RUNS) . "$(FLAKE_CARGO_TEST) --test gears_scenarios --test gears_cli" \
 		--hunt c-threads $(FLAKE_RUNS) . "$(C_TEST_DIR)/test_threads" \

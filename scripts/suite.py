@@ -1,7 +1,7 @@
 """Runs one suite of `make test` and records what it ran, for the summary
 table that `make test` ends with (scripts/test.py).
 
-    suite.py NAME [--allow-empty TARGET]... [--note TEXT]... -- COMMAND [ARG...]
+    suite.py NAME [--allow-empty TARGET]... [--expect PREFIX]... [--note TEXT]... -- COMMAND [ARG...]
     suite.py NAME --skip REASON
 
 The command's output (stdout and stderr) goes to the terminal and to
@@ -13,7 +13,10 @@ from what the test runners print, and the reason of each skip is kept:
   file, a crate's unit tests or doc-tests) that ran no test fails the suite
   unless it is named with --allow-empty (a substring of its `Running` or
   `Doc-tests` line): a test file behind a lost `#![cfg(...)]` must not pass
-  with zero tests, nor a filter that matches nothing.
+  with zero tests, nor a filter that matches nothing. A test binary of
+  several modules (crates/fastmac/tests/umac.rs) runs tests even when one
+  module's `#![cfg(...)]` is lost: --expect PREFIX fails the suite unless a
+  test whose name starts with PREFIX (`rfc4418::`) ran.
 * pytest (run it with `-rs`): its closing line, and the reason of each skip
   from the `SKIPPED [N] file:line: reason` lines.
 * go test -v: the `--- PASS`, `--- FAIL` and `--- SKIP` lines (subtests
@@ -55,6 +58,7 @@ LIBTEST_TARGET = re.compile(r"^\s+(Running (?:unittests )?\S+|Doc-tests \S+)")
 LIBTEST_RESULT = re.compile(
     r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out"
 )
+LIBTEST_TEST = re.compile(r"^test (\S+) \.\.\. ")
 LIBTEST_IGNORED = re.compile(r"^test (\S+) \.\.\. ignored(?:, (.*))?$")
 PYTEST_CLOSING = re.compile(r"^=*\s*((?:\d+ (?:passed|failed|skipped|errors?|deselected|xfailed|xpassed|warnings?)(?:, )?)+) in [\d.]+s\b")
 PYTEST_SKIPPED = re.compile(r"^SKIPPED \[(\d+)\] ([^:]+:\d+): (.*)$")
@@ -93,6 +97,7 @@ class Counter:
     """Reads a suite's output line by line."""
 
     allow_empty: list[str]
+    expected: list[str] = field(default_factory=list)
     passed: int = 0
     failed: int = 0
     skipped: int = 0
@@ -112,6 +117,10 @@ class Counter:
         self.skips.append(f"{self.go_skip}: {reason}" if reason else f"{self.go_skip}: no reason printed")
         self.go_skip, self.go_log = None, None
 
+    def seen(self, test: str) -> None:
+        """A libtest test ran: the expected prefixes it starts with are met."""
+        self.expected = [prefix for prefix in self.expected if not test.startswith(prefix)]
+
     def feed(self, line: str) -> None:
         line = line.rstrip("\n")
         if self.go_skip is not None:
@@ -128,6 +137,9 @@ class Counter:
             self.target = None
         elif match := LIBTEST_IGNORED.match(line):
             self.skips.append(f"{match.group(1)}: {match.group(2) or 'ignored (no reason given)'}")
+            self.seen(match.group(1))
+        elif match := LIBTEST_TEST.match(line):
+            self.seen(match.group(1))
         elif match := PYTEST_CLOSING.match(line):
             for count, word in re.findall(r"(\d+) (\w+)", match.group(1)):
                 if word == "passed":
@@ -169,10 +181,10 @@ class Counter:
             self.skips.append(match.group(1))
 
 
-def run(name: str, command: list[str], allow_empty: list[str]) -> Record:
+def run(name: str, command: list[str], allow_empty: list[str], expected: list[str]) -> Record:
     LOG_DIR.mkdir(parents=True, exist_ok=True)
     record = Record(name, started=time.time())
-    counter = Counter(allow_empty)
+    counter = Counter(allow_empty, list(expected))
     start = time.monotonic()
     with (LOG_DIR / f"{name.replace('/', '~')}.log").open("w", buffering=1) as log:
         try:
@@ -199,6 +211,8 @@ def run(name: str, command: list[str], allow_empty: list[str]) -> Record:
     record.skips = counter.skips
     if counter.empty_targets:
         record.problems.append("ran no test: " + "; ".join(counter.empty_targets))
+    if counter.expected:
+        record.problems.append("no test ran whose name starts with: " + ", ".join(counter.expected))
     if record.passed + record.failed + record.skipped == 0:
         record.problems.append("no test ran (no test runner's count in its output)")
     if record.skipped and not record.skips:
@@ -215,6 +229,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("name")
     parser.add_argument("--allow-empty", action="append", default=[], metavar="TARGET")
+    parser.add_argument("--expect", action="append", default=[], metavar="PREFIX")
     parser.add_argument("--skip", metavar="REASON")
     parser.add_argument("--note", action="append", default=[], metavar="TEXT")
     argv = sys.argv[1:]
@@ -229,7 +244,7 @@ def main() -> int:
     elif not command:
         parser.error("no command")
     else:
-        record = run(args.name, command, args.allow_empty)
+        record = run(args.name, command, args.allow_empty, args.expect)
     record.notes = args.note
     write(record)
     verdict = "passed" if record.ok else "FAILED"

@@ -49,7 +49,7 @@ PACKAGE_TEST := $(CURDIR)/target/package-test
 # applies under target/ too), so that its dependencies are reused where
 # their features agree, and its tests that read the package's own files (the
 # vector files, its test sources) run from there, optimized.
-PACKAGE_FILE_TESTS := rfc4418 hmac_vectors badger_kat ssh vector_files_covered
+PACKAGE_FILE_TESTS := umac hmac_vectors badger_kat ssh vector_files_covered
 TEST_SUITES += test-package
 test-package: deps-nettle
 	$(CARGO) package -p fastmac --allow-dirty --no-verify

@@ -12,7 +12,7 @@
 //! the portable backend instead).
 #![cfg(all(fastmac_nettle, target_arch = "x86_64"))]
 
-mod common;
+use crate::common;
 
 use common::nettle::NettleUmac;
 use fastmac::umac::{Backend, TagLen, Umac, UmacTagLen};

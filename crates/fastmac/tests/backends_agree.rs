@@ -8,7 +8,7 @@
 //! portable and this file has nothing to compare.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
-mod common;
+use crate::common;
 
 use fastmac::umac::{Backend, TagLen, Umac, Umac64, UmacTagLen};
 use rand::{Rng, SeedableRng, rngs::StdRng};

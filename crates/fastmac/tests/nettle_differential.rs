@@ -8,7 +8,7 @@
 //! targets of `make test-cross`.
 #![cfg(all(fastmac_nettle, target_arch = "x86_64"))]
 
-mod common;
+use crate::common;
 
 use common::nettle::NettleUmac;
 use fastmac::umac::{TagLen, Umac, UmacTagLen};

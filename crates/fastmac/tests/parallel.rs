@@ -11,10 +11,8 @@
 //! unevenly) whatever the number of cores.
 #![cfg(feature = "parallel")]
 
-mod common;
-
 #[cfg(all(fastmac_nettle, target_arch = "x86_64"))]
-use common::nettle::NettleUmac;
+use crate::common::nettle::NettleUmac;
 use fastmac::umac::{TagLen, Umac, UmacTagLen};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 

@@ -1,7 +1,7 @@
 //! RFC 4418 appendix vectors (with the 'a' * 2^25 erratum and Nettle's
 //! UMAC-128 column), read from tests/vectors/rfc4418.txt.
 
-mod common;
+use crate::common;
 
 use fastmac::Error;
 use fastmac::umac::{TagLen, Umac, Umac32, Umac64, Umac96, Umac128, UmacTagLen};

@@ -5,7 +5,7 @@
 //! chunk boundaries, all four tag lengths, one-shot and streamed in random
 //! pieces.
 
-mod common;
+use crate::common;
 
 use common::umac_ref;
 use fastmac::umac::{TagLen, Umac, UmacTagLen};

@@ -8,7 +8,7 @@
 //! known tags; messages around the NH block (32 B) and L1 chunk (1 KiB)
 //! boundaries against their tag at offset 0.
 
-mod common;
+use crate::common;
 
 use fastmac::Algorithm;
 use fastmac::umac::{TagLen, Umac, UmacTagLen};

@@ -1,9 +1,10 @@
 //! Every known-answer file under `tests/vectors/` is named by a test of this
 //! crate that the cross suites of `make test` (s390x, aarch64 under
 //! qemu-user) run, so each file is checked on a big-endian and an AArch64
-//! machine too. `make test` passes the cross suites' test files in
+//! machine too. `make test` passes the cross suites' test binaries in
 //! `FASTMAC_CROSS_TESTS` (the root Makefile's `CROSS_TESTS`, names without
-//! `.rs`); without it, any test file of this crate counts. A vector file
+//! `.rs`: a binary's root file and the module files it declares); without it,
+//! any test file of this crate counts. A vector file
 //! that only the Python or C tests read fails here: give it a Rust test as
 //! well, in a file the cross suites run.
 
@@ -38,13 +39,21 @@ fn vector_files(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-/// The text of the cross suites' test files, `NAME.rs` in `tests` for each name
-/// in `list`; every one must exist.
+/// The text of the cross suites' test binaries: for each name in `list`, the
+/// file of that name in `tests` (every one must exist), with the files of
+/// the modules it declares where they are files of `tests` too (`umac.rs` is
+/// one binary of several files; `common` is a folder and holds helpers).
 fn cross_sources(tests: &Path, list: &str, out: &mut String) {
     for name in list.split_whitespace() {
         let path = tests.join(format!("{name}.rs"));
         let text = fs::read_to_string(&path)
             .unwrap_or_else(|err| panic!("FASTMAC_CROSS_TESTS names {name}: {}: {err}", path.display()));
+        for module in text.lines().filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';')) {
+            let module_path = tests.join(format!("{module}.rs"));
+            if module_path.is_file() {
+                out.push_str(&fs::read_to_string(&module_path).expect("readable module source"));
+            }
+        }
         out.push_str(&text);
     }
 }
