@@ -48,9 +48,9 @@ endef
 # (the cheap checks first, then test-rust, whose build the later Rust suites
 # reuse). The second lane holds the suites whose builds share nothing with
 # test-rust's (the C library, OpenSSH, Go, russh, no_std), then the Python
-# suites, which run test-rust's CLI. The fuzz targets share nothing either,
-# but run in the first lane, which the others leave the shorter
-# (docs/testing.md section 1). What two lanes share is
+# suites and test-ct, which run test-rust's CLI (built by then). The fuzz
+# targets share nothing either, but run in the first lane, which the others
+# leave the shorter (docs/testing.md section 1). What two lanes share is
 # serialized by cargo's build-directory locks (test-cli) and
 # scripts/apt-install.sh's lock; any other make prerequisite of two suites
 # (deps-python, c-lib's install prefixes, rustup's targets and toolchains)
@@ -58,7 +58,7 @@ endef
 # terminal.
 TEST_JOBS ?= 2
 TEST_LANE_2 := test-c openssh-docs openssh-nm-bookworm openssh-sessions-bookworm openssh-nm-trixie \
-	openssh-sessions-trixie openssh-t-exec-trixie test-go test-russh test-nostd test-python test-python-abi3
+	openssh-sessions-trixie openssh-t-exec-trixie test-go test-russh test-nostd test-python test-python-abi3 test-ct
 test: deps-runner
 	@unknown="$(filter-out $(TEST_SUITES),$(TEST_LANE_2))"; \
 	if [ -n "$$unknown" ]; then echo "TEST_LANE_2 names suites that are not in TEST_SUITES: $$unknown"; exit 1; fi
@@ -181,17 +181,19 @@ build:
 # gears wire format's) built for a big-endian machine (s390x) and for
 # aarch64, run under qemu-user. Linkers and runners are set in
 # .cargo/config.toml, with the `test` profile the native suites use. Under
-# emulation FASTMAC_TEST_EMULATED=1
-# bounds the costliest repetition, and only it: rfc4418 skips the tag
-# bit-flip rejections (8 * taglen re-hashes each) of the 1 MiB and 32 MiB
-# rows; those rows' tags, one-shot and streamed, are checked. The Nettle
+# emulation FASTMAC_TEST_EMULATED=1 bounds the two costliest repetitions,
+# and only them: rfc4418 skips the tag bit-flip rejections (8 * taglen
+# re-hashes each) of the 1 MiB and 32 MiB rows, whose tags, one-shot and
+# streamed, are checked; Badger's two streaming tests with byte-at-a-time
+# pieces (tests/badger.rs, and the unit test of badger/backend.rs) stop at
+# 1,100 bytes instead of 4,200. The Nettle
 # differential tests need the host's libnettle and are x86_64-only.
 CROSS_TARGETS := s390x-unknown-linux-gnu aarch64-unknown-linux-gnu
 # $(1): the target; $(2): more options of $(SUITE).
 cross_test = FASTMAC_TEST_EMULATED=1 $(SUITE) $(2) --note "$(CROSS_NOTE)" -- $(CARGO) test \
 	-p fastmac -p fastmac-gears --lib $(addprefix --test ,$(CROSS_TESTS) gears_field) --target $(1)
 CROSS_NOTE := the byte-order-sensitive tests only (CROSS_TESTS); rfc4418 checks the tags of its 1 MiB and 32 MiB \
-	rows but not their bit-flip rejections (test-rust does)
+	rows but not their bit-flip rejections, and Badger's byte-at-a-time streaming stops at 1,100 bytes (test-rust does both)
 
 .PHONY: deps-cross test-cross test-cross-s390x test-cross-aarch64
 

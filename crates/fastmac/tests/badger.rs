@@ -264,17 +264,22 @@ fn fixed_pieces_agree<const T: usize>(key: &[u8; 16], msg: &[u8]) -> usize {
     checked
 }
 
+/// Under emulation (`make test-cross`) the lengths stop at 1,100 bytes:
+/// the byte-at-a-time pieces make the cost grow with the square of the
+/// longest length (32 s of qemu-s390x to 4,200 bytes), and the streaming
+/// logic is the same on every architecture; test-rust runs every length.
 #[test]
 fn streaming_in_fixed_pieces_equals_one_shot_for_every_u_in_both_modes() {
     let mut rng = StdRng::seed_from_u64(0x5713_EA4D);
     let key: [u8; 16] = rng.random();
-    let msg = random_message(&mut rng, 4200);
+    let longest = if common::emulated() { 1100 } else { 4200 };
+    let msg = random_message(&mut rng, longest);
     let total = fixed_pieces_agree::<4>(&key, &msg)
         + fixed_pieces_agree::<8>(&key, &msg)
         + fixed_pieces_agree::<12>(&key, &msg)
         + fixed_pieces_agree::<16>(&key, &msg)
         + fixed_pieces_agree::<20>(&key, &msg);
-    assert_eq!(total, 5 * 4201 * 8);
+    assert_eq!(total, 5 * (longest + 1) * 8);
 }
 
 // --- Structural identities (docs/badger.md section 8) ---------------------------
