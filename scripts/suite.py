@@ -16,7 +16,8 @@ from what the test runners print, and the reason of each skip is kept:
   with zero tests, nor a filter that matches nothing. A test binary of
   several modules (crates/fastmac/tests/umac.rs) runs tests even when one
   module's `#![cfg(...)]` is lost: --expect PREFIX fails the suite unless a
-  test whose name starts with PREFIX (`rfc4418::`) ran.
+  test whose name starts with PREFIX (`rfc4418::`) ran (libtest's default
+  output names each test; `-q` does not).
 * pytest (run it with `-rs`): its closing line, and the reason of each skip
   from the `SKIPPED [N] file:line: reason` lines.
 * go test -v: the `--- PASS`, `--- FAIL` and `--- SKIP` lines (subtests
