@@ -186,11 +186,11 @@ build:
 # re-hashes each) of the 1 MiB and 32 MiB rows, whose tags, one-shot and
 # streamed, are checked; Badger's two streaming tests with byte-at-a-time
 # pieces (tests/badger.rs, and the unit test of badger/backend.rs) stop at
-# 1,100 bytes instead of 4,200. The Nettle
-# differential tests need the host's libnettle and are x86_64-only.
+# 1,100 bytes instead of 4,200. The Nettle differential tests need the
+# host's libnettle and are x86_64-only.
 CROSS_TARGETS := s390x-unknown-linux-gnu aarch64-unknown-linux-gnu
-# $(1): the target; $(2): more options of $(SUITE).
-cross_test = FASTMAC_TEST_EMULATED=1 $(SUITE) $(2) --note "$(CROSS_NOTE)" -- $(CARGO) test \
+# $(1): the target.
+cross_test = FASTMAC_TEST_EMULATED=1 $(SUITE) --note "$(CROSS_NOTE)" -- $(CARGO) test \
 	-p fastmac -p fastmac-gears --lib $(addprefix --test ,$(CROSS_TESTS) gears_field) --target $(1)
 CROSS_NOTE := the byte-order-sensitive tests only (CROSS_TESTS); rfc4418 checks the tags of its 1 MiB and 32 MiB \
 	rows but not their bit-flip rejections, and Badger's byte-at-a-time streaming stops at 1,100 bytes (test-rust does both)
