@@ -33,11 +33,7 @@ fn every_test_file_is_built() {
         })
         .collect();
     assert!(built.iter().any(|name| name == "umac"), "Cargo.toml names no [[test]] umac");
-    built.extend(
-        include_str!("umac.rs")
-            .lines()
-            .filter_map(|line| Some(line.strip_prefix("mod ")?.strip_suffix(';')?.to_owned())),
-    );
+    built.extend(common::declared_modules(include_str!("umac.rs")).map(str::to_owned));
     let tests = dir.join("tests");
     let mut unbuilt = Vec::new();
     for entry in std::fs::read_dir(&tests).expect("readable tests folder") {

@@ -48,7 +48,7 @@ fn cross_sources(tests: &Path, list: &str, out: &mut String) {
         let path = tests.join(format!("{name}.rs"));
         let text = fs::read_to_string(&path)
             .unwrap_or_else(|err| panic!("FASTMAC_CROSS_TESTS names {name}: {}: {err}", path.display()));
-        for module in text.lines().filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';')) {
+        for module in common::declared_modules(&text) {
             let module_path = tests.join(format!("{module}.rs"));
             if module_path.is_file() {
                 out.push_str(&fs::read_to_string(&module_path).expect("readable module source"));

@@ -27,6 +27,12 @@ pub fn emulated() -> bool {
     std::env::var_os("FASTMAC_TEST_EMULATED").is_some()
 }
 
+/// The modules a test binary's root file declares in files of their own
+/// (its `mod NAME;` lines): `tests/umac.rs` is one binary of several files.
+pub fn declared_modules(root: &str) -> impl Iterator<Item = &str> {
+    root.lines().filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';'))
+}
+
 /// One row of `rfc4418.txt`.
 pub struct RfcVector {
     pub message: Vec<u8>,
