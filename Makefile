@@ -51,12 +51,11 @@ endef
 # suites, which run test-rust's CLI (built by then). The fuzz targets share
 # nothing either, and test-ct builds its own C library, but both run in the
 # first lane, which the others leave the shorter (docs/testing.md section
-# 1). What two lanes share is
-# serialized by cargo's build-directory locks (test-cli) and
-# scripts/apt-install.sh's lock; any other make prerequisite of two suites
-# (deps-python, c-lib's install prefixes, rustup's targets and toolchains)
-# must be in one lane. TEST_JOBS=1: one lane, each suite's output on the
-# terminal.
+# 1). What two lanes share is serialized by cargo's build-directory locks
+# (test-cli) and scripts/apt-install.sh's lock; any other make prerequisite
+# of two suites (deps-python, c-lib's install prefixes, rustup's targets and
+# toolchains) must be in one lane. TEST_JOBS=1: one lane, each suite's
+# output on the terminal.
 TEST_JOBS ?= 2
 TEST_LANE_2 := test-c openssh-docs openssh-nm-bookworm openssh-sessions-bookworm openssh-nm-trixie \
 	openssh-sessions-trixie openssh-t-exec-trixie test-go test-russh test-nostd test-python test-python-abi3
