@@ -48,7 +48,8 @@ endef
 # (the cheap checks first, then test-rust, whose build the later Rust suites
 # reuse). The second lane holds the suites whose builds share nothing with
 # test-rust's (the C library, OpenSSH, Go, russh, no_std), then the Python
-# suites, which run test-rust's CLI (built by then). The fuzz targets share
+# suites, which run test-rust's CLI (built by then), and test-rustdoc, which
+# documents in lint's build directory (lint ran first). The fuzz targets share
 # nothing either, and test-ct builds its own C library, but both run in the
 # first lane, which the others leave the shorter (docs/testing.md section
 # 1). What two lanes share is serialized by cargo's build-directory locks
@@ -58,7 +59,8 @@ endef
 # output on the terminal.
 TEST_JOBS ?= 2
 TEST_LANE_2 := test-c openssh-docs openssh-nm-bookworm openssh-sessions-bookworm openssh-nm-trixie \
-	openssh-sessions-trixie openssh-t-exec-trixie test-go test-russh test-nostd test-python test-python-abi3
+	openssh-sessions-trixie openssh-t-exec-trixie test-go test-russh test-nostd test-python test-python-abi3 \
+	test-rustdoc
 test: deps-runner
 	@unknown="$(filter-out $(TEST_SUITES),$(TEST_LANE_2))"; \
 	if [ -n "$$unknown" ]; then echo "TEST_LANE_2 names suites that are not in TEST_SUITES: $$unknown"; exit 1; fi
