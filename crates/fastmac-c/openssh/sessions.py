@@ -48,7 +48,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -313,7 +312,9 @@ def main() -> int:
     if fastmac.program("sshd-session") is not None:
         results.append(proof_control(fastmac, stock, work, keys, payload, digest))
     payload.unlink()
-    time.sleep(0.5)
+    # Every server above was stopped by its `with`, which returns once the
+    # listener and each process it forked are gone (Sshd.stop): one still
+    # running now is a leak, not a slow exit.
     left = leftover_servers(under=work)
     if left:
         print(f"sshd processes left running: {left}", file=sys.stderr)
