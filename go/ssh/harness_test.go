@@ -117,6 +117,7 @@ func loadSigner(t *testing.T, path string) ssh.Signer {
 type sshd struct {
 	Port  int    `json:"port"`
 	Log   string `json:"log"`
+	Pid   int    `json:"pid"`
 	stdin io.WriteCloser
 }
 
@@ -172,16 +173,27 @@ func (s *sshd) logText() string {
 	return string(b)
 }
 
-// waitLog reports whether needle appears in sshd's log within timeout.
-func (s *sshd) waitLog(needle string, timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		if strings.Contains(s.logText(), needle) {
-			return true
-		}
-		time.Sleep(50 * time.Millisecond)
+// waitLog reports whether needle appears in sshd's log within timeout, or
+// before sshd exits: the harness's wait, which the log's writes wake (no
+// timer).
+func (s *sshd) waitLog(t *testing.T, needle string, timeout time.Duration) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+60*time.Second)
+	defer cancel()
+	seconds := strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)
+	cmd := exec.CommandContext(ctx, pythonPath(t), harnessPath, "wait", "--log", s.Log,
+		"--pid", strconv.Itoa(s.Pid), "--timeout", seconds, "--line", needle)
+	out, err := cmd.Output()
+	var answer struct {
+		Found bool `json:"found"`
 	}
-	return strings.Contains(s.logText(), needle)
+	if err == nil {
+		err = json.Unmarshal(out, &answer)
+	}
+	if err != nil {
+		t.Fatalf("sshd_harness.py wait: %v", err)
+	}
+	return answer.Found
 }
 
 // negotiated is what the harness reads from a debug log of ssh or sshd:

@@ -20,7 +20,7 @@ func TestOpenSSHServerRefusesAFlippedTag(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: the session succeeded with flipped tags", mac)
 		}
-		if !s.waitLog("Corrupted MAC on input", 10*time.Second) {
+		if !s.waitLog(t, "Corrupted MAC on input", 10*time.Second) {
 			t.Fatalf("%s: sshd did not report a corrupted MAC (client error %v):\n%s", mac, err, s.logText())
 		}
 		t.Logf("%s: refused by sshd (\"Corrupted MAC on input\"), client saw: %v", mac, err)

@@ -41,6 +41,11 @@ From any other language, as a script (each prints one line of JSON):
         -> ["/usr/bin/ssh", "-F", "/dev/null", ...]
     sshd_harness.py negotiated LOG|-
         -> {"key_exchanges": N, "kex": [["client->server", CIPHER, MAC], ...]}
+    sshd_harness.py wait --log P --timeout SECONDS [--pid N] (--line TEXT | --kex N)
+        -> {"found": true|false}
+        once the log holds the line or the key exchanges, the timeout has
+        passed or the server N has exited (woken by the log's writes, not
+        by a timer)
 
 The client trusts the host key through `HostKeyAlias` and the keys' own
 known_hosts file, so it checks the key of any server (sshd, paramiko,
@@ -59,17 +64,22 @@ stopped by PID (a process group would not reach them).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
+import functools
 import getpass
 import json
 import os
 import random
 import re
+import select
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -89,6 +99,8 @@ HOST_KEY_ALIAS = "fastmac-sshd-harness"
 START_TIMEOUT_S = 15
 STOP_TIMEOUT_S = 10
 KEX_LINE = re.compile(r"kex: (client->server|server->client) cipher: (\S+) MAC: (\S+)")
+#: inotify(7)'s event for a write to a watched file.
+IN_MODIFY = 0x2
 
 
 class Keys(NamedTuple):
@@ -185,14 +197,81 @@ def end_processes(pids: list[int]) -> None:
                 os.kill(pid, sig)
             except ProcessLookupError:
                 pass
-        deadline = time.monotonic() + STOP_TIMEOUT_S
-        while time.monotonic() < deadline:
-            pids = [pid for pid in pids if running(pid)]
-            if not pids:
-                return
-            time.sleep(0.01)
-    if pids:
-        raise RuntimeError(f"processes {pids} outlived SIGKILL by {STOP_TIMEOUT_S} s")
+        if wait_until(lambda: not any(running(pid) for pid in pids), STOP_TIMEOUT_S, exits_of=pids):
+            return
+    pids = [pid for pid in pids if running(pid)]
+    raise RuntimeError(f"processes {pids} outlived SIGKILL by {STOP_TIMEOUT_S} s")
+
+
+def wait_until(
+    holds: Callable[[], bool], timeout: float, *, writes_to: Path | None = None, exits_of: Iterable[int] = ()
+) -> bool:
+    """Whether `holds()` is true within `timeout` seconds. It is asked now
+    and again at each event that can change its answer: a write to the
+    file `writes_to` (inotify) or the exit of a process of `exits_of` (a
+    pidfd), never on a timer, so a wait ends as soon as what it waits for
+    happens. The events are watched before the first question, so none is
+    missed between it and the wait."""
+    deadline = time.monotonic() + timeout
+    with contextlib.ExitStack() as stack:
+        writes = stack.enter_context(file_writes(writes_to)) if writes_to is not None else None
+        events = [] if writes is None else [writes]
+        for pid in exits_of:
+            try:
+                pidfd = os.pidfd_open(pid)
+            except ProcessLookupError:
+                continue
+            stack.callback(os.close, pidfd)
+            events.append(pidfd)
+        while not holds():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            ready, _, _ = select.select(events, [], [], remaining)
+            for fd in ready:
+                if fd == writes:
+                    os.read(fd, 1 << 16)  # the events themselves say nothing more
+                else:
+                    events.remove(fd)  # that process is gone: readable from now on
+        return True
+
+
+def wait_for_text(path: Path, holds: Callable[[str], bool], timeout: float, writer: int | None = None) -> bool:
+    """Whether `holds(the text of path)` is true within `timeout` seconds,
+    asked again at each write to the file; false as soon as the process
+    `writer` (when given) has exited without it."""
+
+    def text() -> str:
+        return path.read_text(errors="replace")
+
+    def done() -> bool:
+        return holds(text()) or (writer is not None and not running(writer))
+
+    wait_until(done, timeout, writes_to=path, exits_of=[] if writer is None else [writer])
+    return holds(text())
+
+
+@functools.cache
+def libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+@contextlib.contextmanager
+def file_writes(path: Path) -> Iterator[int]:
+    """An inotify descriptor that becomes readable when `path` is written
+    to (by any process: sshd's per-connection processes append to the same
+    log)."""
+    fd = libc().inotify_init1(os.O_CLOEXEC | os.O_NONBLOCK)
+    if fd < 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"inotify_init1: {os.strerror(errno)}")
+    try:
+        if libc().inotify_add_watch(fd, os.fsencode(path), IN_MODIFY) < 0:
+            errno = ctypes.get_errno()
+            raise OSError(errno, f"inotify_add_watch: {os.strerror(errno)}", str(path))
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def running(pid: int) -> bool:
@@ -363,23 +442,22 @@ class Sshd:
     def wait_for_log(self, needle: str, timeout: float) -> bool:
         """Whether `needle` appears in the log within `timeout` seconds (or
         by the time the server exits)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if needle in self.log_text():
-                return True
-            if self.process is not None and self.process.poll() is not None:
-                return needle in self.log_text()
-            time.sleep(0.05)
-        return False
+        self.wait_until(lambda log: needle in log, timeout)
+        return needle in self.log_text()
 
     def wait_for_kex(self, at_least: int, offset: int = 0, timeout: float = 20) -> list[Kex]:
         """The key exchanges the log shows since `offset`, once at least
         `at_least` of them are there or `timeout` seconds passed (the
         per-connection process writes them: they may trail the client)."""
-        deadline = time.monotonic() + timeout
-        while kex_count(self.log_since(offset)) < at_least and time.monotonic() < deadline:
-            time.sleep(0.1)
+        self.wait_until(lambda log: kex_count(log) >= at_least, timeout, offset)
         return key_exchanges(self.log_since(offset))
+
+    def wait_until(self, holds: Callable[[str], bool], timeout: float, offset: int = 0) -> bool:
+        """Whether `holds(the log since offset)` is true within `timeout`
+        seconds, asked again at each write to the log; false as soon as the
+        server has exited without it."""
+        listener = self.process.pid if self.process is not None else None
+        return wait_for_text(self.log, lambda text: holds(text[offset:]), timeout, writer=listener)
 
 
 def ssh_command(
@@ -519,6 +597,18 @@ def _negotiated(args: argparse.Namespace) -> int:
     return 0
 
 
+def _wait(args: argparse.Namespace) -> int:
+    """Waits as `Sshd.wait_until` does, on a log named by path: for a line
+    that contains `--line`, or for `--kex` key exchanges."""
+
+    def holds(text: str) -> bool:
+        return args.line in text if args.line is not None else kex_count(text) >= args.kex
+
+    found = wait_for_text(Path(args.log), holds, args.timeout, writer=args.pid)
+    print(json.dumps({"found": found}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -554,6 +644,15 @@ def main(argv: list[str] | None = None) -> int:
     negotiated = commands.add_parser("negotiated", help="the key exchanges of a log ('-': stdin)")
     negotiated.add_argument("log")
     negotiated.set_defaults(run=_negotiated)
+
+    wait = commands.add_parser("wait", help="wait for a line or key exchanges in a log; print whether they came")
+    wait.add_argument("--log", required=True)
+    wait.add_argument("--timeout", type=float, required=True, help="seconds")
+    wait.add_argument("--pid", type=int, help="the server's PID: stop waiting once it has exited")
+    what = wait.add_mutually_exclusive_group(required=True)
+    what.add_argument("--line", help="text a line of the log contains")
+    what.add_argument("--kex", type=int, help="at least this many key exchanges")
+    wait.set_defaults(run=_wait)
 
     args = parser.parse_args(argv)
     return args.run(args)

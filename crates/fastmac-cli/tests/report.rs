@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -318,16 +319,22 @@ fn strength_chart_has_a_point_per_mac_measured_at_1500() {
     assert_eq!(aegis.1, 8, "AEGIS points");
 }
 
+/// Runs `cmd` to its end, killed if it outlives `limit`. The watchdog stops
+/// at the child's end, so that it cannot signal the child's process id
+/// after the limit, when another process may hold it.
 fn wait_bounded(mut cmd: Command, limit: Duration) -> Output {
     let child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start chromium");
     let id = child.id();
+    let (ended, end) = mpsc::channel::<()>();
     let watchdog = std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        // Only this test's own chromium, by its process id.
-        let _ = Command::new("kill").arg(id.to_string()).status();
+        if end.recv_timeout(limit) == Err(RecvTimeoutError::Timeout) {
+            // Only this test's own chromium, by its process id.
+            let _ = Command::new("kill").arg(id.to_string()).status();
+        }
     });
     let out = child.wait_with_output().unwrap();
-    drop(watchdog);
+    drop(ended);
+    watchdog.join().expect("the watchdog");
     out
 }
 

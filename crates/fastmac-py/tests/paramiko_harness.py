@@ -10,7 +10,6 @@ import getpass
 import hashlib
 import socket
 import threading
-import time
 
 import paramiko
 from sshd_harness import Keys, Sshd, pattern
@@ -139,10 +138,9 @@ class ParamikoServer:
             channel.send_exit_status(0)
             channel.shutdown_write()
             channel.close()
-            # Let the client close first, so that every byte is delivered.
-            deadline = time.monotonic() + 30
-            while transport.is_active() and time.monotonic() < deadline:
-                time.sleep(0.05)
+            # Let the client close first, so that every byte is delivered:
+            # the transport's thread ends when the client's side closes.
+            transport.join(timeout=30)
         except BaseException as err:  # reported by the test, not lost in a thread
             self.errors.append(err)
         finally:

@@ -25,7 +25,6 @@ import hashlib
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -225,11 +224,9 @@ def test_asyncssh_client_with_fastmac_against_sshd(sshd):
 
     run(session())
     # sshd names the MAC for both directions at the first key exchange and
-    # at every re-key (written by its per-connection process: give it a
-    # moment).
-    deadline = time.monotonic() + 20
-    while len(kex_lines(sshd.log_text(), sshd.mac)) < 4 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    # at every re-key (written by its per-connection process, which may
+    # trail the client: wait for its writes).
+    sshd.wait_until(lambda log: len(kex_lines(log, sshd.mac)) >= 4, timeout=20)
     log = sshd.log_text()
     lines = kex_lines(log, sshd.mac)
     assert len(lines) >= 4, f"expected a key exchange and a re-key with {sshd.mac}:\n{log}"

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import time
 
 import paramiko
 import pytest
@@ -98,11 +97,9 @@ def test_paramiko_with_fastmac_against_sshd(sshd):
     finally:
         client.close()
     # sshd names the MAC for both directions at the first key exchange and
-    # at every re-key (the log is written by sshd's per-connection process:
-    # give it a moment).
-    deadline = time.monotonic() + 20
-    while len(kex_lines(sshd.log_text(), sshd.mac)) < 4 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    # at every re-key (the log is written by sshd's per-connection process,
+    # which may trail the client: wait for its writes).
+    sshd.wait_until(lambda log: len(kex_lines(log, sshd.mac)) >= 4, timeout=20)
     log = sshd.log_text()
     assert len(kex_lines(log, sshd.mac)) >= 4, f"expected a key exchange and a re-key with {sshd.mac}:\n{log}"
     assert "Corrupted MAC" not in log

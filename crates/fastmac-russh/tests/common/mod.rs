@@ -13,8 +13,8 @@ use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 use fastmac_russh::{ClientSetup, load_private_key, load_public_key, serve_one, server_config};
 use russh::keys::{PrivateKey, PublicKey};
@@ -110,6 +110,8 @@ pub struct Sshd {
     stdin: Option<ChildStdin>,
     pub port: u16,
     pub log: PathBuf,
+    /// The listener's process: a wait on its log ends when it exits.
+    pid: u32,
 }
 
 impl Sshd {
@@ -133,44 +135,53 @@ impl Sshd {
         let served: Value =
             serde_json::from_str(&line).unwrap_or_else(|e| panic!("sshd_harness.py serve did not start sshd ({e})"));
         let port = served["port"].as_u64().and_then(|p| u16::try_from(p).ok()).expect("a port");
-        Sshd { harness, stdin, port, log: PathBuf::from(string(&served, "log")) }
+        let pid = served["pid"].as_u64().and_then(|p| u32::try_from(p).ok()).expect("a pid");
+        Sshd { harness, stdin, port, log: PathBuf::from(string(&served, "log")), pid }
     }
 
     pub fn log_text(&self) -> String {
         String::from_utf8_lossy(&fs::read(&self.log).unwrap_or_default()).into_owned()
     }
 
-    /// Waits until the log holds `needle`; false after `timeout`.
+    /// Waits until the log holds `needle`; false after `timeout` or once
+    /// sshd has exited without it.
     pub fn wait_for_log(&self, needle: &str, timeout: Duration) -> bool {
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            if self.log_text().contains(needle) {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        false
+        self.wait(&["--line", needle], timeout)
     }
 
     /// Waits until the log shows at least `count` key exchanges (the
     /// per-connection process writes them; they may trail the client).
     pub fn wait_for_kexes(&self, count: usize, timeout: Duration) {
-        let deadline = Instant::now() + timeout;
-        while negotiated(&self.log_text()).len() < 2 * count && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        self.wait(&["--kex", &count.to_string()], timeout);
+    }
+
+    /// The harness's `wait`, which the log's writes wake (not a timer).
+    fn wait(&self, what: &[&str], timeout: Duration) -> bool {
+        let (log, pid, seconds) = (self.log.to_string_lossy(), self.pid.to_string(), timeout.as_secs_f64().to_string());
+        let mut args = vec!["wait", "--log", &log, "--pid", &pid, "--timeout", &seconds];
+        args.extend_from_slice(what);
+        harness(&args, None)["found"].as_bool().expect("the harness's wait says whether it found")
     }
 }
 
 impl Drop for Sshd {
+    /// Closes the harness's standard input, which stops sshd, and waits
+    /// for the harness to exit: 30 s at most, then it is killed (by its
+    /// PID, still its own until the waiting thread reaps it).
     fn drop(&mut self) {
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while matches!(self.harness.try_wait(), Ok(None)) && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.harness.kill();
-        let _ = self.harness.wait();
+        let pid = self.harness.id().to_string();
+        let harness = &mut self.harness;
+        std::thread::scope(|scope| {
+            let (exited, exit) = mpsc::channel();
+            scope.spawn(move || {
+                let _ = harness.wait();
+                let _ = exited.send(());
+            });
+            if exit.recv_timeout(Duration::from_secs(30)).is_err() {
+                let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            }
+        });
     }
 }
 
