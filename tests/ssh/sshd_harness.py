@@ -445,8 +445,7 @@ class Sshd:
     def wait_for_log(self, needle: str, timeout: float) -> bool:
         """Whether `needle` appears in the log within `timeout` seconds (or
         by the time the server exits)."""
-        self.wait_until(lambda log: needle in log, timeout)
-        return needle in self.log_text()
+        return self.wait_until(lambda log: needle in log, timeout)
 
     def wait_for_kex(self, at_least: int, offset: int = 0, timeout: float = 20) -> list[Kex]:
         """The key exchanges the log shows since `offset`, once at least
